@@ -1,0 +1,64 @@
+//===- Passes.td - Tile conversion passes ------------------*- tablegen -*-===//
+//
+// Passes that lower the tile dialect to other dialects.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_CONVERSION_PASSES_TD
+#define TILE_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ConvertTileToGPU : Pass<"convert-tile-to-gpu", "ModuleOp"> {
+  let summary = "lower tile kernels to gpu.func kernels over scf, vector, "
+                "memref and arith";
+  let description = [{
+    Turns every `tile.kernel` into a `gpu.func` kernel inside one
+    `gpu.module @tile_kernels`, and records what the runtime needs to launch
+    it (parameters, grid, block, dynamic shared memory) in the module's
+    `tile.kernels` attribute, which `tile-translate --emit=manifest` writes
+    as JSON.
+
+    - A global buffer parameter becomes a pointer (`memref<f32,
+      #gpu.address_space<global>>`, bare-pointer convention) plus one
+      `index` parameter per dynamic dimension; the kernel rebuilds the
+      tensor with `memref.reinterpret_cast`.
+    - `tile.alloc_shared` becomes a `memref.view` into
+      `gpu.dynamic_shared_memory`; `tile.alloc_fragment` a private
+      `memref.alloca` of the thread's elements (promoted to registers by
+      LLVM, since every access has a constant index).
+    - `tile.copy`, `tile.fill` and `tile.parallel` are unrolled per thread
+      following the fragment layout. Global accesses use one
+      `vector.load`/`vector.store` with 16-byte alignment when the chunk is
+      inside the tensor and aligned, and masked scalar accesses otherwise.
+
+    Fragments must have layouts (`tile-assign-layouts`).
+
+    Before:
+
+    ```mlir
+    tile.kernel @k(%A: !tile.buffer<?xf32, global>) grid(%bx) = [ceildiv(%A[0], 1024)] threads(256) {
+      %a = tile.alloc_fragment : !tile.buffer<1024xf32, fragment, #tile.row_major<vec = 4>>
+      ...
+    }
+    ```
+
+    After:
+
+    ```mlir
+    gpu.module @tile_kernels attributes {tile.kernels = [...]} {
+      gpu.func @k(%A: memref<f32, #gpu.address_space<global>>, %A_dim0: index) kernel
+          attributes {known_block_size = array<i32: 256, 1, 1>} {
+        ...
+      }
+    }
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
+#endif // TILE_CONVERSION_PASSES_TD

@@ -1,0 +1,49 @@
+//===- Tile.h - Tile dialect --------------------------------------*- C++ -*-===//
+//
+// The tile dialect: its types, attributes and operations.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_DIALECT_TILE_IR_TILE_H
+#define TILE_DIALECT_TILE_IR_TILE_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "tile/Dialect/Tile/IR/TileOpsDialect.h.inc"
+
+#include "tile/Dialect/Tile/IR/TileEnums.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "tile/Dialect/Tile/IR/TileAttrs.h.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "tile/Dialect/Tile/IR/TileOpsTypes.h.inc"
+
+#define GET_OP_CLASSES
+#include "tile/Dialect/Tile/IR/TileOps.h.inc"
+
+namespace mlir::tile {
+
+/// Whether `type` can be the element type of a tile buffer: f16, bf16, f32,
+/// f64 or a signless integer of 8, 16, 32 or 64 bits.
+bool isSupportedElementType(Type type);
+
+/// Whether `type` can be a scalar kernel parameter (f16..f64, i32, i64).
+bool isSupportedScalarParamType(Type type);
+
+/// Size in bytes of one element of a supported element type.
+unsigned getElementByteWidth(Type type);
+
+/// The short dtype name used in manifests: "f16", "bf16", "f32", "i32", ...
+std::string getDTypeName(Type type);
+
+} // namespace mlir::tile
+
+#endif // TILE_DIALECT_TILE_IR_TILE_H

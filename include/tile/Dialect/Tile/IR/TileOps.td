@@ -1,0 +1,328 @@
+//===- TileOps.td - Tile dialect operations ----------------*- tablegen -*-===//
+//
+// Kernels, buffer allocation, tile copies, fills and element-wise parallel
+// loops.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_DIALECT_TILE_IR_TILEOPS_TD
+#define TILE_DIALECT_TILE_IR_TILEOPS_TD
+
+include "tile/Dialect/Tile/IR/TileTypes.td"
+include "mlir/IR/OpAsmInterface.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+def Tile_Buffer : Type<CPred<"::llvm::isa<::mlir::tile::BufferType>($_self)">,
+                       "tile buffer", "::mlir::tile::BufferType">;
+
+//===----------------------------------------------------------------------===//
+// Kernels
+//===----------------------------------------------------------------------===//
+
+def Tile_KernelOp : Tile_Op<"kernel", [
+    IsolatedFromAbove, Symbol, SingleBlock, NoTerminator,
+    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmBlockArgumentNames"]>
+  ]> {
+  let summary = "a GPU kernel launched on a grid of thread blocks";
+  let description = [{
+    Defines a kernel named `sym_name`. Its parameters are global buffers
+    (`!tile.buffer<..., global>`) and scalars (`f32`, `i32`, ...). The body
+    runs once per thread block: the block's threads (`threads`, a multiple of
+    32 up to 1024) execute it together, and tile ops inside distribute their
+    work over them.
+
+    The grid has one to three dimensions, each a constant or
+    `ceildiv(%param[dim], n)`. The entry block's arguments are the
+    parameters followed by one block index (`index`) per grid dimension.
+
+    Lowers (`convert-tile-to-gpu`) to a `gpu.func` kernel in a `gpu.module`;
+    each global buffer becomes a pointer parameter, and each of its dynamic
+    dimensions one `i64` parameter after all buffers and scalars.
+
+    Example:
+
+    ```mlir
+    tile.kernel @vector_add(%A: !tile.buffer<?xf32, global>,
+                            %B: !tile.buffer<?xf32, global>,
+                            %C: !tile.buffer<?xf32, global>)
+        grid(%bx) = [ceildiv(%A[0], 1024)] threads(256) {
+      ...
+    }
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                       TypeAttrOf<FunctionType>:$function_type,
+                       StrArrayAttr:$param_names,
+                       TypedArrayAttrBase<Tile_GridExtentAttr,
+                                          "grid extents">:$grid,
+                       I64Attr:$threads);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+  let skipDefaultBuilders = 1;
+  let builders = [
+    OpBuilder<(ins "StringRef":$name, "ArrayRef<Type>":$paramTypes,
+                   "ArrayRef<std::string>":$paramNames,
+                   "ArrayRef<GridExtentAttr>":$grid, "int64_t":$threads)>
+  ];
+  let extraClassDeclaration = [{
+    unsigned getNumParams() { return getFunctionType().getNumInputs(); }
+    unsigned getGridRank() { return getGrid().size(); }
+    Block &getEntryBlock() { return getBody().front(); }
+    BlockArgument getParam(unsigned i) { return getEntryBlock().getArgument(i); }
+    /// The block index of grid dimension `dim` (0 = x).
+    BlockArgument getBlockIndex(unsigned dim) {
+      return getEntryBlock().getArgument(getNumParams() + dim);
+    }
+    StringRef getParamName(unsigned i) {
+      return ::llvm::cast<StringAttr>(getParamNames()[i]).getValue();
+    }
+  }];
+}
+
+def Tile_DimOp : Tile_Op<"dim", [Pure]> {
+  let summary = "the size of one dimension of a buffer";
+  let description = [{
+    Returns the size of dimension `dim` of `source`. For a dynamic dimension
+    of a global buffer this is the value the runtime passes at launch.
+
+    Example:
+
+    ```mlir
+    %n = tile.dim %A[0] : !tile.buffer<?xf32, global>
+    ```
+  }];
+  let arguments = (ins Tile_Buffer:$source, I64Attr:$dim);
+  let results = (outs Index:$result);
+  let assemblyFormat = "$source `[` $dim `]` attr-dict `:` qualified(type($source))";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Allocation
+//===----------------------------------------------------------------------===//
+
+def Tile_AllocSharedOp : Tile_Op<"alloc_shared",
+    [MemoryEffects<[MemAlloc<DefaultResource>]>]> {
+  let summary = "allocate a tile in shared memory";
+  let description = [{
+    Allocates a statically shaped tile in the block's shared memory. It lives
+    until the end of the kernel. Lowered to a view into the kernel's dynamic
+    shared memory (128-byte aligned); the kernel manifest reports the total.
+
+    Example:
+
+    ```mlir
+    %As = tile.alloc_shared : !tile.buffer<128x32xf16, shared>
+    ```
+  }];
+  let results = (outs Tile_Buffer:$result);
+  let assemblyFormat = "attr-dict `:` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+def Tile_AllocFragmentOp : Tile_Op<"alloc_fragment",
+    [MemoryEffects<[MemAlloc<DefaultResource>]>]> {
+  let summary = "allocate a register tile spread over the block's threads";
+  let description = [{
+    Allocates a statically shaped fragment: each thread of the block holds
+    the part of the tile that the fragment's layout gives it, in registers.
+
+    Example:
+
+    ```mlir
+    %acc = tile.alloc_fragment : !tile.buffer<1024xf32, fragment>
+    ```
+  }];
+  let results = (outs Tile_Buffer:$result);
+  let assemblyFormat = "attr-dict `:` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Data movement
+//===----------------------------------------------------------------------===//
+
+def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
+  let summary = "copy a tile between memory scopes";
+  let description = [{
+    Copies a tile from `source` to `dest`. The tile's shape is the shape of
+    the non-global operand (the destination's if both are tiles); a global
+    operand is addressed at the given offsets (one `index` per dimension,
+    all zero when omitted).
+
+    Bounds are checked element by element against the global tensor's
+    sizes: source elements outside the tensor read as zero, destination
+    elements outside it are not written. So any tensor size works, and the
+    tails of the last blocks are masked.
+
+    Element types may differ between floating-point types; values are then
+    converted (`arith.extf` / `arith.truncf`).
+
+    Lowering: the tile is cut into chunks following the fragment's layout
+    (or a 16-byte row-major distribution for shared tiles); each thread
+    moves its chunks with one 128-bit access where the chunk is inside the
+    tensor and aligned, and with masked scalar accesses otherwise.
+
+    Example:
+
+    ```mlir
+    tile.copy %A[%off] to %a : !tile.buffer<?xf32, global> to !tile.buffer<1024xf32, fragment>
+    tile.copy %c to %C[%off] : !tile.buffer<1024xf32, fragment> to !tile.buffer<?xf32, global>
+    ```
+  }];
+  let arguments = (ins Arg<Tile_Buffer, "", [MemRead]>:$source,
+                       Variadic<Index>:$sourceOffsets,
+                       Arg<Tile_Buffer, "", [MemWrite]>:$dest,
+                       Variadic<Index>:$destOffsets);
+  let assemblyFormat = [{
+    $source (`[` $sourceOffsets^ `]`)? `to` $dest (`[` $destOffsets^ `]`)?
+    attr-dict `:` qualified(type($source)) `to` qualified(type($dest))
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    BufferType getSourceType() { return ::llvm::cast<BufferType>(getSource().getType()); }
+    BufferType getDestType() { return ::llvm::cast<BufferType>(getDest().getType()); }
+    /// The shape of the tile that is copied.
+    ArrayRef<int64_t> getTileShape();
+  }];
+}
+
+def Tile_FillOp : Tile_Op<"fill", [
+    TypesMatchWith<"value type matches the element type of the buffer",
+                   "dest", "value",
+                   "::llvm::cast<BufferType>($_self).getElementType()">
+  ]> {
+  let summary = "set every element of a tile to a value";
+  let description = [{
+    Writes `value` to every element of a shared or fragment tile.
+
+    Example:
+
+    ```mlir
+    %zero = arith.constant 0.0 : f32
+    tile.fill %acc, %zero : !tile.buffer<128x128xf32, fragment>
+    ```
+  }];
+  let arguments = (ins Arg<Tile_Buffer, "", [MemWrite]>:$dest, AnyType:$value);
+  let assemblyFormat = "$dest `,` $value attr-dict `:` qualified(type($dest))";
+  let hasVerifier = 1;
+}
+
+def Tile_ClearOp : Tile_Op<"clear"> {
+  let summary = "set every element of a tile to zero";
+  let description = [{
+    Shorthand for `tile.fill` with zero.
+
+    Example:
+
+    ```mlir
+    tile.clear %acc : !tile.buffer<128x128xf32, fragment>
+    ```
+  }];
+  let arguments = (ins Arg<Tile_Buffer, "", [MemWrite]>:$dest);
+  let assemblyFormat = "$dest attr-dict `:` qualified(type($dest))";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Element-wise computation
+//===----------------------------------------------------------------------===//
+
+def Tile_ParallelOp : Tile_Op<"parallel", [
+    SingleBlockImplicitTerminator<"YieldOp">, RecursiveMemoryEffects
+  ]> {
+  let summary = "an element-wise loop over a tile, spread over the threads";
+  let description = [{
+    Runs the body once for every index of the iteration space `extents`.
+    The iterations are independent and are distributed over the block's
+    threads: following the layout of the fragments the body accesses (all
+    of which must have the shape of the loop), or round-robin when it
+    touches only shared tiles. The body reads and writes tiles with
+    `tile.load` / `tile.store` and computes with `arith` and `math`.
+
+    A fragment may only be indexed by the loop's own induction variables, in
+    order: each thread then touches just the registers it owns.
+
+    Example:
+
+    ```mlir
+    tile.parallel (%i) in [1024] {
+      %a = tile.load %a_frag[%i] : !tile.buffer<1024xf32, fragment>
+      %b = tile.load %b_frag[%i] : !tile.buffer<1024xf32, fragment>
+      %c = arith.addf %a, %b : f32
+      tile.store %c, %c_frag[%i] : !tile.buffer<1024xf32, fragment>
+    }
+    ```
+  }];
+  let arguments = (ins DenseI64ArrayAttr:$extents);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let skipDefaultBuilders = 1;
+  let builders = [
+    OpBuilder<(ins "ArrayRef<int64_t>":$extents)>
+  ];
+  let extraClassDeclaration = [{
+    Block &getBodyBlock() { return getBody().front(); }
+    ValueRange getInductionVars() { return getBodyBlock().getArguments(); }
+  }];
+}
+
+def Tile_YieldOp : Tile_Op<"yield", [Pure, Terminator, HasParent<"ParallelOp">]> {
+  let summary = "terminates the body of tile.parallel";
+  let assemblyFormat = "attr-dict";
+}
+
+def Tile_LoadOp : Tile_Op<"load", [
+    TypesMatchWith<"result type matches the element type of the buffer",
+                   "buffer", "result",
+                   "::llvm::cast<BufferType>($_self).getElementType()">
+  ]> {
+  let summary = "read one element of a shared or fragment tile";
+  let description = [{
+    Reads the element at `indices` of a tile. Only inside `tile.parallel`;
+    a fragment must be indexed by the loop's induction variables.
+
+    Example:
+
+    ```mlir
+    %v = tile.load %a_frag[%i] : !tile.buffer<1024xf32, fragment>
+    ```
+  }];
+  let arguments = (ins Arg<Tile_Buffer, "", [MemRead]>:$buffer,
+                       Variadic<Index>:$indices);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = "$buffer `[` $indices `]` attr-dict `:` qualified(type($buffer))";
+  let hasVerifier = 1;
+}
+
+def Tile_StoreOp : Tile_Op<"store", [
+    TypesMatchWith<"value type matches the element type of the buffer",
+                   "buffer", "value",
+                   "::llvm::cast<BufferType>($_self).getElementType()">
+  ]> {
+  let summary = "write one element of a shared or fragment tile";
+  let description = [{
+    Writes `value` at `indices` of a tile. Only inside `tile.parallel`; a
+    fragment must be indexed by the loop's induction variables.
+
+    Example:
+
+    ```mlir
+    tile.store %v, %c_frag[%i] : !tile.buffer<1024xf32, fragment>
+    ```
+  }];
+  let arguments = (ins AnyType:$value,
+                       Arg<Tile_Buffer, "", [MemWrite]>:$buffer,
+                       Variadic<Index>:$indices);
+  let assemblyFormat = [{
+    $value `,` $buffer `[` $indices `]` attr-dict `:` qualified(type($buffer))
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // TILE_DIALECT_TILE_IR_TILEOPS_TD

@@ -1,0 +1,45 @@
+//===- Target.h - From NVVM-level IR to PTX, cubins and manifests -*- C++ -*-===//
+//
+// The last step of the toolchain, shared by tile-translate and the C++
+// frontend: finish the lowering if needed, serialize the gpu.module through
+// the upstream NVVM target (PTX, or ptxas for a cubin), and describe its
+// kernels in a JSON manifest that the runtime reads.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_TARGET_TARGET_H
+#define TILE_TARGET_TARGET_H
+
+#include "tile/Pipelines/Pipelines.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LLVM.h"
+
+#include <string>
+
+namespace mlir::tile {
+
+enum class BinaryFormat { PTX, Cubin, Fatbin };
+
+/// Parses "ptx", "cubin" or "fatbin".
+std::optional<BinaryFormat> parseBinaryFormat(StringRef name);
+
+/// Brings `module` to the NVVM level: runs `tile-to-nvvm` when it still holds
+/// tile kernels, `tile-gpu-to-nvvm` when its gpu.module has no target yet,
+/// and nothing when it is already lowered.
+LogicalResult lowerToNVVM(ModuleOp module, const TargetOptions &options);
+
+/// Serializes the module's gpu.module (NVVM level, with a target) with
+/// `gpu-module-to-binary`. `toolkitPath` locates ptxas and libdevice.
+FailureOr<std::string> serializeGPUModule(ModuleOp module, BinaryFormat format,
+                                          StringRef toolkitPath);
+
+/// The JSON kernel manifest of the module's gpu.module (see
+/// docs/Runtime.md for the format). `binaryName` is recorded as the file the
+/// manifest describes; it may be empty.
+FailureOr<std::string> buildKernelManifest(ModuleOp module,
+                                           StringRef binaryName);
+
+} // namespace mlir::tile
+
+#endif // TILE_TARGET_TARGET_H

@@ -1,0 +1,845 @@
+//===- TileToGPU.cpp - Lower tile kernels to gpu.func ------------------------===//
+//
+// Implements -convert-tile-to-gpu: each tile.kernel becomes a gpu.func kernel
+// whose tile operations are unrolled per thread into scf, vector, memref and
+// arith operations.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Conversion/Passes.h"
+#include "tile/Dialect/Tile/IR/Tile.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+namespace mlir::tile {
+#define GEN_PASS_DEF_CONVERTTILETOGPU
+#include "tile/Conversion/Passes.h.inc"
+} // namespace mlir::tile
+
+using namespace mlir;
+using namespace mlir::tile;
+
+namespace {
+
+/// Byte alignment of each shared-memory tile inside the dynamic allocation.
+constexpr int64_t kSharedAlignment = 128;
+/// Widest global/shared access of one thread, in bytes.
+constexpr int64_t kMaxAccessBytes = 16;
+
+/// Where a tile buffer lives after lowering.
+struct BufferStorage {
+  BufferType type;
+  /// global: a strided memref over the tensor; shared: a workgroup memref;
+  /// fragment: the thread's private elements, memref<N x T>.
+  Value memref;
+  /// Size of each dimension (index values).
+  SmallVector<Value> sizes;
+};
+
+/// How the elements of a tile are spread over the threads: the tile is cut in
+/// row-major chunks of `vec` elements and chunk c goes to thread c mod T.
+struct Distribution {
+  int64_t vec = 1;
+  int64_t numChunks = 0;
+  /// Chunks per thread (rounded up).
+  int64_t chunksPerThread = 0;
+  /// Whether the last round has fewer chunks than threads.
+  bool needsGuard = false;
+};
+
+Distribution distribute(ArrayRef<int64_t> shape, int64_t vec,
+                        int64_t numThreads) {
+  Distribution d;
+  d.vec = vec;
+  d.numChunks = ShapedType::getNumElements(shape) / vec;
+  d.chunksPerThread = llvm::divideCeil(d.numChunks, numThreads);
+  d.needsGuard = d.numChunks % numThreads != 0;
+  return d;
+}
+
+/// The widest power-of-two vector of at most 16 bytes that divides `lastDim`.
+int64_t widestVector(int64_t lastDim, Type elementType) {
+  int64_t vec = kMaxAccessBytes / getElementByteWidth(elementType);
+  while (vec > 1 && lastDim % vec != 0)
+    vec /= 2;
+  return vec;
+}
+
+int64_t alignTo(int64_t value, int64_t alignment) {
+  return llvm::divideCeil(value, alignment) * alignment;
+}
+
+/// Lowers one tile.kernel into a gpu.func.
+class KernelLowering {
+public:
+  KernelLowering(KernelOp kernel, gpu::GPUModuleOp gpuModule)
+      : kernel(kernel), gpuModule(gpuModule), builder(kernel.getContext()),
+        numThreads(kernel.getThreads()) {}
+
+  /// Builds the gpu.func and returns the manifest entry of the kernel.
+  FailureOr<DictionaryAttr> run();
+
+private:
+  // Structure.
+  void createFunction();
+  LogicalResult lowerOp(Operation *op);
+  Value getDynamicSharedMemory();
+
+  // Tile operations.
+  LogicalResult lowerAllocShared(AllocSharedOp op);
+  LogicalResult lowerAllocFragment(AllocFragmentOp op);
+  LogicalResult lowerCopy(CopyOp op);
+  LogicalResult lowerFill(Operation *op, Value dest, Value value);
+  LogicalResult lowerParallel(ParallelOp op);
+  LogicalResult lowerElementAccess(Operation *op, Value slot);
+
+  // Helpers.
+  Value constant(Location loc, int64_t value) {
+    return arith::ConstantIndexOp::create(builder, loc, value);
+  }
+  SmallVector<Value> delinearize(Location loc, Value linear,
+                                 ArrayRef<int64_t> shape);
+  FailureOr<int64_t> fragmentVector(Operation *user, BufferType type);
+  /// Calls `body(chunkIndexInThread, linearChunk)` for each chunk of the
+  /// calling thread, guarded when the last round is partial.
+  void forEachChunk(Location loc, const Distribution &dist,
+                    function_ref<void(int64_t, Value)> body);
+  Value readChunk(Location loc, const BufferStorage &src, ValueRange offsets,
+                  ArrayRef<Value> coords, int64_t round, int64_t vec);
+  void writeChunk(Location loc, const BufferStorage &dst, ValueRange offsets,
+                  ArrayRef<Value> coords, int64_t round, int64_t vec,
+                  Value vector);
+  /// Bounds and alignment of a `vec`-wide access of a global tensor at `g`:
+  /// returns (all rows in bounds, whole vector in bounds and aligned).
+  std::pair<Value, Value> globalAccessChecks(Location loc,
+                                             const BufferStorage &global,
+                                             ArrayRef<Value> g, int64_t vec);
+  Value convertVector(Location loc, Value vector, Type elementType);
+
+  KernelOp kernel;
+  gpu::GPUModuleOp gpuModule;
+  OpBuilder builder;
+  int64_t numThreads;
+  gpu::GPUFuncOp func;
+  Value threadId;
+  Value dynamicSharedMemory;
+  int64_t sharedBytes = 0;
+  /// Insertion point for allocations: the end of the function prologue.
+  Operation *prologueEnd = nullptr;
+  DenseMap<Value, BufferStorage> storage;
+};
+
+//===----------------------------------------------------------------------===//
+// Kernel structure
+//===----------------------------------------------------------------------===//
+
+void KernelLowering::createFunction() {
+  MLIRContext *ctx = kernel.getContext();
+  Location loc = kernel.getLoc();
+  auto globalSpace =
+      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Global);
+
+  // Parameters: buffers as bare pointers, scalars as they are, then one index
+  // per dynamic dimension of each buffer.
+  SmallVector<Type> argTypes;
+  for (unsigned i = 0; i < kernel.getNumParams(); ++i) {
+    Type type = kernel.getFunctionType().getInput(i);
+    if (auto buffer = dyn_cast<BufferType>(type))
+      argTypes.push_back(MemRefType::get({}, buffer.getElementType(),
+                                         MemRefLayoutAttrInterface(),
+                                         globalSpace));
+    else
+      argTypes.push_back(type);
+  }
+  for (unsigned i = 0; i < kernel.getNumParams(); ++i)
+    if (auto buffer = dyn_cast<BufferType>(kernel.getParam(i).getType()))
+      for (unsigned d = 0; d < buffer.getRank(); ++d)
+        if (buffer.isDynamicDim(d))
+          argTypes.push_back(builder.getIndexType());
+
+  builder.setInsertionPointToEnd(gpuModule.getBody());
+  func = gpu::GPUFuncOp::create(builder, loc, kernel.getSymName(),
+                                builder.getFunctionType(argTypes, {}));
+  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
+                builder.getUnitAttr());
+  func.setKnownBlockSizeAttr(builder.getDenseI32ArrayAttr(
+      {static_cast<int32_t>(numThreads), 1, 1}));
+
+  Block &entry = func.getBody().front();
+  builder.setInsertionPointToStart(&entry);
+  threadId = gpu::ThreadIdOp::create(builder, loc, gpu::Dimension::x);
+
+  // Rebuild each global tensor from its pointer and sizes.
+  unsigned nextDynamic = kernel.getNumParams();
+  for (unsigned i = 0; i < kernel.getNumParams(); ++i) {
+    BlockArgument param = kernel.getParam(i);
+    auto buffer = dyn_cast<BufferType>(param.getType());
+    if (!buffer) {
+      param.replaceAllUsesWith(entry.getArgument(i));
+      continue;
+    }
+    BufferStorage global{buffer, {}, {}};
+    for (int64_t d = 0; d < buffer.getRank(); ++d)
+      global.sizes.push_back(buffer.isDynamicDim(d)
+                                 ? Value(entry.getArgument(nextDynamic++))
+                                 : constant(loc, buffer.getDimSize(d)));
+    // Row-major strides.
+    SmallVector<OpFoldResult> strides(buffer.getRank());
+    SmallVector<int64_t> staticStrides(buffer.getRank());
+    Value stride = constant(loc, 1);
+    int64_t staticStride = 1;
+    for (int64_t d = buffer.getRank() - 1; d >= 0; --d) {
+      strides[d] = stride;
+      staticStrides[d] = staticStride;
+      if (d > 0) {
+        stride = arith::MulIOp::create(builder, loc, stride, global.sizes[d]);
+        staticStride = ShapedType::isDynamic(staticStride) ||
+                               buffer.isDynamicDim(d)
+                           ? ShapedType::kDynamic
+                           : staticStride * buffer.getDimSize(d);
+      }
+    }
+    // Static sizes and strides stay attributes so the memref type keeps them.
+    SmallVector<OpFoldResult> sizes;
+    for (int64_t d = 0; d < buffer.getRank(); ++d) {
+      sizes.push_back(buffer.isDynamicDim(d)
+                          ? OpFoldResult(global.sizes[d])
+                          : OpFoldResult(builder.getIndexAttr(
+                                buffer.getDimSize(d))));
+      if (!ShapedType::isDynamic(staticStrides[d]))
+        strides[d] = builder.getIndexAttr(staticStrides[d]);
+    }
+    auto layout = StridedLayoutAttr::get(ctx, 0, staticStrides);
+    auto type = MemRefType::get(buffer.getShape(), buffer.getElementType(),
+                                layout, globalSpace);
+    global.memref = memref::ReinterpretCastOp::create(
+        builder, loc, type, entry.getArgument(i), builder.getIndexAttr(0),
+        sizes, strides);
+    storage[param] = global;
+  }
+
+  static const gpu::Dimension dims[] = {gpu::Dimension::x, gpu::Dimension::y,
+                                        gpu::Dimension::z};
+  for (unsigned d = 0; d < kernel.getGridRank(); ++d)
+    kernel.getBlockIndex(d).replaceAllUsesWith(
+        gpu::BlockIdOp::create(builder, loc, dims[d]));
+
+  // Move the body after the prologue and terminate it. Allocations are
+  // later placed before the first operation of the body.
+  Operation *terminator = gpu::ReturnOp::create(builder, loc);
+  Block &body = kernel.getEntryBlock();
+  prologueEnd = body.empty() ? terminator : &body.front();
+  entry.getOperations().splice(terminator->getIterator(),
+                               body.getOperations());
+}
+
+Value KernelLowering::getDynamicSharedMemory() {
+  if (!dynamicSharedMemory) {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(&func.getBody().front());
+    auto type = MemRefType::get(
+        {ShapedType::kDynamic}, builder.getI8Type(), MemRefLayoutAttrInterface(),
+        gpu::AddressSpaceAttr::get(builder.getContext(),
+                                   gpu::AddressSpace::Workgroup));
+    dynamicSharedMemory =
+        gpu::DynamicSharedMemoryOp::create(builder, kernel.getLoc(), type);
+  }
+  return dynamicSharedMemory;
+}
+
+FailureOr<DictionaryAttr> KernelLowering::run() {
+  createFunction();
+
+  // Tile ops outside tile.parallel, in program order (tile.parallel lowers
+  // its own body).
+  SmallVector<Operation *> tileOps;
+  func.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (isa<ParallelOp>(op)) {
+      tileOps.push_back(op);
+      return WalkResult::skip();
+    }
+    if (isa<TileDialect>(op->getDialect()))
+      tileOps.push_back(op);
+    return WalkResult::advance();
+  });
+  for (Operation *op : tileOps) {
+    builder.setInsertionPoint(op);
+    if (failed(lowerOp(op)))
+      return failure();
+  }
+  for (Operation *op : llvm::reverse(tileOps)) {
+    if (!op->use_empty())
+      return op->emitOpError("result is used by an operation that is not a "
+                             "tile op, which cannot be lowered");
+    op->erase();
+  }
+  for (BlockArgument param : kernel.getEntryBlock().getArguments())
+    if (!param.use_empty())
+      return kernel.emitOpError("parameter is used by an operation that is "
+                                "not a tile op, which cannot be lowered");
+
+  // The launch description for the manifest.
+  MLIRContext *ctx = kernel.getContext();
+  auto str = [&](StringRef s) { return StringAttr::get(ctx, s); };
+  auto i64 = [&](int64_t v) { return builder.getI64IntegerAttr(v); };
+  auto dict = [&](ArrayRef<NamedAttribute> entries) {
+    return DictionaryAttr::get(ctx, entries);
+  };
+  SmallVector<Attribute> params, dimParams;
+  for (unsigned i = 0; i < kernel.getNumParams(); ++i) {
+    StringRef name = kernel.getParamName(i);
+    Type type = kernel.getFunctionType().getInput(i);
+    auto buffer = dyn_cast<BufferType>(type);
+    if (!buffer) {
+      params.push_back(dict({{str("name"), str(name)},
+                             {str("kind"), str("scalar")},
+                             {str("type"), str(getDTypeName(type))}}));
+      continue;
+    }
+    SmallVector<Attribute> shape;
+    for (int64_t d = 0; d < buffer.getRank(); ++d) {
+      shape.push_back(i64(buffer.isDynamicDim(d) ? -1 : buffer.getDimSize(d)));
+      if (buffer.isDynamicDim(d))
+        dimParams.push_back(dict(
+            {{str("name"), str((Twine(name) + ".dim" + Twine(d)).str())},
+             {str("kind"), str("dim")},
+             {str("type"), str("i64")},
+             {str("buffer"), str(name)},
+             {str("dim"), i64(d)}}));
+    }
+    params.push_back(
+        dict({{str("name"), str(name)},
+              {str("kind"), str("buffer")},
+              {str("dtype"), str(getDTypeName(buffer.getElementType()))},
+              {str("shape"), builder.getArrayAttr(shape)}}));
+  }
+  llvm::append_range(params, dimParams);
+
+  SmallVector<Attribute> grid;
+  for (auto extent : kernel.getGrid().getAsRange<GridExtentAttr>()) {
+    if (extent.isConstant()) {
+      grid.push_back(dict({{str("kind"), str("const")},
+                           {str("value"), i64(extent.getDivisor())}}));
+      continue;
+    }
+    grid.push_back(
+        dict({{str("kind"), str("ceildiv")},
+              {str("param"), str(kernel.getParamName(extent.getParam()))},
+              {str("dim"), i64(extent.getDim())},
+              {str("divisor"), i64(extent.getDivisor())}}));
+  }
+  return dict({{str("name"), str(kernel.getSymName())},
+               {str("block"),
+                builder.getArrayAttr({i64(numThreads), i64(1), i64(1)})},
+               {str("grid"), builder.getArrayAttr(grid)},
+               {str("dynamic_shared_memory"), i64(sharedBytes)},
+               {str("params"), builder.getArrayAttr(params)}});
+}
+
+LogicalResult KernelLowering::lowerOp(Operation *op) {
+  return TypeSwitch<Operation *, LogicalResult>(op)
+      .Case([&](AllocSharedOp alloc) { return lowerAllocShared(alloc); })
+      .Case([&](AllocFragmentOp alloc) { return lowerAllocFragment(alloc); })
+      .Case([&](CopyOp copy) { return lowerCopy(copy); })
+      .Case([&](FillOp fill) {
+        return lowerFill(fill, fill.getDest(), fill.getValue());
+      })
+      .Case([&](ClearOp clear) {
+        Type elementType =
+            cast<BufferType>(clear.getDest().getType()).getElementType();
+        Value zero = arith::ConstantOp::create(
+            builder, clear.getLoc(), builder.getZeroAttr(elementType));
+        return lowerFill(clear, clear.getDest(), zero);
+      })
+      .Case([&](ParallelOp parallel) { return lowerParallel(parallel); })
+      .Case([&](DimOp dim) {
+        auto it = storage.find(dim.getSource());
+        if (it == storage.end())
+          return LogicalResult(dim.emitOpError("buffer has no storage"));
+        dim.getResult().replaceAllUsesWith(it->second.sizes[dim.getDim()]);
+        return success();
+      })
+      .Default([&](Operation *other) {
+        return other->emitOpError("cannot be lowered outside tile.parallel");
+      });
+}
+
+//===----------------------------------------------------------------------===//
+// Allocation
+//===----------------------------------------------------------------------===//
+
+LogicalResult KernelLowering::lowerAllocShared(AllocSharedOp op) {
+  BufferType type = op.getResult().getType();
+  Location loc = op.getLoc();
+  int64_t offset = alignTo(sharedBytes, kSharedAlignment);
+  sharedBytes = offset + type.getNumElements() *
+                             getElementByteWidth(type.getElementType());
+  Value base = getDynamicSharedMemory();
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPoint(prologueEnd);
+  auto memrefType = MemRefType::get(
+      type.getShape(), type.getElementType(), MemRefLayoutAttrInterface(),
+      gpu::AddressSpaceAttr::get(builder.getContext(),
+                                 gpu::AddressSpace::Workgroup));
+  Value view = memref::ViewOp::create(builder, loc, memrefType, base,
+                                      constant(loc, offset), ValueRange{});
+  BufferStorage tile{type, view, {}};
+  for (int64_t dim : type.getShape())
+    tile.sizes.push_back(constant(loc, dim));
+  storage[op.getResult()] = tile;
+  return success();
+}
+
+LogicalResult KernelLowering::lowerAllocFragment(AllocFragmentOp op) {
+  BufferType type = op.getResult().getType();
+  Location loc = op.getLoc();
+  if (!isa_and_nonnull<RowMajorLayoutAttr>(type.getLayout()))
+    return op.emitOpError("expected a fragment with a layout; run "
+                          "-tile-assign-layouts first");
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPoint(prologueEnd);
+  int64_t perThread = type.getNumElements() / numThreads;
+  Value registers = memref::AllocaOp::create(
+      builder, loc, MemRefType::get({perThread}, type.getElementType()));
+  BufferStorage fragment{type, registers, {}};
+  for (int64_t dim : type.getShape())
+    fragment.sizes.push_back(constant(loc, dim));
+  storage[op.getResult()] = fragment;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Thread mapping helpers
+//===----------------------------------------------------------------------===//
+
+SmallVector<Value> KernelLowering::delinearize(Location loc, Value linear,
+                                               ArrayRef<int64_t> shape) {
+  SmallVector<Value> coords(shape.size());
+  for (int64_t d = shape.size() - 1; d >= 0; --d) {
+    if (d == 0) {
+      coords[d] = linear;
+      break;
+    }
+    Value size = constant(loc, shape[d]);
+    coords[d] = arith::RemUIOp::create(builder, loc, linear, size);
+    linear = arith::DivUIOp::create(builder, loc, linear, size);
+  }
+  return coords;
+}
+
+FailureOr<int64_t> KernelLowering::fragmentVector(Operation *user,
+                                                  BufferType type) {
+  auto layout = dyn_cast_or_null<RowMajorLayoutAttr>(type.getLayout());
+  if (!layout)
+    return user->emitOpError("expected fragment operands with a layout; run "
+                             "-tile-assign-layouts first");
+  return static_cast<int64_t>(layout.getVec());
+}
+
+void KernelLowering::forEachChunk(Location loc, const Distribution &dist,
+                                  function_ref<void(int64_t, Value)> body) {
+  for (int64_t round = 0; round < dist.chunksPerThread; ++round) {
+    Value chunk = arith::AddIOp::create(
+        builder, loc, constant(loc, round * numThreads), threadId);
+    bool partial = dist.needsGuard && round == dist.chunksPerThread - 1;
+    if (!partial) {
+      body(round, chunk);
+      continue;
+    }
+    Value inRange =
+        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult, chunk,
+                              constant(loc, dist.numChunks));
+    auto guard = scf::IfOp::create(builder, loc, inRange);
+    OpBuilder::InsertionGuard insertion(builder);
+    builder.setInsertionPointToStart(&guard.getThenRegion().front());
+    body(round, chunk);
+  }
+}
+
+std::pair<Value, Value>
+KernelLowering::globalAccessChecks(Location loc, const BufferStorage &global,
+                                   ArrayRef<Value> g, int64_t vec) {
+  auto ult = [&](Value a, Value b) {
+    return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult, a,
+                                 b);
+  };
+  auto band = [&](Value a, Value b) -> Value {
+    return a ? Value(arith::AndIOp::create(builder, loc, a, b)) : b;
+  };
+  Value rowsInBounds;
+  int64_t last = g.size() - 1;
+  for (int64_t d = 0; d < last; ++d)
+    rowsInBounds = band(rowsInBounds, ult(g[d], global.sizes[d]));
+  if (!rowsInBounds)
+    rowsInBounds =
+        arith::ConstantOp::create(builder, loc, builder.getBoolAttr(true));
+  // g_last + vec <= size_last  <=>  g_last < size_last - vec + 1, without
+  // wrapping below zero.
+  Value end = arith::AddIOp::create(builder, loc, g[last],
+                                    constant(loc, vec));
+  Value vectorInBounds = arith::CmpIOp::create(
+      builder, loc, arith::CmpIPredicate::ule, end, global.sizes[last]);
+  Value fast = band(rowsInBounds, vectorInBounds);
+  if (vec > 1) {
+    // The chunk is 16-byte aligned when its first element and every row
+    // start are multiples of vec (the tensor itself is 16-byte aligned).
+    Value vecConst = constant(loc, vec);
+    Value zero = constant(loc, 0);
+    auto isMultiple = [&](Value v) {
+      return arith::CmpIOp::create(
+          builder, loc, arith::CmpIPredicate::eq,
+          arith::RemUIOp::create(builder, loc, v, vecConst), zero);
+    };
+    fast = band(fast, isMultiple(g[last]));
+    if (last > 0)
+      fast = band(fast, isMultiple(global.sizes[last]));
+  }
+  return {rowsInBounds, fast};
+}
+
+Value KernelLowering::readChunk(Location loc, const BufferStorage &src,
+                                ValueRange offsets, ArrayRef<Value> coords,
+                                int64_t round, int64_t vec) {
+  Type elementType = src.type.getElementType();
+  auto vectorType = VectorType::get({vec}, elementType);
+  int64_t bytes = vec * getElementByteWidth(elementType);
+
+  if (src.type.isFragment()) {
+    SmallVector<Value> elements;
+    for (int64_t lane = 0; lane < vec; ++lane)
+      elements.push_back(memref::LoadOp::create(
+          builder, loc, src.memref, constant(loc, round * vec + lane)));
+    return vector::FromElementsOp::create(builder, loc, vectorType, elements);
+  }
+  if (src.type.isShared())
+    return vector::LoadOp::create(builder, loc, vectorType, src.memref, coords,
+                                  /*nontemporal=*/false,
+                                  llvm::MaybeAlign(bytes));
+
+  // Global: one aligned vector load inside the tensor, masked scalars at the
+  // edges (out-of-bounds elements read as zero).
+  SmallVector<Value> g(coords);
+  for (auto [d, offset] : llvm::enumerate(offsets))
+    g[d] = arith::AddIOp::create(builder, loc, offset, coords[d]);
+  auto [rowsInBounds, fast] = globalAccessChecks(loc, src, g, vec);
+  auto branch = scf::IfOp::create(builder, loc, TypeRange{vectorType}, fast,
+                                  /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(&branch.getThenRegion().front());
+  Value loaded =
+      vector::LoadOp::create(builder, loc, vectorType, src.memref, g,
+                             /*nontemporal=*/false, llvm::MaybeAlign(bytes));
+  scf::YieldOp::create(builder, loc, loaded);
+
+  builder.setInsertionPointToStart(&branch.getElseRegion().front());
+  Value zero =
+      arith::ConstantOp::create(builder, loc, builder.getZeroAttr(elementType));
+  SmallVector<Value> elements;
+  int64_t last = g.size() - 1;
+  for (int64_t lane = 0; lane < vec; ++lane) {
+    SmallVector<Value> index(g);
+    index[last] = arith::AddIOp::create(builder, loc, g[last],
+                                        constant(loc, lane));
+    Value valid = arith::AndIOp::create(
+        builder, loc, rowsInBounds,
+        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
+                              index[last], src.sizes[last]));
+    auto masked = scf::IfOp::create(builder, loc, TypeRange{elementType},
+                                    valid, /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard inner(builder);
+    builder.setInsertionPointToStart(&masked.getThenRegion().front());
+    scf::YieldOp::create(builder, loc,
+                         ValueRange{memref::LoadOp::create(
+                             builder, loc, src.memref, index)});
+    builder.setInsertionPointToStart(&masked.getElseRegion().front());
+    scf::YieldOp::create(builder, loc, zero);
+    elements.push_back(masked.getResult(0));
+  }
+  scf::YieldOp::create(
+      builder, loc,
+      ValueRange{vector::FromElementsOp::create(builder, loc, vectorType,
+                                                elements)});
+  return branch.getResult(0);
+}
+
+void KernelLowering::writeChunk(Location loc, const BufferStorage &dst,
+                                ValueRange offsets, ArrayRef<Value> coords,
+                                int64_t round, int64_t vec, Value vector) {
+  Type elementType = dst.type.getElementType();
+  int64_t bytes = vec * getElementByteWidth(elementType);
+
+  if (dst.type.isFragment()) {
+    for (int64_t lane = 0; lane < vec; ++lane)
+      memref::StoreOp::create(
+          builder, loc, vector::ExtractOp::create(builder, loc, vector, lane),
+          dst.memref, constant(loc, round * vec + lane));
+    return;
+  }
+  if (dst.type.isShared()) {
+    vector::StoreOp::create(builder, loc, vector, dst.memref, coords,
+                            /*nontemporal=*/false, llvm::MaybeAlign(bytes));
+    return;
+  }
+
+  // Global: elements outside the tensor are not written.
+  SmallVector<Value> g(coords);
+  for (auto [d, offset] : llvm::enumerate(offsets))
+    g[d] = arith::AddIOp::create(builder, loc, offset, coords[d]);
+  auto [rowsInBounds, fast] = globalAccessChecks(loc, dst, g, vec);
+  auto branch = scf::IfOp::create(builder, loc, fast, /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(&branch.getThenRegion().front());
+  vector::StoreOp::create(builder, loc, vector, dst.memref, g,
+                          /*nontemporal=*/false, llvm::MaybeAlign(bytes));
+  builder.setInsertionPointToStart(&branch.getElseRegion().front());
+  int64_t last = g.size() - 1;
+  for (int64_t lane = 0; lane < vec; ++lane) {
+    SmallVector<Value> index(g);
+    index[last] = arith::AddIOp::create(builder, loc, g[last],
+                                        constant(loc, lane));
+    Value valid = arith::AndIOp::create(
+        builder, loc, rowsInBounds,
+        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
+                              index[last], dst.sizes[last]));
+    auto masked = scf::IfOp::create(builder, loc, valid);
+    OpBuilder::InsertionGuard inner(builder);
+    builder.setInsertionPointToStart(&masked.getThenRegion().front());
+    memref::StoreOp::create(
+        builder, loc, vector::ExtractOp::create(builder, loc, vector, lane),
+        dst.memref, index);
+  }
+}
+
+Value KernelLowering::convertVector(Location loc, Value vector,
+                                    Type elementType) {
+  auto type = cast<VectorType>(vector.getType());
+  if (type.getElementType() == elementType)
+    return vector;
+  auto target = type.clone(elementType);
+  if (elementType.getIntOrFloatBitWidth() >
+      type.getElementType().getIntOrFloatBitWidth())
+    return arith::ExtFOp::create(builder, loc, target, vector);
+  return arith::TruncFOp::create(builder, loc, target, vector);
+}
+
+//===----------------------------------------------------------------------===//
+// Data movement
+//===----------------------------------------------------------------------===//
+
+LogicalResult KernelLowering::lowerCopy(CopyOp op) {
+  Location loc = op.getLoc();
+  const BufferStorage &src = storage[op.getSource()];
+  const BufferStorage &dst = storage[op.getDest()];
+  if (!src.memref || !dst.memref)
+    return op.emitOpError("operand has no storage");
+  ArrayRef<int64_t> shape = op.getTileShape();
+
+  // Follow the fragment's layout; otherwise the widest 16-byte chunks.
+  int64_t vec = 0;
+  for (const BufferStorage *side : {&src, &dst}) {
+    if (!side->type.isFragment())
+      continue;
+    FailureOr<int64_t> fragmentVec = fragmentVector(op, side->type);
+    if (failed(fragmentVec))
+      return failure();
+    if (vec && vec != *fragmentVec)
+      return op.emitOpError("expected source and dest fragments with the same "
+                            "layout, but got ")
+             << src.type.getLayout() << " and " << dst.type.getLayout();
+    vec = *fragmentVec;
+  }
+  if (!vec)
+    vec = std::min(widestVector(shape.back(), src.type.getElementType()),
+                   widestVector(shape.back(), dst.type.getElementType()));
+
+  Distribution dist = distribute(shape, vec, numThreads);
+  forEachChunk(loc, dist, [&](int64_t round, Value chunk) {
+    Value first =
+        arith::MulIOp::create(builder, loc, chunk, constant(loc, vec));
+    SmallVector<Value> coords = delinearize(loc, first, shape);
+    Value vector =
+        readChunk(loc, src, op.getSourceOffsets(), coords, round, vec);
+    vector = convertVector(loc, vector, dst.type.getElementType());
+    writeChunk(loc, dst, op.getDestOffsets(), coords, round, vec, vector);
+  });
+  return success();
+}
+
+LogicalResult KernelLowering::lowerFill(Operation *op, Value dest,
+                                        Value value) {
+  Location loc = op->getLoc();
+  const BufferStorage &dst = storage[dest];
+  if (!dst.memref)
+    return op->emitOpError("operand has no storage");
+  if (dst.type.isFragment()) {
+    int64_t perThread = dst.type.getNumElements() / numThreads;
+    for (int64_t slot = 0; slot < perThread; ++slot)
+      memref::StoreOp::create(builder, loc, value, dst.memref,
+                              constant(loc, slot));
+    return success();
+  }
+  ArrayRef<int64_t> shape = dst.type.getShape();
+  int64_t vec = widestVector(shape.back(), dst.type.getElementType());
+  Value splat = vector::BroadcastOp::create(
+      builder, loc, VectorType::get({vec}, dst.type.getElementType()), value);
+  forEachChunk(loc, distribute(shape, vec, numThreads),
+               [&](int64_t round, Value chunk) {
+                 Value first = arith::MulIOp::create(builder, loc, chunk,
+                                                     constant(loc, vec));
+                 writeChunk(loc, dst, {}, delinearize(loc, first, shape),
+                            round, vec, splat);
+               });
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Element-wise loops
+//===----------------------------------------------------------------------===//
+
+LogicalResult KernelLowering::lowerElementAccess(Operation *op, Value slot) {
+  Location loc = op->getLoc();
+  auto access = [&](Value buffer, ValueRange indices,
+                    SmallVectorImpl<Value> &address) -> const BufferStorage * {
+    auto it = storage.find(buffer);
+    if (it == storage.end())
+      return nullptr;
+    if (it->second.type.isFragment())
+      address.assign({slot});
+    else
+      address.assign(indices.begin(), indices.end());
+    return &it->second;
+  };
+  SmallVector<Value> address;
+  builder.setInsertionPoint(op);
+  if (auto load = dyn_cast<LoadOp>(op)) {
+    const BufferStorage *buffer =
+        access(load.getBuffer(), load.getIndices(), address);
+    if (!buffer)
+      return load.emitOpError("buffer has no storage");
+    load.getResult().replaceAllUsesWith(
+        memref::LoadOp::create(builder, loc, buffer->memref, address));
+  } else {
+    auto store = cast<StoreOp>(op);
+    const BufferStorage *buffer =
+        access(store.getBuffer(), store.getIndices(), address);
+    if (!buffer)
+      return store.emitOpError("buffer has no storage");
+    memref::StoreOp::create(builder, loc, store.getValue(), buffer->memref,
+                            address);
+  }
+  op->erase();
+  return success();
+}
+
+LogicalResult KernelLowering::lowerParallel(ParallelOp op) {
+  Location loc = op.getLoc();
+  ArrayRef<int64_t> shape = op.getExtents();
+
+  // The loop follows the layout of the fragments it touches; they must agree.
+  Operation *layoutSource = nullptr;
+  Attribute layout;
+  WalkResult walk = op.getBody().walk([&](Operation *inner) {
+    Value buffer;
+    if (auto load = dyn_cast<LoadOp>(inner))
+      buffer = load.getBuffer();
+    else if (auto store = dyn_cast<StoreOp>(inner))
+      buffer = store.getBuffer();
+    auto type = buffer ? dyn_cast<BufferType>(buffer.getType()) : BufferType();
+    if (!type || !type.isFragment())
+      return WalkResult::advance();
+    if (!layoutSource) {
+      layoutSource = inner;
+      layout = type.getLayout();
+      return WalkResult::advance();
+    }
+    if (type.getLayout() != layout) {
+      InFlightDiagnostic diag =
+          op.emitOpError("accesses fragments with different layouts: ")
+          << layout << " and " << type.getLayout();
+      diag.attachNote(layoutSource->getLoc()) << "first layout used here";
+      diag.attachNote(inner->getLoc()) << "second layout used here";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+
+  int64_t vec = 1;
+  if (layoutSource) {
+    auto rowMajor = dyn_cast_or_null<RowMajorLayoutAttr>(layout);
+    if (!rowMajor)
+      return layoutSource->emitOpError("expected a fragment with a layout; "
+                                       "run -tile-assign-layouts first");
+    vec = rowMajor.getVec();
+  }
+
+  Block &body = op.getBodyBlock();
+  Distribution dist = distribute(shape, vec, numThreads);
+  LogicalResult result = success();
+  forEachChunk(loc, dist, [&](int64_t round, Value chunk) {
+    Value first =
+        arith::MulIOp::create(builder, loc, chunk, constant(loc, vec));
+    for (int64_t lane = 0; lane < vec && succeeded(result); ++lane) {
+      Value linear =
+          lane ? Value(arith::AddIOp::create(builder, loc, first,
+                                             constant(loc, lane)))
+               : first;
+      SmallVector<Value> coords = delinearize(loc, linear, shape);
+      Value slot = constant(loc, round * vec + lane);
+      IRMapping mapping;
+      mapping.map(body.getArguments(), coords);
+      SmallVector<Operation *> accesses;
+      for (Operation &inner : body.without_terminator()) {
+        Operation *clone = builder.clone(inner, mapping);
+        clone->walk([&](Operation *nested) {
+          if (isa<LoadOp, StoreOp>(nested))
+            accesses.push_back(nested);
+        });
+      }
+      OpBuilder::InsertionGuard guard(builder);
+      for (Operation *access : accesses)
+        if (failed(lowerElementAccess(access, slot)))
+          result = failure();
+    }
+  });
+  return result;
+}
+
+//===----------------------------------------------------------------------===//
+// Pass
+//===----------------------------------------------------------------------===//
+
+struct ConvertTileToGPUPass
+    : public tile::impl::ConvertTileToGPUBase<ConvertTileToGPUPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<KernelOp> kernels(module.getOps<KernelOp>());
+    if (kernels.empty())
+      return;
+    OpBuilder builder(module.getContext());
+    module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                    builder.getUnitAttr());
+    builder.setInsertionPointToEnd(module.getBody());
+    auto gpuModule =
+        gpu::GPUModuleOp::create(builder, module.getLoc(), "tile_kernels");
+    SmallVector<Attribute> manifests;
+    for (KernelOp kernel : kernels) {
+      FailureOr<DictionaryAttr> manifest =
+          KernelLowering(kernel, gpuModule).run();
+      if (failed(manifest))
+        return signalPassFailure();
+      manifests.push_back(*manifest);
+      kernel.erase();
+    }
+    gpuModule->setAttr("tile.kernels", builder.getArrayAttr(manifests));
+  }
+};
+
+} // namespace

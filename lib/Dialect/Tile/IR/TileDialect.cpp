@@ -1,0 +1,182 @@
+//===- TileDialect.cpp - Tile dialect, types and attributes -----------------===//
+//
+// Registration of the tile dialect and the implementation of its buffer
+// type and layout attributes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dialect/Tile/IR/Tile.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+#include "tile/Dialect/Tile/IR/TileOpsDialect.cpp.inc"
+
+#include "tile/Dialect/Tile/IR/TileEnums.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "tile/Dialect/Tile/IR/TileAttrs.cpp.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "tile/Dialect/Tile/IR/TileOpsTypes.cpp.inc"
+
+void TileDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "tile/Dialect/Tile/IR/TileOps.cpp.inc"
+      >();
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "tile/Dialect/Tile/IR/TileOpsTypes.cpp.inc"
+      >();
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "tile/Dialect/Tile/IR/TileAttrs.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// Element types
+//===----------------------------------------------------------------------===//
+
+bool mlir::tile::isSupportedElementType(Type type) {
+  if (type.isF16() || type.isBF16() || type.isF32() || type.isF64())
+    return true;
+  if (auto intType = dyn_cast<IntegerType>(type))
+    return intType.isSignless() &&
+           llvm::is_contained({8u, 16u, 32u, 64u}, intType.getWidth());
+  return false;
+}
+
+bool mlir::tile::isSupportedScalarParamType(Type type) {
+  return type.isF16() || type.isBF16() || type.isF32() || type.isF64() ||
+         type.isSignlessInteger(32) || type.isSignlessInteger(64);
+}
+
+unsigned mlir::tile::getElementByteWidth(Type type) {
+  return type.getIntOrFloatBitWidth() / 8;
+}
+
+std::string mlir::tile::getDTypeName(Type type) {
+  if (type.isBF16())
+    return "bf16";
+  if (isa<FloatType>(type))
+    return "f" + std::to_string(type.getIntOrFloatBitWidth());
+  return "i" + std::to_string(type.getIntOrFloatBitWidth());
+}
+
+//===----------------------------------------------------------------------===//
+// RowMajorLayoutAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+RowMajorLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                           unsigned vec) {
+  if (vec == 0 || vec > 16 || !llvm::isPowerOf2_32(vec))
+    return emitError() << "expected vec to be a power of two from 1 to 16, "
+                          "but got "
+                       << vec;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// BufferType
+//===----------------------------------------------------------------------===//
+
+Type BufferType::parse(AsmParser &parser) {
+  SMLoc loc = parser.getCurrentLocation();
+  SmallVector<int64_t> shape;
+  Type elementType;
+  StringRef scopeName;
+  if (parser.parseLess() ||
+      parser.parseDimensionList(shape, /*allowDynamic=*/true,
+                                /*withTrailingX=*/true) ||
+      parser.parseType(elementType) || parser.parseComma())
+    return {};
+  SMLoc scopeLoc = parser.getCurrentLocation();
+  if (parser.parseKeyword(&scopeName))
+    return {};
+  std::optional<MemoryScope> scope = symbolizeMemoryScope(scopeName);
+  if (!scope) {
+    parser.emitError(scopeLoc, "expected memory scope 'global', 'shared' or "
+                               "'fragment', but got '")
+        << scopeName << "'";
+    return {};
+  }
+  Attribute layout;
+  if (succeeded(parser.parseOptionalComma()) && parser.parseAttribute(layout))
+    return {};
+  if (parser.parseGreater())
+    return {};
+  return parser.getChecked<BufferType>(loc, parser.getContext(), shape,
+                                       elementType, *scope, layout);
+}
+
+void BufferType::print(AsmPrinter &printer) const {
+  printer << '<';
+  for (int64_t dim : getShape()) {
+    if (ShapedType::isDynamic(dim))
+      printer << '?';
+    else
+      printer << dim;
+    printer << 'x';
+  }
+  printer << getElementType() << ", " << stringifyMemoryScope(getScope());
+  if (getLayout())
+    printer << ", " << getLayout();
+  printer << '>';
+}
+
+LogicalResult BufferType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 ArrayRef<int64_t> shape, Type elementType,
+                                 MemoryScope scope, Attribute layout) {
+  if (shape.empty() || shape.size() > 4)
+    return emitError() << "expected a buffer of rank 1 to 4, but got rank "
+                       << shape.size();
+  if (!isSupportedElementType(elementType))
+    return emitError() << "expected element type f16, bf16, f32, f64, i8, "
+                          "i16, i32 or i64, but got "
+                       << elementType;
+  for (int64_t dim : shape) {
+    if (ShapedType::isDynamic(dim)) {
+      if (scope != MemoryScope::Global)
+        return emitError() << "expected a static shape for a "
+                           << stringifyMemoryScope(scope)
+                           << " tile, but got a dynamic dimension";
+      continue;
+    }
+    if (dim <= 0)
+      return emitError() << "expected positive dimension sizes, but got "
+                         << dim;
+  }
+  if (!layout)
+    return success();
+  if (scope != MemoryScope::Fragment)
+    return emitError() << "expected a layout only on fragments, but a "
+                       << stringifyMemoryScope(scope) << " buffer has "
+                       << layout;
+  auto rowMajor = dyn_cast<RowMajorLayoutAttr>(layout);
+  if (!rowMajor)
+    return emitError() << "expected a fragment layout attribute, but got "
+                       << layout;
+  if (shape.back() % rowMajor.getVec() != 0)
+    return emitError() << "expected the layout's vec (" << rowMajor.getVec()
+                       << ") to divide the last dimension (" << shape.back()
+                       << ")";
+  return success();
+}
+
+BufferType BufferType::cloneWith(std::optional<ArrayRef<int64_t>> shape,
+                                 Type elementType) const {
+  return BufferType::get(getContext(), shape ? *shape : getShape(),
+                         elementType, getScope(), getLayout());
+}
+
+BufferType BufferType::withLayout(Attribute layout) const {
+  return BufferType::get(getContext(), getShape(), getElementType(),
+                         getScope(), layout);
+}

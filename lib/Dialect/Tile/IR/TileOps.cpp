@@ -1,0 +1,554 @@
+//===- TileOps.cpp - Tile dialect operations ---------------------------------===//
+//
+// Custom assembly formats, builders and verifiers of the tile operations.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dialect/Tile/IR/Tile.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+/// Prints a shape as `128x32`.
+static std::string formatShape(ArrayRef<int64_t> shape) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  llvm::interleave(
+      shape,
+      [&](int64_t dim) {
+        if (ShapedType::isDynamic(dim))
+          os << '?';
+        else
+          os << dim;
+      },
+      [&] { os << 'x'; });
+  return text;
+}
+
+//===----------------------------------------------------------------------===//
+// KernelOp
+//===----------------------------------------------------------------------===//
+
+void KernelOp::build(OpBuilder &builder, OperationState &state, StringRef name,
+                     ArrayRef<Type> paramTypes,
+                     ArrayRef<std::string> paramNames,
+                     ArrayRef<GridExtentAttr> grid, int64_t threads) {
+  state.addAttribute(getSymNameAttrName(state.name),
+                     builder.getStringAttr(name));
+  state.addAttribute(getFunctionTypeAttrName(state.name),
+                     TypeAttr::get(builder.getFunctionType(paramTypes, {})));
+  SmallVector<StringRef> names(paramNames.begin(), paramNames.end());
+  state.addAttribute(getParamNamesAttrName(state.name),
+                     builder.getStrArrayAttr(names));
+  SmallVector<Attribute> extents(grid.begin(), grid.end());
+  state.addAttribute(getGridAttrName(state.name),
+                     builder.getArrayAttr(extents));
+  state.addAttribute(getThreadsAttrName(state.name),
+                     builder.getI64IntegerAttr(threads));
+  Region *body = state.addRegion();
+  Block *entry = new Block();
+  body->push_back(entry);
+  for (Type type : paramTypes)
+    entry->addArgument(type, state.location);
+  for (size_t i = 0; i < grid.size(); ++i)
+    entry->addArgument(builder.getIndexType(), state.location);
+}
+
+ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
+  MLIRContext *ctx = parser.getContext();
+  Builder builder(ctx);
+  StringAttr name;
+  if (parser.parseSymbolName(name, getSymNameAttrName(result.name),
+                             result.attributes))
+    return failure();
+
+  SmallVector<OpAsmParser::Argument> params;
+  if (parser.parseArgumentList(params, OpAsmParser::Delimiter::Paren,
+                               /*allowType=*/true))
+    return failure();
+
+  SmallVector<OpAsmParser::Argument> blockIndices;
+  if (parser.parseKeyword("grid") ||
+      parser.parseArgumentList(blockIndices, OpAsmParser::Delimiter::Paren) ||
+      parser.parseEqual())
+    return failure();
+
+  // Grid extents: `16`, `%A[0]` or `ceildiv(%A[0], 128)`.
+  SmallVector<Attribute> grid;
+  auto parseExtent = [&]() -> ParseResult {
+    int64_t constant;
+    OptionalParseResult isInt = parser.parseOptionalInteger(constant);
+    if (isInt.has_value()) {
+      if (failed(*isInt))
+        return failure();
+      grid.push_back(GridExtentAttr::get(ctx, -1, 0, constant));
+      return success();
+    }
+    bool isCeilDiv = succeeded(parser.parseOptionalKeyword("ceildiv"));
+    if (isCeilDiv && parser.parseLParen())
+      return failure();
+    SMLoc refLoc = parser.getCurrentLocation();
+    OpAsmParser::UnresolvedOperand ref;
+    int64_t dim = 0, divisor = 1;
+    if (parser.parseOperand(ref) || parser.parseLSquare() ||
+        parser.parseInteger(dim) || parser.parseRSquare())
+      return failure();
+    if (isCeilDiv && (parser.parseComma() || parser.parseInteger(divisor) ||
+                      parser.parseRParen()))
+      return failure();
+    auto *param = llvm::find_if(params, [&](const OpAsmParser::Argument &a) {
+      return a.ssaName.name == ref.name;
+    });
+    if (param == params.end())
+      return parser.emitError(refLoc, "grid extent refers to '")
+             << ref.name << "', which is not a kernel parameter";
+    grid.push_back(
+        GridExtentAttr::get(ctx, param - params.begin(), dim, divisor));
+    return success();
+  };
+  int64_t threads = 0;
+  if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square,
+                                     parseExtent) ||
+      parser.parseKeyword("threads") || parser.parseLParen() ||
+      parser.parseInteger(threads) || parser.parseRParen() ||
+      parser.parseOptionalAttrDictWithKeyword(result.attributes))
+    return failure();
+
+  SmallVector<Type> paramTypes;
+  SmallVector<StringRef> paramNames;
+  for (auto [i, param] : llvm::enumerate(params)) {
+    paramTypes.push_back(param.type);
+    StringRef ssaName = param.ssaName.name.drop_front(); // drop the '%'
+    paramNames.push_back(
+        !ssaName.empty() && !llvm::isDigit(ssaName.front())
+            ? ssaName
+            : builder.getStringAttr("arg" + std::to_string(i)).getValue());
+  }
+  result.addAttribute(getFunctionTypeAttrName(result.name),
+                      TypeAttr::get(builder.getFunctionType(paramTypes, {})));
+  result.addAttribute(getParamNamesAttrName(result.name),
+                      builder.getStrArrayAttr(paramNames));
+  result.addAttribute(getGridAttrName(result.name), builder.getArrayAttr(grid));
+  result.addAttribute(getThreadsAttrName(result.name),
+                      builder.getI64IntegerAttr(threads));
+
+  SmallVector<OpAsmParser::Argument> entryArgs(params);
+  for (OpAsmParser::Argument &index : blockIndices) {
+    index.type = builder.getIndexType();
+    entryArgs.push_back(index);
+  }
+  Region *body = result.addRegion();
+  if (parser.parseRegion(*body, entryArgs))
+    return failure();
+  if (body->empty())
+    return parser.emitError(parser.getCurrentLocation(),
+                            "expected a kernel body");
+  return success();
+}
+
+void KernelOp::print(OpAsmPrinter &p) {
+  p << ' ';
+  p.printSymbolName(getSymName());
+  p << '(';
+  for (unsigned i = 0, e = getNumParams(); i < e; ++i) {
+    if (i)
+      p << ", ";
+    p.printRegionArgument(getParam(i));
+  }
+  p << ") grid(";
+  for (unsigned d = 0, e = getGridRank(); d < e; ++d) {
+    if (d)
+      p << ", ";
+    p.printOperand(getBlockIndex(d));
+  }
+  p << ") = [";
+  llvm::interleaveComma(getGrid().getAsRange<GridExtentAttr>(), p,
+                        [&](GridExtentAttr extent) {
+                          if (extent.isConstant()) {
+                            p << extent.getDivisor();
+                            return;
+                          }
+                          bool isCeilDiv = extent.getDivisor() != 1;
+                          if (isCeilDiv)
+                            p << "ceildiv(";
+                          p.printOperand(getParam(extent.getParam()));
+                          p << '[' << extent.getDim() << ']';
+                          if (isCeilDiv)
+                            p << ", " << extent.getDivisor() << ')';
+                        });
+  p << "] threads(" << getThreads() << ')';
+  p.printOptionalAttrDictWithKeyword(
+      (*this)->getAttrs(),
+      {getSymNameAttrName(), getFunctionTypeAttrName(), getParamNamesAttrName(),
+       getGridAttrName(), getThreadsAttrName()});
+  p << ' ';
+  p.printRegion(getBody(), /*printEntryBlockArgs=*/false,
+                /*printBlockTerminators=*/false);
+}
+
+void KernelOp::getAsmBlockArgumentNames(Region &region,
+                                        OpAsmSetValueNameFn setNameFn) {
+  if (region.empty())
+    return;
+  Block &entry = region.front();
+  for (unsigned i = 0, e = getNumParams(); i < e && i < entry.getNumArguments();
+       ++i)
+    setNameFn(entry.getArgument(i), getParamName(i));
+  static const char *const blockIndexNames[] = {"bx", "by", "bz"};
+  for (unsigned d = 0, e = getGridRank(); d < e && d < 3; ++d)
+    if (getNumParams() + d < entry.getNumArguments())
+      setNameFn(getBlockIndex(d), blockIndexNames[d]);
+}
+
+LogicalResult KernelOp::verify() {
+  FunctionType type = getFunctionType();
+  if (type.getNumResults() != 0)
+    return emitOpError("expected no results, but the function type has ")
+           << type.getNumResults();
+  if (getParamNames().size() != type.getNumInputs())
+    return emitOpError("expected ")
+           << type.getNumInputs() << " parameter names, but got "
+           << getParamNames().size();
+  for (unsigned i = 0, e = type.getNumInputs(); i < e; ++i) {
+    Type paramType = type.getInput(i);
+    if (auto buffer = dyn_cast<BufferType>(paramType)) {
+      if (!buffer.isGlobal())
+        return emitOpError("parameter '")
+               << getParamName(i)
+               << "' must be a global buffer or a scalar, but got a "
+               << stringifyMemoryScope(buffer.getScope()) << " buffer";
+      continue;
+    }
+    if (!isSupportedScalarParamType(paramType))
+      return emitOpError("parameter '")
+             << getParamName(i)
+             << "' must be a global buffer or a scalar (f16, bf16, f32, f64, "
+                "i32, i64), but got "
+             << paramType;
+  }
+
+  int64_t threads = getThreads();
+  if (threads < 32 || threads > 1024 || threads % 32 != 0)
+    return emitOpError("expected threads to be a multiple of 32 from 32 to "
+                       "1024, but got ")
+           << threads;
+
+  if (getGrid().empty() || getGrid().size() > 3)
+    return emitOpError("expected a grid of 1 to 3 dimensions, but got ")
+           << getGrid().size();
+  for (auto [d, extent] :
+       llvm::enumerate(getGrid().getAsRange<GridExtentAttr>())) {
+    if (extent.isConstant()) {
+      if (extent.getDivisor() < 1)
+        return emitOpError("expected grid dimension ")
+               << d << " to be at least 1, but got " << extent.getDivisor();
+      continue;
+    }
+    if (extent.getParam() >= type.getNumInputs())
+      return emitOpError("grid dimension ")
+             << d << " refers to parameter #" << extent.getParam()
+             << ", but the kernel has " << type.getNumInputs();
+    auto buffer = dyn_cast<BufferType>(type.getInput(extent.getParam()));
+    if (!buffer)
+      return emitOpError("grid dimension ")
+             << d << " must refer to a buffer parameter, but '"
+             << getParamName(extent.getParam()) << "' is a scalar";
+    if (extent.getDim() < 0 || extent.getDim() >= buffer.getRank())
+      return emitOpError("grid dimension ")
+             << d << " refers to dimension " << extent.getDim() << " of '"
+             << getParamName(extent.getParam()) << "', which has rank "
+             << buffer.getRank();
+    if (extent.getDivisor() < 1)
+      return emitOpError("expected the divisor of grid dimension ")
+             << d << " to be at least 1, but got " << extent.getDivisor();
+  }
+  return success();
+}
+
+LogicalResult KernelOp::verifyRegions() {
+  Block &entry = getEntryBlock();
+  unsigned expected = getNumParams() + getGridRank();
+  if (entry.getNumArguments() != expected)
+    return emitOpError("expected ")
+           << expected << " entry block arguments (" << getNumParams()
+           << " parameters and " << getGridRank()
+           << " block indices), but got " << entry.getNumArguments();
+  for (unsigned i = 0; i < getNumParams(); ++i)
+    if (entry.getArgument(i).getType() != getFunctionType().getInput(i))
+      return emitOpError("entry block argument #")
+             << i << " has type " << entry.getArgument(i).getType()
+             << ", but the parameter type is "
+             << getFunctionType().getInput(i);
+  for (unsigned d = 0; d < getGridRank(); ++d)
+    if (!getBlockIndex(d).getType().isIndex())
+      return emitOpError("expected block index #")
+             << d << " to be of type index, but got "
+             << getBlockIndex(d).getType();
+
+  // Every fragment must be spread evenly over the block's threads.
+  int64_t threads = getThreads();
+  WalkResult result = walk([&](AllocFragmentOp alloc) {
+    BufferType type = alloc.getResult().getType();
+    int64_t numElements = type.getNumElements();
+    if (numElements % threads != 0) {
+      alloc.emitOpError("expected the fragment's ")
+          << numElements << " elements to be a multiple of the kernel's "
+          << threads << " threads";
+      return WalkResult::interrupt();
+    }
+    if (auto layout = dyn_cast_or_null<RowMajorLayoutAttr>(type.getLayout());
+        layout && numElements % (threads * layout.getVec()) != 0) {
+      alloc.emitOpError("expected the fragment's ")
+          << numElements << " elements to be a multiple of threads x vec = "
+          << threads << " x " << layout.getVec();
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
+//===----------------------------------------------------------------------===//
+// DimOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult DimOp::verify() {
+  auto type = cast<BufferType>(getSource().getType());
+  if (getDim() < 0 || getDim() >= type.getRank())
+    return emitOpError("expected a dimension from 0 to ")
+           << type.getRank() - 1 << ", but got " << getDim();
+  return success();
+}
+
+OpFoldResult DimOp::fold(FoldAdaptor) {
+  auto type = cast<BufferType>(getSource().getType());
+  if (getDim() < 0 || getDim() >= type.getRank() ||
+      type.isDynamicDim(getDim()))
+    return {};
+  return IntegerAttr::get(IndexType::get(getContext()),
+                          type.getDimSize(getDim()));
+}
+
+//===----------------------------------------------------------------------===//
+// Allocation
+//===----------------------------------------------------------------------===//
+
+static LogicalResult verifyAllocation(Operation *op, BufferType type,
+                                      MemoryScope expected) {
+  if (type.getScope() != expected)
+    return op->emitOpError("expected a ")
+           << stringifyMemoryScope(expected) << " buffer, but got a "
+           << stringifyMemoryScope(type.getScope()) << " one";
+  if (!op->getParentOfType<KernelOp>())
+    return op->emitOpError("expected to be inside a tile.kernel");
+  return success();
+}
+
+LogicalResult AllocSharedOp::verify() {
+  return verifyAllocation(*this, cast<BufferType>(getResult().getType()),
+                          MemoryScope::Shared);
+}
+
+LogicalResult AllocFragmentOp::verify() {
+  return verifyAllocation(*this, cast<BufferType>(getResult().getType()),
+                          MemoryScope::Fragment);
+}
+
+//===----------------------------------------------------------------------===//
+// CopyOp
+//===----------------------------------------------------------------------===//
+
+ArrayRef<int64_t> CopyOp::getTileShape() {
+  BufferType dest = getDestType();
+  return dest.isGlobal() ? getSourceType().getShape() : dest.getShape();
+}
+
+LogicalResult CopyOp::verify() {
+  BufferType source = getSourceType(), dest = getDestType();
+  if (source.isGlobal() && dest.isGlobal())
+    return emitOpError("expected at most one global operand, but source and "
+                       "dest are both global; stage the data through a "
+                       "shared or fragment tile");
+  if (source.getRank() != dest.getRank())
+    return emitOpError("expected source and dest of the same rank, but got ")
+           << source.getRank() << " and " << dest.getRank();
+
+  auto checkOffsets = [&](StringRef which, BufferType type,
+                          ValueRange offsets) -> LogicalResult {
+    if (offsets.empty())
+      return success();
+    if (!type.isGlobal())
+      return emitOpError("expected offsets only on a global operand, but the ")
+             << which << " is a " << stringifyMemoryScope(type.getScope())
+             << " tile";
+    if (static_cast<int64_t>(offsets.size()) != type.getRank())
+      return emitOpError("expected ")
+             << type.getRank() << " " << which << " offsets, but got "
+             << offsets.size();
+    return success();
+  };
+  if (failed(checkOffsets("source", source, getSourceOffsets())) ||
+      failed(checkOffsets("dest", dest, getDestOffsets())))
+    return failure();
+
+  Type sourceElement = source.getElementType();
+  Type destElement = dest.getElementType();
+  if (sourceElement != destElement &&
+      !(isa<FloatType>(sourceElement) && isa<FloatType>(destElement)))
+    return emitOpError("expected the same element type, or two floating-point "
+                       "types, but got ")
+           << sourceElement << " and " << destElement;
+
+  // A tile operand without offsets is the whole tile.
+  ArrayRef<int64_t> tileShape = getTileShape();
+  if (!source.isGlobal() && source.getShape() != tileShape)
+    return emitOpError("expected the source shape ")
+           << formatShape(source.getShape()) << " to match the dest tile "
+           << formatShape(tileShape);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// FillOp, ClearOp
+//===----------------------------------------------------------------------===//
+
+static LogicalResult verifyTileDest(Operation *op, BufferType type) {
+  if (type.isGlobal())
+    return op->emitOpError("expected a shared or fragment tile, but got a "
+                           "global buffer");
+  return success();
+}
+
+LogicalResult FillOp::verify() {
+  auto type = cast<BufferType>(getDest().getType());
+  if (failed(verifyTileDest(*this, type)))
+    return failure();
+  if (getValue().getType() != type.getElementType())
+    return emitOpError("expected a value of the element type ")
+           << type.getElementType() << ", but got " << getValue().getType();
+  return success();
+}
+
+LogicalResult ClearOp::verify() {
+  return verifyTileDest(*this, cast<BufferType>(getDest().getType()));
+}
+
+//===----------------------------------------------------------------------===//
+// ParallelOp
+//===----------------------------------------------------------------------===//
+
+void ParallelOp::build(OpBuilder &builder, OperationState &state,
+                       ArrayRef<int64_t> extents) {
+  state.addAttribute(getExtentsAttrName(state.name),
+                     builder.getDenseI64ArrayAttr(extents));
+  Region *body = state.addRegion();
+  Block *block = new Block();
+  body->push_back(block);
+  for (size_t i = 0; i < extents.size(); ++i)
+    block->addArgument(builder.getIndexType(), state.location);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToEnd(block);
+  YieldOp::create(builder, state.location);
+}
+
+ParseResult ParallelOp::parse(OpAsmParser &parser, OperationState &result) {
+  Builder builder(parser.getContext());
+  SmallVector<OpAsmParser::Argument> ivs;
+  SmallVector<int64_t> extents;
+  if (parser.parseArgumentList(ivs, OpAsmParser::Delimiter::Paren) ||
+      parser.parseKeyword("in") ||
+      parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square, [&] {
+        return parser.parseInteger(extents.emplace_back());
+      }))
+    return failure();
+  if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
+    return failure();
+  result.addAttribute(getExtentsAttrName(result.name),
+                      builder.getDenseI64ArrayAttr(extents));
+  for (OpAsmParser::Argument &iv : ivs)
+    iv.type = builder.getIndexType();
+  Region *body = result.addRegion();
+  if (parser.parseRegion(*body, ivs))
+    return failure();
+  ParallelOp::ensureTerminator(*body, builder, result.location);
+  return success();
+}
+
+void ParallelOp::print(OpAsmPrinter &p) {
+  p << " (";
+  llvm::interleaveComma(getInductionVars(), p,
+                        [&](Value iv) { p.printOperand(iv); });
+  p << ") in [";
+  llvm::interleaveComma(getExtents(), p);
+  p << ']';
+  p.printOptionalAttrDictWithKeyword((*this)->getAttrs(),
+                                     {getExtentsAttrName()});
+  p << ' ';
+  p.printRegion(getBody(), /*printEntryBlockArgs=*/false,
+                /*printBlockTerminators=*/false);
+}
+
+LogicalResult ParallelOp::verify() {
+  ArrayRef<int64_t> extents = getExtents();
+  if (extents.empty() || extents.size() > 4)
+    return emitOpError("expected 1 to 4 extents, but got ") << extents.size();
+  if (llvm::any_of(extents, [](int64_t e) { return e <= 0; }))
+    return emitOpError("expected positive extents");
+  if (getBodyBlock().getNumArguments() != extents.size())
+    return emitOpError("expected ")
+           << extents.size() << " induction variables, but got "
+           << getBodyBlock().getNumArguments();
+  if (!(*this)->getParentOfType<KernelOp>())
+    return emitOpError("expected to be inside a tile.kernel");
+  if ((*this)->getParentOfType<ParallelOp>())
+    return emitOpError("expected no nesting inside another tile.parallel");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// LoadOp, StoreOp
+//===----------------------------------------------------------------------===//
+
+/// Element accesses happen inside tile.parallel, on shared or fragment tiles;
+/// a fragment is indexed by the loop's own induction variables.
+static LogicalResult verifyElementAccess(Operation *op, Value buffer,
+                                         ValueRange indices) {
+  auto type = cast<BufferType>(buffer.getType());
+  if (type.isGlobal())
+    return op->emitOpError("expected a shared or fragment tile, but got a "
+                           "global buffer; move global data with tile.copy");
+  if (static_cast<int64_t>(indices.size()) != type.getRank())
+    return op->emitOpError("expected ")
+           << type.getRank() << " indices, but got " << indices.size();
+  auto loop = op->getParentOfType<ParallelOp>();
+  if (!loop)
+    return op->emitOpError("expected to be inside tile.parallel");
+  if (!type.isFragment())
+    return success();
+  if (type.getShape() != loop.getExtents())
+    return op->emitOpError("expected the fragment shape ")
+           << formatShape(type.getShape())
+           << " to match the tile.parallel extents "
+           << formatShape(loop.getExtents());
+  for (auto [i, index] : llvm::enumerate(indices))
+    if (index != loop.getInductionVars()[i])
+      return op->emitOpError("expected fragment index #")
+             << i << " to be induction variable #" << i
+             << " of the enclosing tile.parallel";
+  return success();
+}
+
+LogicalResult LoadOp::verify() {
+  return verifyElementAccess(*this, getBuffer(), getIndices());
+}
+
+LogicalResult StoreOp::verify() {
+  return verifyElementAccess(*this, getBuffer(), getIndices());
+}
+
+#define GET_OP_CLASSES
+#include "tile/Dialect/Tile/IR/TileOps.cpp.inc"

@@ -1,0 +1,120 @@
+//===- tile-translate.cpp - Tile IR to PTX, cubins and manifests -------------===//
+//
+// Reads a tile module at any stage (tile, gpu or NVVM level), finishes the
+// lowering for the requested chip, and writes PTX, a cubin, a fatbinary or
+// the kernel manifest that the runtime loads with the binary.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Registration/Registration.h"
+#include "tile/Target/Target.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+using namespace mlir;
+namespace cl = llvm::cl;
+
+static cl::OptionCategory category("tile-translate options");
+
+static cl::opt<std::string> inputFilename(cl::Positional,
+                                          cl::desc("<input .mlir file>"),
+                                          cl::init("-"), cl::cat(category));
+static cl::opt<std::string> outputFilename("o", cl::desc("Output file"),
+                                           cl::value_desc("filename"),
+                                           cl::init("-"), cl::cat(category));
+static cl::opt<std::string>
+    emit("emit", cl::desc("What to write: ptx, cubin, fatbin or manifest"),
+         cl::init("ptx"), cl::cat(category));
+static cl::opt<std::string> manifestOut(
+    "manifest-out",
+    cl::desc("Also write the kernel manifest (JSON) to this file"),
+    cl::value_desc("filename"), cl::cat(category));
+static cl::opt<std::string> chip("chip",
+                                 cl::desc("Target chip when the input is not "
+                                          "lowered yet (sm_80, sm_90, ...)"),
+                                 cl::init("sm_90"), cl::cat(category));
+static cl::opt<std::string> features("features",
+                                     cl::desc("PTX features (e.g. +ptx80)"),
+                                     cl::init("+ptx80"), cl::cat(category));
+static cl::opt<std::string> cudaToolkit(
+    "cuda-toolkit", cl::desc("CUDA toolkit root (ptxas, libdevice)"),
+    cl::init(TILE_CUDA_TOOLKIT_ROOT), cl::cat(category));
+
+static LogicalResult writeFile(StringRef path, StringRef contents) {
+  std::string error;
+  auto file = openOutputFile(path, &error);
+  if (!file) {
+    llvm::errs() << "tile-translate: " << error << "\n";
+    return failure();
+  }
+  file->os() << contents;
+  file->keep();
+  return success();
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "tile-translate: tile IR -> PTX / cubin / fatbin / kernel manifest\n");
+
+  DialectRegistry registry;
+  tile::registerTileDialects(registry);
+  tile::registerTilePasses();
+  MLIRContext context(registry);
+
+  std::string error;
+  auto input = openInputFile(inputFilename, &error);
+  if (!input) {
+    llvm::errs() << "tile-translate: " << error << "\n";
+    return 1;
+  }
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return 1;
+
+  tile::TargetOptions target;
+  target.chip = chip;
+  target.features = features;
+  if (failed(tile::lowerToNVVM(*module, target)))
+    return 1;
+
+  std::string binaryName = outputFilename == "-"
+                               ? std::string()
+                               : llvm::sys::path::filename(outputFilename).str();
+  if (emit == "manifest") {
+    FailureOr<std::string> manifest =
+        tile::buildKernelManifest(*module, /*binaryName=*/"");
+    return failed(manifest) || failed(writeFile(outputFilename, *manifest));
+  }
+  std::optional<tile::BinaryFormat> format = tile::parseBinaryFormat(emit);
+  if (!format) {
+    llvm::errs() << "tile-translate: expected --emit=ptx, cubin, fatbin or "
+                    "manifest, but got '"
+                 << emit << "'\n";
+    return 1;
+  }
+  FailureOr<std::string> binary =
+      tile::serializeGPUModule(*module, *format, cudaToolkit);
+  if (failed(binary) || failed(writeFile(outputFilename, *binary)))
+    return 1;
+  if (!manifestOut.empty()) {
+    FailureOr<std::string> manifest =
+        tile::buildKernelManifest(*module, binaryName);
+    if (failed(manifest) || failed(writeFile(manifestOut, *manifest)))
+      return 1;
+  }
+  return 0;
+}
