@@ -31,13 +31,9 @@ std::string tile::getTileToNVVMPipeline(const TargetOptions &options) {
   return getTileToGPUPipeline() + "," + getGPUToNVVMPipeline(options);
 }
 
-LogicalResult tile::addPipeline(OpPassManager &pm, StringRef pipeline) {
-  std::string errors;
-  llvm::raw_string_ostream os(errors);
-  if (succeeded(parsePassPipeline(pipeline, pm, os)))
-    return success();
-  llvm::errs() << "invalid pipeline '" << pipeline << "': " << errors << "\n";
-  return failure();
+LogicalResult tile::addPipeline(OpPassManager &pm, StringRef pipeline,
+                                llvm::raw_ostream &errors) {
+  return parsePassPipeline(pipeline, pm, errors);
 }
 
 void tile::registerTilePipelines() {
@@ -45,20 +41,20 @@ void tile::registerTilePipelines() {
       "tile-to-gpu",
       "Stage 1: tile -> gpu.func over scf/vector/memref/arith",
       [](OpPassManager &pm) {
-        (void)addPipeline(pm, getTileToGPUPipeline());
+        (void)addPipeline(pm, getTileToGPUPipeline(), llvm::errs());
       });
   PassPipelineRegistration<TargetPipelineOptions>(
       "tile-gpu-to-nvvm",
       "Stage 2: attach the NVVM target and lower gpu.module to NVVM/LLVM",
       [](OpPassManager &pm, const TargetPipelineOptions &options) {
-        (void)addPipeline(pm,
-                          getGPUToNVVMPipeline(options.toTargetOptions()));
+        (void)addPipeline(pm, getGPUToNVVMPipeline(options.toTargetOptions()),
+                          llvm::errs());
       });
   PassPipelineRegistration<TargetPipelineOptions>(
       "tile-to-nvvm",
       "The whole lowering: tile -> gpu -> NVVM, ready for tile-translate",
       [](OpPassManager &pm, const TargetPipelineOptions &options) {
-        (void)addPipeline(pm,
-                          getTileToNVVMPipeline(options.toTargetOptions()));
+        (void)addPipeline(pm, getTileToNVVMPipeline(options.toTargetOptions()),
+                          llvm::errs());
       });
 }

@@ -47,8 +47,11 @@ LogicalResult tile::lowerToNVVM(ModuleOp module,
   if (pipeline.empty())
     return success();
   PassManager pm(module.getContext());
-  if (failed(addPipeline(pm, pipeline)))
-    return failure();
+  std::string errors;
+  llvm::raw_string_ostream os(errors);
+  if (failed(addPipeline(pm, pipeline, os)))
+    return module.emitError("cannot build the pipeline '")
+           << pipeline << "': " << errors;
   return pm.run(module);
 }
 

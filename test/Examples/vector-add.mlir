@@ -1,3 +1,23 @@
+// Vector add written in the tile dialect: each block of 256 threads adds
+// 1024 elements; the last block's tail is masked by tile.copy.
+//
+// RUN: tile-opt %s | tile-opt | FileCheck %s --check-prefix=ROUNDTRIP
+// RUN: tile-opt %s --tile-to-nvvm | FileCheck %s --check-prefix=NVVM
+// RUN: tile-translate %s --emit=manifest | FileCheck %s --check-prefix=MANIFEST
+
+// ROUNDTRIP-LABEL: tile.kernel @vector_add(%A: !tile.buffer<?xf32, global>
+// ROUNDTRIP-SAME: grid(%bx) = [ceildiv(%A[0], 1024)] threads(256)
+// ROUNDTRIP: tile.parallel
+
+// NVVM: gpu.module @tile_kernels
+// NVVM: llvm.func @vector_add(%{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64)
+// NVVM-SAME: gpu.kernel
+// NVVM: llvm.load {{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
+
+// MANIFEST: "format": "tile-manifest"
+// MANIFEST: "name": "vector_add"
+// MANIFEST: "chip": "sm_90"
+
 tile.kernel @vector_add(%A: !tile.buffer<?xf32, global>,
                         %B: !tile.buffer<?xf32, global>,
                         %C: !tile.buffer<?xf32, global>)

@@ -49,8 +49,10 @@ std::string getGPUToNVVMPipeline(const TargetOptions &options);
 /// Both stages.
 std::string getTileToNVVMPipeline(const TargetOptions &options);
 
-/// Adds the textual pipeline to `pm` (passes must be registered).
-LogicalResult addPipeline(OpPassManager &pm, StringRef pipeline);
+/// Adds the textual pipeline to `pm` (passes must be registered); explains
+/// a failure on `errors`.
+LogicalResult addPipeline(OpPassManager &pm, StringRef pipeline,
+                          llvm::raw_ostream &errors);
 
 /// Registers `tile-to-gpu`, `tile-gpu-to-nvvm` and `tile-to-nvvm`.
 void registerTilePipelines();

@@ -98,6 +98,7 @@ private:
   LogicalResult lowerFill(Operation *op, Value dest, Value value);
   LogicalResult lowerParallel(ParallelOp op);
   LogicalResult lowerElementAccess(Operation *op, Value slot);
+  LogicalResult lowerDim(DimOp op);
 
   // Helpers.
   Value constant(Location loc, int64_t value) {
@@ -358,13 +359,7 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
         return lowerFill(clear, clear.getDest(), zero);
       })
       .Case([&](ParallelOp parallel) { return lowerParallel(parallel); })
-      .Case([&](DimOp dim) {
-        auto it = storage.find(dim.getSource());
-        if (it == storage.end())
-          return LogicalResult(dim.emitOpError("buffer has no storage"));
-        dim.getResult().replaceAllUsesWith(it->second.sizes[dim.getDim()]);
-        return success();
-      })
+      .Case([&](DimOp dim) { return lowerDim(dim); })
       .Default([&](Operation *other) {
         return other->emitOpError("cannot be lowered outside tile.parallel");
       });
@@ -622,8 +617,17 @@ Value KernelLowering::convertVector(Location loc, Value vector,
   if (type.getElementType() == elementType)
     return vector;
   auto target = type.clone(elementType);
-  if (elementType.getIntOrFloatBitWidth() >
-      type.getElementType().getIntOrFloatBitWidth())
+  unsigned sourceWidth = type.getElementType().getIntOrFloatBitWidth();
+  unsigned targetWidth = elementType.getIntOrFloatBitWidth();
+  // f16 <-> bf16: neither extf nor truncf casts between types of the same
+  // width, so go through f32.
+  if (sourceWidth == targetWidth) {
+    Value wide = arith::ExtFOp::create(builder, loc,
+                                       type.clone(builder.getF32Type()),
+                                       vector);
+    return arith::TruncFOp::create(builder, loc, target, wide);
+  }
+  if (targetWidth > sourceWidth)
     return arith::ExtFOp::create(builder, loc, target, vector);
   return arith::TruncFOp::create(builder, loc, target, vector);
 }
@@ -737,6 +741,14 @@ LogicalResult KernelLowering::lowerElementAccess(Operation *op, Value slot) {
   return success();
 }
 
+LogicalResult KernelLowering::lowerDim(DimOp op) {
+  auto it = storage.find(op.getSource());
+  if (it == storage.end())
+    return op.emitOpError("buffer has no storage");
+  op.getResult().replaceAllUsesWith(it->second.sizes[op.getDim()]);
+  return success();
+}
+
 LogicalResult KernelLowering::lowerParallel(ParallelOp op) {
   Location loc = op.getLoc();
   ArrayRef<int64_t> shape = op.getExtents();
@@ -799,14 +811,24 @@ LogicalResult KernelLowering::lowerParallel(ParallelOp op) {
       for (Operation &inner : body.without_terminator()) {
         Operation *clone = builder.clone(inner, mapping);
         clone->walk([&](Operation *nested) {
-          if (isa<LoadOp, StoreOp>(nested))
+          if (isa<LoadOp, StoreOp, DimOp>(nested))
             accesses.push_back(nested);
         });
       }
       OpBuilder::InsertionGuard guard(builder);
-      for (Operation *access : accesses)
+      for (Operation *access : accesses) {
+        // A tile.dim in the body is cloned with it; its sizes are defined in
+        // the prologue, so it is replaced here like one outside the loop.
+        if (auto dim = dyn_cast<DimOp>(access)) {
+          if (failed(lowerDim(dim)))
+            result = failure();
+          else
+            dim->erase();
+          continue;
+        }
         if (failed(lowerElementAccess(access, slot)))
           result = failure();
+      }
     }
   });
   return result;

@@ -318,19 +318,21 @@ LogicalResult KernelOp::verifyRegions() {
 
 LogicalResult DimOp::verify() {
   auto type = cast<BufferType>(getSource().getType());
-  if (getDim() < 0 || getDim() >= type.getRank())
+  // getDim() is unsigned; read the attribute as signed so that a negative
+  // dimension is reported as such.
+  int64_t dim = getDimAttr().getInt();
+  if (dim < 0 || dim >= type.getRank())
     return emitOpError("expected a dimension from 0 to ")
-           << type.getRank() - 1 << ", but got " << getDim();
+           << type.getRank() - 1 << ", but got " << dim;
   return success();
 }
 
 OpFoldResult DimOp::fold(FoldAdaptor) {
   auto type = cast<BufferType>(getSource().getType());
-  if (getDim() < 0 || getDim() >= type.getRank() ||
-      type.isDynamicDim(getDim()))
+  int64_t dim = getDimAttr().getInt();
+  if (dim < 0 || dim >= type.getRank() || type.isDynamicDim(dim))
     return {};
-  return IntegerAttr::get(IndexType::get(getContext()),
-                          type.getDimSize(getDim()));
+  return IntegerAttr::get(IndexType::get(getContext()), type.getDimSize(dim));
 }
 
 //===----------------------------------------------------------------------===//

@@ -1,0 +1,47 @@
+//===- Compile.h - Compile frontend programs to cubins ----------*- C++ -*-===//
+//
+// Runs the tile pipelines on a program built with the frontend and returns
+// its PTX, cubin and kernel manifest, with the compile time.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_FRONTEND_COMPILE_H
+#define TILE_FRONTEND_COMPILE_H
+
+#include "tile/Pipelines/Pipelines.h"
+
+#include "mlir/IR/BuiltinOps.h"
+
+#include <string>
+
+namespace tile::fe {
+
+struct CompileOptions {
+  mlir::tile::TargetOptions target;
+  /// CUDA toolkit root: ptxas for cubins, libdevice for math functions.
+  std::string cudaToolkit;
+  bool emitCubin = true;
+};
+
+struct CompiledModule {
+  bool ok = false;
+  /// Diagnostics when !ok.
+  std::string error;
+  std::string ptx;
+  std::string cubin;
+  std::string manifest;
+  /// Wall time of tile IR -> PTX -> cubin.
+  double compileSeconds = 0;
+};
+
+/// The toolkit found at build time (configurable with -DCUDAToolkit_ROOT).
+std::string defaultCudaToolkit();
+
+/// Compiles a copy of `module` (tile level); `module` is left unchanged.
+/// `binaryName` is recorded in the manifest.
+CompiledModule compile(mlir::ModuleOp module, const CompileOptions &options,
+                       const std::string &binaryName = "");
+
+} // namespace tile::fe
+
+#endif // TILE_FRONTEND_COMPILE_H

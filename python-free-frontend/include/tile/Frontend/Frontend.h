@@ -1,0 +1,247 @@
+//===- Frontend.h - Write tile kernels in C++ -------------------*- C++ -*-===//
+//
+// A C++ API to write tile kernels the way TileLang users write them in
+// Python: a kernel with a grid and a thread count, shared and fragment
+// allocations, tile copies, fills and element-wise parallel loops. It builds
+// `tile` dialect IR with MLIR's builders; the same pipelines compile it.
+//
+//   tile::fe::Program program;
+//   tile::fe::Kernel k = program.kernel("vector_add", /*threads=*/256);
+//   tile::fe::Buffer A = k.tensor("A", {tile::fe::kDynamic}, program.f32());
+//   ...
+//   k.body({tile::fe::ceildiv(A, 0, 1024)}, [&](tile::fe::Kernel &k) {
+//     tile::fe::Expr offset = k.blockIndex(0) * 1024;
+//     tile::fe::Buffer a = k.allocFragment({1024}, program.f32());
+//     k.copy(A.at({offset}), a);
+//     k.parallel({1024}, [&](tile::fe::Indices i) { c[i] = a[i] + b[i]; });
+//     k.copy(c, C.at({offset}));
+//   });
+//
+// Every builder call records the C++ file and line of its caller, so
+// verifier errors point at the user's source.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_FRONTEND_FRONTEND_H
+#define TILE_FRONTEND_FRONTEND_H
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OwningOpRef.h"
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mlir::tile {
+class KernelOp;
+} // namespace mlir::tile
+
+namespace tile::fe {
+
+constexpr int64_t kDynamic = mlir::ShapedType::kDynamic;
+
+class Kernel;
+
+/// The caller's source position, captured by default arguments.
+struct SourceLoc {
+  const char *file;
+  int line;
+  SourceLoc(const char *file = __builtin_FILE(), int line = __builtin_LINE())
+      : file(file), line(line) {}
+};
+
+/// A scalar value being built: an index, an integer or a float.
+class Expr {
+public:
+  Expr() = default;
+  Expr(Kernel *kernel, mlir::Value value) : kernel(kernel), val(value) {}
+  mlir::Value value() const { return val; }
+  mlir::Type type() const { return val.getType(); }
+  Kernel *owner() const { return kernel; }
+
+private:
+  Kernel *kernel = nullptr;
+  mlir::Value val;
+};
+
+Expr operator+(Expr lhs, Expr rhs);
+Expr operator-(Expr lhs, Expr rhs);
+Expr operator*(Expr lhs, Expr rhs);
+/// Unsigned division for index/integers, division for floats.
+Expr operator/(Expr lhs, Expr rhs);
+Expr operator%(Expr lhs, Expr rhs);
+// A literal on one side takes the type of the other side.
+Expr operator+(Expr lhs, double rhs);
+Expr operator-(Expr lhs, double rhs);
+Expr operator*(Expr lhs, double rhs);
+Expr operator/(Expr lhs, double rhs);
+Expr operator%(Expr lhs, double rhs);
+Expr operator+(double lhs, Expr rhs);
+Expr operator*(double lhs, Expr rhs);
+Expr max(Expr lhs, Expr rhs);
+Expr min(Expr lhs, Expr rhs);
+Expr exp(Expr x);
+/// Converts between float types (extf/truncf) or integer/index types.
+Expr cast(Expr x, mlir::Type type);
+
+using Indices = std::vector<Expr>;
+
+class Buffer;
+
+/// One element of a shared or fragment tile inside `Kernel::parallel`:
+/// reading it loads, assigning to it stores.
+class ElementRef {
+public:
+  ElementRef(const Buffer &buffer, Indices indices)
+      : buffer(buffer), indices(std::move(indices)) {}
+  operator Expr() const; // NOLINT: implicit load, as in TileLang.
+  ElementRef &operator=(Expr value);
+  ElementRef &operator=(const ElementRef &other) {
+    return *this = static_cast<Expr>(other);
+  }
+
+private:
+  const Buffer &buffer;
+  Indices indices;
+};
+
+/// A tile region of a buffer at given offsets, for `Kernel::copy`.
+struct BufferRegion {
+  const Buffer *buffer;
+  Indices offsets;
+};
+
+/// A global tensor parameter, a shared tile or a fragment.
+class Buffer {
+public:
+  Buffer() = default;
+  mlir::Value value() const;
+  mlir::Type type() const;
+  /// The tile of this (global) buffer starting at `offsets`.
+  BufferRegion at(Indices offsets) const { return {this, std::move(offsets)}; }
+  ElementRef operator[](Indices indices) const { return {*this, indices}; }
+  ElementRef operator[](Expr index) const { return {*this, Indices{index}}; }
+  /// Size of dimension `dim` (a kernel parameter when dynamic).
+  Expr dim(int64_t dim, SourceLoc loc = {}) const;
+  Kernel *owner() const { return kernel; }
+  /// The parameter index of a tensor parameter, -1 for a tile.
+  int parameterIndex() const { return paramIndex; }
+
+private:
+  friend class Kernel;
+  Kernel *kernel = nullptr;
+  mlir::Value val;       // set for tiles
+  int paramIndex = -1;   // set for kernel parameters
+};
+
+/// Prints `file:line:col: error: message` and its notes.
+void printDiagnostic(llvm::raw_ostream &os, mlir::Diagnostic &diag);
+
+/// One grid dimension: a constant or ceildiv(size of a tensor dim, n).
+struct GridExtent {
+  int paramIndex = -1;
+  int64_t dim = 0;
+  int64_t divisor = 1;
+};
+GridExtent ceildiv(const Buffer &tensor, int64_t dim, int64_t divisor);
+GridExtent constant(int64_t size);
+
+/// Owns the MLIR context and the module that kernels are added to.
+class Program {
+public:
+  Program();
+  ~Program();
+  Program(const Program &) = delete;
+  Program &operator=(const Program &) = delete;
+
+  /// Starts a kernel; declare its parameters, then build its body.
+  Kernel kernel(const std::string &name, int64_t threads, SourceLoc loc = {});
+
+  mlir::MLIRContext &context() { return *ctx; }
+  mlir::ModuleOp module() { return *mod; }
+  /// Runs the verifier; returns the diagnostics ("" when the IR is valid).
+  std::string verify();
+  /// The module as text (tile dialect).
+  std::string str();
+
+  mlir::Type f16();
+  mlir::Type bf16();
+  mlir::Type f32();
+  mlir::Type f64();
+  mlir::Type i32();
+  mlir::Type i64();
+
+private:
+  std::unique_ptr<mlir::MLIRContext> ctx;
+  mlir::OwningOpRef<mlir::ModuleOp> mod;
+};
+
+/// A kernel under construction. Buffers keep a pointer to it: keep it where
+/// `Program::kernel` put it.
+class Kernel {
+public:
+  Kernel(const Kernel &) = delete;
+  Kernel &operator=(const Kernel &) = delete;
+
+  /// Declares a global tensor parameter; `shape` may contain kDynamic.
+  Buffer tensor(const std::string &name, std::vector<int64_t> shape,
+                mlir::Type elementType);
+  /// Declares a scalar parameter (f32, i32, ...); use `scalar(i)` in the body.
+  int scalarParam(const std::string &name, mlir::Type type);
+
+  /// Creates the kernel with its grid and fills its body by calling `build`.
+  void body(std::vector<GridExtent> grid,
+            const std::function<void(Kernel &)> &build, SourceLoc loc = {});
+
+  // Inside the body.
+  Expr blockIndex(int dim) const;
+  Expr scalar(int paramIndex) const;
+  Expr index(int64_t value, SourceLoc loc = {});
+  Expr constant(double value, mlir::Type type, SourceLoc loc = {});
+  Buffer allocShared(std::vector<int64_t> shape, mlir::Type elementType,
+                     SourceLoc loc = {});
+  Buffer allocFragment(std::vector<int64_t> shape, mlir::Type elementType,
+                       SourceLoc loc = {});
+  void copy(const BufferRegion &source, const Buffer &dest,
+            SourceLoc loc = {});
+  void copy(const Buffer &source, const BufferRegion &dest,
+            SourceLoc loc = {});
+  void copy(const Buffer &source, const Buffer &dest, SourceLoc loc = {});
+  void fill(const Buffer &dest, Expr value, SourceLoc loc = {});
+  void clear(const Buffer &dest, SourceLoc loc = {});
+  /// An element-wise loop over `extents`, spread over the block's threads.
+  void parallel(std::vector<int64_t> extents,
+                const std::function<void(const Indices &)> &body,
+                SourceLoc loc = {});
+
+  mlir::OpBuilder &builder() { return b; }
+  mlir::Location location(SourceLoc loc);
+  Program &program() { return *prog; }
+
+private:
+  friend class Program;
+  friend class Buffer;
+  Kernel(Program &program, std::string name, int64_t threads, SourceLoc loc);
+  void copyImpl(const Buffer &source, const Indices &sourceOffsets,
+                const Buffer &dest, const Indices &destOffsets,
+                SourceLoc loc);
+
+  Program *prog;
+  std::string name;
+  int64_t threads;
+  SourceLoc declLoc;
+  std::vector<mlir::Type> paramTypes;
+  std::vector<std::string> paramNames;
+  mlir::OpBuilder b;
+  // The tile.kernel once `body` is called; declared tensors resolve to its
+  // block arguments from then on.
+  mlir::Operation *op = nullptr;
+};
+
+} // namespace tile::fe
+
+#endif // TILE_FRONTEND_FRONTEND_H

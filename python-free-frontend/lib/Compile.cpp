@@ -1,0 +1,62 @@
+//===- Compile.cpp - Compile frontend programs to cubins ---------------------===//
+//
+// The frontend's path to binaries: the same lowering and serialization that
+// tile-opt and tile-translate use.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Frontend/Compile.h"
+
+#include "tile/Frontend/Frontend.h"
+#include "tile/Target/Target.h"
+
+#include "mlir/IR/Diagnostics.h"
+
+#include <chrono>
+
+using namespace mlir;
+
+namespace tile::fe {
+
+std::string defaultCudaToolkit() { return TILE_CUDA_TOOLKIT_ROOT; }
+
+CompiledModule compile(ModuleOp module, const CompileOptions &options,
+                       const std::string &binaryName) {
+  CompiledModule result;
+  llvm::raw_string_ostream errors(result.error);
+  ScopedDiagnosticHandler handler(module.getContext(), [&](Diagnostic &diag) {
+    printDiagnostic(errors, diag);
+    return success();
+  });
+  std::string toolkit =
+      options.cudaToolkit.empty() ? defaultCudaToolkit() : options.cudaToolkit;
+
+  auto start = std::chrono::steady_clock::now();
+  OwningOpRef<ModuleOp> copy = module.clone();
+  if (failed(mlir::tile::lowerToNVVM(*copy, options.target)))
+    return result;
+  FailureOr<std::string> ptx = mlir::tile::serializeGPUModule(
+      *copy, mlir::tile::BinaryFormat::PTX, toolkit);
+  if (failed(ptx))
+    return result;
+  result.ptx = std::move(*ptx);
+  if (options.emitCubin) {
+    FailureOr<std::string> cubin = mlir::tile::serializeGPUModule(
+        *copy, mlir::tile::BinaryFormat::Cubin, toolkit);
+    if (failed(cubin))
+      return result;
+    result.cubin = std::move(*cubin);
+  }
+  FailureOr<std::string> manifest =
+      mlir::tile::buildKernelManifest(*copy, binaryName);
+  if (failed(manifest))
+    return result;
+  result.manifest = std::move(*manifest);
+  result.compileSeconds = std::chrono::duration<double>(
+                              std::chrono::steady_clock::now() - start)
+                              .count();
+  result.ok = true;
+  return result;
+}
+
+} // namespace tile::fe

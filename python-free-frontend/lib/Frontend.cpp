@@ -1,0 +1,390 @@
+//===- Frontend.cpp - Write tile kernels in C++ ------------------------------===//
+//
+// Builds tile dialect IR for the C++ frontend.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Frontend/Frontend.h"
+
+#include "tile/Dialect/Tile/IR/Tile.h"
+#include "tile/Registration/Registration.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/Verifier.h"
+
+#include <cassert>
+#include <stdexcept>
+
+using namespace mlir;
+
+namespace tile::fe {
+
+//===----------------------------------------------------------------------===//
+// Expressions
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+enum class BinaryKind { Add, Sub, Mul, Div, Rem, Max, Min };
+
+Kernel *ownerOf(const Expr &lhs, const Expr &rhs) {
+  Kernel *kernel = lhs.owner() ? lhs.owner() : rhs.owner();
+  if (!kernel)
+    throw std::logic_error("tile::fe: expression used outside a kernel body");
+  return kernel;
+}
+
+Expr binary(BinaryKind kind, Expr lhs, Expr rhs) {
+  Kernel *kernel = ownerOf(lhs, rhs);
+  OpBuilder &b = kernel->builder();
+  Location loc = b.getUnknownLoc();
+  if (lhs.type() != rhs.type())
+    throw std::invalid_argument("tile::fe: operands of different types");
+  Value l = lhs.value(), r = rhs.value();
+  Value result;
+  if (isa<FloatType>(lhs.type())) {
+    switch (kind) {
+    case BinaryKind::Add: result = arith::AddFOp::create(b, loc, l, r); break;
+    case BinaryKind::Sub: result = arith::SubFOp::create(b, loc, l, r); break;
+    case BinaryKind::Mul: result = arith::MulFOp::create(b, loc, l, r); break;
+    case BinaryKind::Div: result = arith::DivFOp::create(b, loc, l, r); break;
+    case BinaryKind::Rem: result = arith::RemFOp::create(b, loc, l, r); break;
+    case BinaryKind::Max:
+      result = arith::MaximumFOp::create(b, loc, l, r);
+      break;
+    case BinaryKind::Min:
+      result = arith::MinimumFOp::create(b, loc, l, r);
+      break;
+    }
+  } else {
+    switch (kind) {
+    case BinaryKind::Add: result = arith::AddIOp::create(b, loc, l, r); break;
+    case BinaryKind::Sub: result = arith::SubIOp::create(b, loc, l, r); break;
+    case BinaryKind::Mul: result = arith::MulIOp::create(b, loc, l, r); break;
+    case BinaryKind::Div: result = arith::DivUIOp::create(b, loc, l, r); break;
+    case BinaryKind::Rem: result = arith::RemUIOp::create(b, loc, l, r); break;
+    case BinaryKind::Max: result = arith::MaxSIOp::create(b, loc, l, r); break;
+    case BinaryKind::Min: result = arith::MinSIOp::create(b, loc, l, r); break;
+    }
+  }
+  return Expr(kernel, result);
+}
+
+/// A literal of the type of `like`.
+Expr literal(const Expr &like, double value) {
+  Kernel *kernel = like.owner();
+  if (!kernel)
+    throw std::logic_error("tile::fe: expression used outside a kernel body");
+  return kernel->constant(value, like.type());
+}
+
+} // namespace
+
+Expr operator+(Expr l, Expr r) { return binary(BinaryKind::Add, l, r); }
+Expr operator-(Expr l, Expr r) { return binary(BinaryKind::Sub, l, r); }
+Expr operator*(Expr l, Expr r) { return binary(BinaryKind::Mul, l, r); }
+Expr operator/(Expr l, Expr r) { return binary(BinaryKind::Div, l, r); }
+Expr operator%(Expr l, Expr r) { return binary(BinaryKind::Rem, l, r); }
+Expr operator+(Expr l, double r) { return l + literal(l, r); }
+Expr operator-(Expr l, double r) { return l - literal(l, r); }
+Expr operator*(Expr l, double r) { return l * literal(l, r); }
+Expr operator/(Expr l, double r) { return l / literal(l, r); }
+Expr operator%(Expr l, double r) { return l % literal(l, r); }
+Expr operator+(double l, Expr r) { return literal(r, l) + r; }
+Expr operator*(double l, Expr r) { return literal(r, l) * r; }
+Expr max(Expr l, Expr r) { return binary(BinaryKind::Max, l, r); }
+Expr min(Expr l, Expr r) { return binary(BinaryKind::Min, l, r); }
+
+Expr exp(Expr x) {
+  OpBuilder &b = x.owner()->builder();
+  return Expr(x.owner(), math::ExpOp::create(b, b.getUnknownLoc(), x.value()));
+}
+
+Expr cast(Expr x, Type type) {
+  OpBuilder &b = x.owner()->builder();
+  Location loc = b.getUnknownLoc();
+  Type from = x.type();
+  if (from == type)
+    return x;
+  Value result;
+  if (isa<FloatType>(from) && isa<FloatType>(type))
+    result = from.getIntOrFloatBitWidth() < type.getIntOrFloatBitWidth()
+                 ? Value(arith::ExtFOp::create(b, loc, type, x.value()))
+                 : Value(arith::TruncFOp::create(b, loc, type, x.value()));
+  else if (from.isIndex() || type.isIndex())
+    result = arith::IndexCastOp::create(b, loc, type, x.value());
+  else if (isa<FloatType>(type))
+    result = arith::SIToFPOp::create(b, loc, type, x.value());
+  else if (isa<FloatType>(from))
+    result = arith::FPToSIOp::create(b, loc, type, x.value());
+  else if (from.getIntOrFloatBitWidth() < type.getIntOrFloatBitWidth())
+    result = arith::ExtSIOp::create(b, loc, type, x.value());
+  else
+    result = arith::TruncIOp::create(b, loc, type, x.value());
+  return Expr(x.owner(), result);
+}
+
+//===----------------------------------------------------------------------===//
+// Buffers and elements
+//===----------------------------------------------------------------------===//
+
+Value Buffer::value() const {
+  if (val)
+    return val;
+  if (!kernel || !kernel->op)
+    throw std::logic_error("tile::fe: a tensor parameter is used before "
+                           "Kernel::body created the kernel");
+  return llvm::cast<mlir::tile::KernelOp>(kernel->op).getParam(paramIndex);
+}
+
+Type Buffer::type() const {
+  return val ? val.getType() : kernel->paramTypes[paramIndex];
+}
+
+Expr Buffer::dim(int64_t dim, SourceLoc loc) const {
+  OpBuilder &b = kernel->builder();
+  return Expr(kernel,
+              mlir::tile::DimOp::create(b, kernel->location(loc),
+                                        b.getIndexType(), value(), dim));
+}
+
+static SmallVector<Value> toValues(const Indices &indices) {
+  SmallVector<Value> values;
+  for (const Expr &e : indices)
+    values.push_back(e.value());
+  return values;
+}
+
+ElementRef::operator Expr() const {
+  Kernel *kernel = buffer.owner();
+  OpBuilder &b = kernel->builder();
+  return Expr(kernel,
+              mlir::tile::LoadOp::create(
+                  b, b.getUnknownLoc(),
+                  llvm::cast<mlir::tile::BufferType>(buffer.type())
+                      .getElementType(),
+                  buffer.value(), toValues(indices)));
+}
+
+ElementRef &ElementRef::operator=(Expr value) {
+  Kernel *kernel = buffer.owner();
+  OpBuilder &b = kernel->builder();
+  mlir::tile::StoreOp::create(b, b.getUnknownLoc(), value.value(),
+                              buffer.value(), toValues(indices));
+  return *this;
+}
+
+GridExtent ceildiv(const Buffer &tensor, int64_t dim, int64_t divisor) {
+  if (tensor.parameterIndex() < 0)
+    throw std::invalid_argument("tile::fe::ceildiv: the grid can only depend "
+                                "on the shape of a tensor parameter");
+  return {tensor.parameterIndex(), dim, divisor};
+}
+
+GridExtent constant(int64_t size) { return {-1, 0, size}; }
+
+//===----------------------------------------------------------------------===//
+// Program
+//===----------------------------------------------------------------------===//
+
+Program::Program() {
+  DialectRegistry registry;
+  mlir::tile::registerTileDialects(registry);
+  mlir::tile::registerTilePasses();
+  ctx = std::make_unique<MLIRContext>(registry);
+  ctx->loadAllAvailableDialects();
+  // Diagnostics point at the user's C++ lines; the IR dump adds nothing.
+  ctx->printOpOnDiagnostic(false);
+  mod = ModuleOp::create(UnknownLoc::get(ctx.get()));
+}
+
+Program::~Program() = default;
+
+Kernel Program::kernel(const std::string &name, int64_t threads,
+                       SourceLoc loc) {
+  return Kernel(*this, name, threads, loc);
+}
+
+void printDiagnostic(llvm::raw_ostream &os, Diagnostic &diag) {
+  auto printOne = [&](Diagnostic &d, StringRef kind) {
+    if (auto fileLoc = dyn_cast<FileLineColLoc>(d.getLocation()))
+      os << fileLoc.getFilename().getValue() << ":" << fileLoc.getLine()
+         << ":" << fileLoc.getColumn();
+    else
+      os << d.getLocation();
+    os << ": " << kind << ": " << d << "\n";
+  };
+  printOne(diag, diag.getSeverity() == DiagnosticSeverity::Error ? "error"
+                                                                 : "note");
+  for (Diagnostic &note : diag.getNotes())
+    printOne(note, "note");
+}
+
+std::string Program::verify() {
+  std::string messages;
+  llvm::raw_string_ostream os(messages);
+  ScopedDiagnosticHandler handler(ctx.get(), [&](Diagnostic &diag) {
+    printDiagnostic(os, diag);
+    return success();
+  });
+  (void)mlir::verify(*mod);
+  return messages;
+}
+
+std::string Program::str() {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  mod->print(os);
+  return text;
+}
+
+Type Program::f16() { return Float16Type::get(ctx.get()); }
+Type Program::bf16() { return BFloat16Type::get(ctx.get()); }
+Type Program::f32() { return Float32Type::get(ctx.get()); }
+Type Program::f64() { return Float64Type::get(ctx.get()); }
+Type Program::i32() { return IntegerType::get(ctx.get(), 32); }
+Type Program::i64() { return IntegerType::get(ctx.get(), 64); }
+
+//===----------------------------------------------------------------------===//
+// Kernel
+//===----------------------------------------------------------------------===//
+
+Kernel::Kernel(Program &program, std::string name, int64_t threads,
+               SourceLoc loc)
+    : prog(&program), name(std::move(name)), threads(threads), declLoc(loc),
+      b(&program.context()) {}
+
+Location Kernel::location(SourceLoc loc) {
+  return FileLineColLoc::get(&prog->context(), loc.file, loc.line, 1);
+}
+
+Buffer Kernel::tensor(const std::string &paramName, std::vector<int64_t> shape,
+                      Type elementType) {
+  if (op)
+    throw std::logic_error("tile::fe: parameters must be declared before "
+                           "Kernel::body");
+  paramTypes.push_back(mlir::tile::BufferType::get(
+      shape, elementType, mlir::tile::MemoryScope::Global));
+  paramNames.push_back(paramName);
+  Buffer buffer;
+  buffer.kernel = this;
+  buffer.paramIndex = paramTypes.size() - 1;
+  return buffer;
+}
+
+int Kernel::scalarParam(const std::string &paramName, Type type) {
+  if (op)
+    throw std::logic_error("tile::fe: parameters must be declared before "
+                           "Kernel::body");
+  paramTypes.push_back(type);
+  paramNames.push_back(paramName);
+  return paramTypes.size() - 1;
+}
+
+void Kernel::body(std::vector<GridExtent> grid,
+                  const std::function<void(Kernel &)> &build, SourceLoc loc) {
+  if (op)
+    throw std::logic_error("tile::fe: Kernel::body called twice");
+  MLIRContext *ctx = &prog->context();
+  SmallVector<mlir::tile::GridExtentAttr> extents;
+  for (const GridExtent &extent : grid)
+    extents.push_back(mlir::tile::GridExtentAttr::get(
+        ctx, extent.paramIndex, extent.dim, extent.divisor));
+  b.setInsertionPointToEnd(prog->module().getBody());
+  auto kernel = mlir::tile::KernelOp::create(b, location(loc), name,
+                                             paramTypes, paramNames, extents,
+                                             threads);
+  op = kernel;
+  b.setInsertionPointToStart(&kernel.getEntryBlock());
+  build(*this);
+}
+
+Expr Kernel::blockIndex(int dim) const {
+  return Expr(const_cast<Kernel *>(this),
+              llvm::cast<mlir::tile::KernelOp>(op).getBlockIndex(dim));
+}
+
+Expr Kernel::scalar(int paramIndex) const {
+  return Expr(const_cast<Kernel *>(this),
+              llvm::cast<mlir::tile::KernelOp>(op).getParam(paramIndex));
+}
+
+Expr Kernel::index(int64_t value, SourceLoc loc) {
+  return Expr(this, arith::ConstantIndexOp::create(b, location(loc), value));
+}
+
+Expr Kernel::constant(double value, Type type, SourceLoc loc) {
+  TypedAttr attr;
+  if (isa<FloatType>(type))
+    attr = b.getFloatAttr(type, value);
+  else
+    attr = b.getIntegerAttr(type, static_cast<int64_t>(value));
+  return Expr(this, arith::ConstantOp::create(b, location(loc), attr));
+}
+
+Buffer Kernel::allocShared(std::vector<int64_t> shape, Type elementType,
+                           SourceLoc loc) {
+  auto type = mlir::tile::BufferType::get(shape, elementType,
+                                          mlir::tile::MemoryScope::Shared);
+  Buffer buffer;
+  buffer.kernel = this;
+  buffer.val = mlir::tile::AllocSharedOp::create(b, location(loc), type);
+  return buffer;
+}
+
+Buffer Kernel::allocFragment(std::vector<int64_t> shape, Type elementType,
+                             SourceLoc loc) {
+  auto type = mlir::tile::BufferType::get(shape, elementType,
+                                          mlir::tile::MemoryScope::Fragment);
+  Buffer buffer;
+  buffer.kernel = this;
+  buffer.val = mlir::tile::AllocFragmentOp::create(b, location(loc), type);
+  return buffer;
+}
+
+void Kernel::copyImpl(const Buffer &source, const Indices &sourceOffsets,
+                      const Buffer &dest, const Indices &destOffsets,
+                      SourceLoc loc) {
+  mlir::tile::CopyOp::create(b, location(loc), source.value(),
+                             toValues(sourceOffsets), dest.value(),
+                             toValues(destOffsets));
+}
+
+void Kernel::copy(const BufferRegion &source, const Buffer &dest,
+                  SourceLoc loc) {
+  copyImpl(*source.buffer, source.offsets, dest, {}, loc);
+}
+
+void Kernel::copy(const Buffer &source, const BufferRegion &dest,
+                  SourceLoc loc) {
+  copyImpl(source, {}, *dest.buffer, dest.offsets, loc);
+}
+
+void Kernel::copy(const Buffer &source, const Buffer &dest, SourceLoc loc) {
+  copyImpl(source, {}, dest, {}, loc);
+}
+
+void Kernel::fill(const Buffer &dest, Expr value, SourceLoc loc) {
+  mlir::tile::FillOp::create(b, location(loc), dest.value(), value.value());
+}
+
+void Kernel::clear(const Buffer &dest, SourceLoc loc) {
+  mlir::tile::ClearOp::create(b, location(loc), dest.value());
+}
+
+void Kernel::parallel(std::vector<int64_t> extents,
+                      const std::function<void(const Indices &)> &body,
+                      SourceLoc loc) {
+  auto loop = mlir::tile::ParallelOp::create(b, location(loc), extents);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(loop.getBodyBlock().getTerminator());
+  Indices ivs;
+  for (Value iv : loop.getInductionVars())
+    ivs.push_back(Expr(this, iv));
+  body(ivs);
+}
+
+} // namespace tile::fe

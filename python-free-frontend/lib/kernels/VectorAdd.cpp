@@ -1,0 +1,58 @@
+//===- VectorAdd.cpp - The vector-add generator ------------------------------===//
+//
+// TileLang's first example, in the C++ frontend. The same kernel written in
+// the tile dialect is test/Examples/vector-add.mlir.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Frontend/Kernels.h"
+
+#include <stdexcept>
+
+namespace tile::fe {
+
+mlir::Type parseElementType(Program &program, const std::string &name) {
+  if (name == "f16")
+    return program.f16();
+  if (name == "bf16")
+    return program.bf16();
+  if (name == "f32")
+    return program.f32();
+  if (name == "f64")
+    return program.f64();
+  if (name == "i32")
+    return program.i32();
+  if (name == "i64")
+    return program.i64();
+  throw std::invalid_argument("unknown element type '" + name +
+                              "' (expected f16, bf16, f32, f64, i32 or i64)");
+}
+
+std::string VectorAddConfig::kernelName() const {
+  return "vector_add_" + dtype + "_" + std::to_string(blockN) + "x" +
+         std::to_string(threads);
+}
+
+std::string buildVectorAdd(Program &program, const VectorAddConfig &config) {
+  mlir::Type dtype = parseElementType(program, config.dtype);
+  int64_t blockN = config.blockN;
+  std::string name = config.kernelName();
+
+  Kernel k = program.kernel(name, config.threads);
+  Buffer A = k.tensor("A", {kDynamic}, dtype);
+  Buffer B = k.tensor("B", {kDynamic}, dtype);
+  Buffer C = k.tensor("C", {kDynamic}, dtype);
+  k.body({ceildiv(A, 0, blockN)}, [&](Kernel &k) {
+    Expr offset = k.blockIndex(0) * static_cast<double>(blockN);
+    Buffer a = k.allocFragment({blockN}, dtype);
+    Buffer b = k.allocFragment({blockN}, dtype);
+    Buffer c = k.allocFragment({blockN}, dtype);
+    k.copy(A.at({offset}), a);
+    k.copy(B.at({offset}), b);
+    k.parallel({blockN}, [&](const Indices &i) { c[i] = a[i] + b[i]; });
+    k.copy(c, C.at({offset}));
+  });
+  return name;
+}
+
+} // namespace tile::fe

@@ -1,0 +1,139 @@
+//===- FrontendTest.cpp - Tests of the C++ frontend --------------------------===//
+//
+// The frontend builds valid tile IR, reports verifier errors at the user's
+// C++ source line, and its vector-add generator compiles to vectorized PTX.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Frontend/Compile.h"
+#include "tile/Frontend/Kernels.h"
+
+#include <gtest/gtest.h>
+
+using namespace tile::fe;
+
+namespace {
+
+TEST(Frontend, VectorAddBuildsTheSameIRAsTheMlirExample) {
+  Program program;
+  buildVectorAdd(program, {1024, 256, "f32"});
+  EXPECT_EQ(program.verify(), "");
+  std::string ir = program.str();
+  // The same structure as test/Examples/vector-add.mlir.
+  EXPECT_NE(ir.find("tile.kernel @vector_add_f32_1024x256(%A: "
+                    "!tile.buffer<?xf32, global>"),
+            std::string::npos)
+      << ir;
+  EXPECT_NE(ir.find("grid(%bx) = [ceildiv(%A[0], 1024)] threads(256)"),
+            std::string::npos)
+      << ir;
+  EXPECT_NE(ir.find("tile.parallel"), std::string::npos) << ir;
+  EXPECT_NE(ir.find("arith.addf"), std::string::npos) << ir;
+  EXPECT_EQ(std::count(ir.begin(), ir.end(), '\n') > 10, true);
+}
+
+TEST(Frontend, VectorAddCompilesToVectorizedPTXAndCubin) {
+  for (std::string dtype : {"f32", "f16", "bf16"}) {
+    Program program;
+    std::string name = buildVectorAdd(program, {2048, 256, dtype});
+    CompileOptions options;
+    CompiledModule compiled = compile(program.module(), options, name);
+    ASSERT_TRUE(compiled.ok) << compiled.error;
+    EXPECT_NE(compiled.ptx.find(".visible .entry " + name),
+              std::string::npos);
+    EXPECT_NE(compiled.ptx.find("ld.global.v4"), std::string::npos)
+        << compiled.ptx;
+    EXPECT_NE(compiled.ptx.find("st.global.v4"), std::string::npos);
+    EXPECT_EQ(compiled.ptx.find(".local"), std::string::npos);
+    // A cubin is an ELF file.
+    ASSERT_GT(compiled.cubin.size(), 4u);
+    EXPECT_EQ(compiled.cubin.substr(0, 4), "\x7f"
+                                           "ELF");
+    EXPECT_NE(compiled.manifest.find("\"name\": \"" + name + "\""),
+              std::string::npos);
+    EXPECT_LT(compiled.compileSeconds, 5.0);
+  }
+}
+
+TEST(Frontend, CompileForSm80) {
+  Program program;
+  buildVectorAdd(program, {1024, 128, "f32"});
+  CompileOptions options;
+  options.target.chip = "sm_80";
+  CompiledModule compiled = compile(program.module(), options);
+  ASSERT_TRUE(compiled.ok) << compiled.error;
+  EXPECT_NE(compiled.ptx.find(".target sm_80"), std::string::npos);
+  EXPECT_NE(compiled.manifest.find("\"chip\": \"sm_80\""), std::string::npos);
+}
+
+TEST(Frontend, VerifierErrorsPointAtTheUsersSourceLine) {
+  Program program;
+  Kernel k = program.kernel("bad", /*threads=*/256);
+  Buffer A = k.tensor("A", {kDynamic}, program.f32());
+  int badLine = 0;
+  k.body({ceildiv(A, 0, 1000)}, [&](Kernel &k) {
+    // 1000 elements cannot be spread over 256 threads.
+    badLine = __LINE__ + 1;
+    Buffer a = k.allocFragment({1000}, program.f32());
+    k.copy(A.at({k.index(0)}), a);
+  });
+  std::string errors = program.verify();
+  EXPECT_NE(errors.find("FrontendTest.cpp:" + std::to_string(badLine)),
+            std::string::npos)
+      << errors;
+  EXPECT_NE(errors.find("to be a multiple of the kernel's 256 threads"),
+            std::string::npos)
+      << errors;
+}
+
+TEST(Frontend, BadThreadCountIsReported) {
+  Program program;
+  Kernel k = program.kernel("bad_threads", /*threads=*/100);
+  Buffer A = k.tensor("A", {kDynamic}, program.f32());
+  k.body({ceildiv(A, 0, 128)}, [&](Kernel &) {});
+  EXPECT_NE(program.verify().find("expected threads to be a multiple of 32"),
+            std::string::npos);
+}
+
+TEST(Frontend, MisuseThrowsWithAClearMessage) {
+  Program program;
+  Kernel k = program.kernel("misuse", 128);
+  Buffer A = k.tensor("A", {kDynamic}, program.f32());
+  EXPECT_THROW(A.value(), std::logic_error);
+  EXPECT_THROW(parseElementType(program, "f8"), std::invalid_argument);
+  k.body({constant(4)}, [&](Kernel &k) {
+    Buffer s = k.allocShared({128}, program.f32());
+    EXPECT_THROW(ceildiv(s, 0, 2), std::invalid_argument);
+    EXPECT_THROW(k.index(1) + k.constant(1.0, program.f32()),
+                 std::invalid_argument);
+  });
+  EXPECT_THROW(k.body({constant(1)}, [](Kernel &) {}), std::logic_error);
+}
+
+TEST(Frontend, SharedTilesFillAndElementMath) {
+  Program program;
+  Kernel k = program.kernel("scale", 128);
+  Buffer X = k.tensor("X", {kDynamic, 64}, program.f32());
+  Buffer Y = k.tensor("Y", {kDynamic, 64}, program.f32());
+  k.body({ceildiv(X, 0, 32)}, [&](Kernel &k) {
+    Expr row = k.blockIndex(0) * 32.0;
+    Buffer s = k.allocShared({32, 64}, program.f32());
+    Buffer f = k.allocFragment({32, 64}, program.f32());
+    k.clear(f);
+    k.copy(X.at({row, k.index(0)}), s);
+    k.parallel({32, 64}, [&](const Indices &i) {
+      f[i] = max(s[i] * 2.0, exp(s[i]) - 1.0);
+    });
+    k.copy(f, Y.at({row, k.index(0)}));
+  });
+  ASSERT_EQ(program.verify(), "");
+  CompiledModule compiled = compile(program.module(), CompileOptions());
+  ASSERT_TRUE(compiled.ok) << compiled.error;
+  EXPECT_NE(compiled.ptx.find("ld.global.v4"), std::string::npos);
+  EXPECT_NE(compiled.ptx.find("st.shared.v4"), std::string::npos);
+  EXPECT_NE(compiled.manifest.find("\"dynamic_shared_memory\": 8192"),
+            std::string::npos)
+      << compiled.manifest;
+}
+
+} // namespace

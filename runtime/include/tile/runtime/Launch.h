@@ -1,0 +1,115 @@
+//===- Launch.h - Type-checked kernel arguments -----------------*- C++ -*-===//
+//
+// Kernel arguments (Arg) and the host-side half of a launch: checkAndPack()
+// checks the arguments against a KernelInfo, computes the grid and packs the
+// parameter values in the order of the binary kernel. It needs no GPU, so the
+// whole argument contract can be unit-tested anywhere.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_RUNTIME_LAUNCH_H
+#define TILE_RUNTIME_LAUNCH_H
+
+#include "tile/runtime/Manifest.h"
+
+#include <cuda.h>
+
+#include <cstdint>
+#include <optional>
+#include <type_traits>
+#include <vector>
+
+namespace tile::rt {
+
+class DeviceBuffer;
+
+/// One user-visible kernel argument: a buffer (device pointer, element type,
+/// shape) or a scalar. Dim parameters are never passed: the runtime fills them
+/// from the buffers' shapes.
+class Arg {
+public:
+  /// A buffer argument backed by `buffer`; the launch checks that the shape
+  /// fits in the buffer.
+  static Arg buffer(const DeviceBuffer &buffer, DType dtype,
+                    std::vector<int64_t> shape);
+  /// A buffer argument at a raw device address (no capacity check).
+  static Arg buffer(CUdeviceptr ptr, DType dtype, std::vector<int64_t> shape);
+
+  /// A scalar argument; the type is deduced: float -> f32, double -> f64,
+  /// 32-bit signed integers -> i32, 64-bit signed integers -> i64.
+  template <typename T> static Arg scalar(T value) {
+    constexpr bool isFloat = std::is_same_v<T, float>;
+    constexpr bool isDouble = std::is_same_v<T, double>;
+    constexpr bool isInt = std::is_integral_v<T> && std::is_signed_v<T> &&
+                           (sizeof(T) == 4 || sizeof(T) == 8);
+    static_assert(isFloat || isDouble || isInt,
+                  "Arg::scalar takes float, double, int32_t or int64_t");
+    DType dtype = isFloat          ? DType::f32
+                  : isDouble       ? DType::f64
+                  : sizeof(T) == 4 ? DType::i32
+                                   : DType::i64;
+    return makeScalar(dtype, &value, sizeof(T));
+  }
+
+  ParamKind kind() const { return kind_; }
+  DType dtype() const { return dtype_; }
+  /// Buffer only.
+  CUdeviceptr devicePtr() const { return ptr_; }
+  const std::vector<int64_t> &shape() const { return shape_; }
+  /// Buffer only: size in bytes of the backing DeviceBuffer, if known.
+  std::optional<std::size_t> capacity() const { return capacity_; }
+  /// Scalar only: the value's bytes (dtypeSize(dtype()) of them).
+  const void *scalarData() const { return &bits_; }
+
+private:
+  Arg() = default;
+  static Arg makeScalar(DType dtype, const void *value, std::size_t size);
+
+  ParamKind kind_ = ParamKind::Scalar;
+  DType dtype_ = DType::i32;
+  CUdeviceptr ptr_ = 0;
+  std::vector<int64_t> shape_;
+  std::optional<std::size_t> capacity_;
+  uint64_t bits_ = 0;
+};
+
+/// One packed kernel parameter: an 8-byte slot holding the value the kernel
+/// receives. Buffers are packed as their 64-bit device address (type i64),
+/// dims as i64, scalars as their own type.
+struct PackedParam {
+  ParamKind kind = ParamKind::Scalar;
+  DType type = DType::i64;
+  uint64_t bits = 0;
+
+  const void *data() const { return &bits; }
+  /// The value converted to int64 / double (for tests and diagnostics).
+  int64_t asInt64() const;
+  double asDouble() const;
+};
+
+/// Everything cuLaunchKernel needs, checked and computed on the host.
+struct PackedLaunch {
+  Dim3 grid;
+  Dim3 block;
+  unsigned sharedMemoryBytes = 0;
+  std::vector<PackedParam> params;
+
+  /// True if a grid extent is 0 (empty tensors): nothing to launch.
+  bool empty() const { return grid.x == 0 || grid.y == 0 || grid.z == 0; }
+  /// The `kernelParams` array of cuLaunchKernel; points into `params`.
+  std::vector<void *> kernelParams() const;
+};
+
+/// Checks `args` against the kernel's user-visible parameters (count, kind,
+/// dtype, rank, static sizes, buffer capacity), computes the grid from the
+/// manifest and packs all parameters. Throws Error naming the kernel, the
+/// parameter, and the expected and given values.
+PackedLaunch checkAndPack(const KernelInfo &kernel,
+                          const std::vector<Arg> &args);
+/// As above, with an explicit grid instead of the manifest's.
+PackedLaunch checkAndPack(const KernelInfo &kernel,
+                          const std::vector<Arg> &args, Dim3 grid);
+
+} // namespace tile::rt
+
+#endif // TILE_RUNTIME_LAUNCH_H

@@ -1,0 +1,312 @@
+//===- ManifestTest.cpp - Tests of manifest parsing and targets -----------===//
+//
+// Parsing of the compiler's manifest, every malformed-manifest message, the
+// dtype helpers and the chip / image-kind helpers. No GPU needed.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TestUtil.h"
+
+#include "tile/runtime/Manifest.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <fstream>
+#include <functional>
+
+using namespace tile::rt;
+using json = nlohmann::json;
+
+namespace {
+
+TEST(Manifest, ParsesTheContractExample) {
+  ManifestInfo manifest = parseManifest(kVectorAddManifest);
+  EXPECT_EQ(manifest.version, 1);
+  EXPECT_EQ(manifest.target.chip, "sm_90");
+  EXPECT_EQ(manifest.target.features, "+ptx80");
+  ASSERT_EQ(manifest.kernels.size(), 1u);
+  EXPECT_EQ(manifest.kernelNames(), std::vector<std::string>{"vector_add"});
+
+  const KernelInfo &kernel = manifest.kernels[0];
+  EXPECT_EQ(manifest.findKernel("vector_add"), &kernel);
+  EXPECT_EQ(manifest.findKernel("nope"), nullptr);
+  EXPECT_EQ(kernel.block.x, 256u);
+  EXPECT_EQ(kernel.block.y, 1u);
+  EXPECT_EQ(kernel.block.z, 1u);
+  EXPECT_EQ(kernel.dynamicSharedMemory, 0u);
+  ASSERT_EQ(kernel.grid.size(), 1u);
+  EXPECT_EQ(kernel.grid[0].kind, GridExtent::Kind::CeilDiv);
+  EXPECT_EQ(kernel.grid[0].param, "A");
+  EXPECT_EQ(kernel.grid[0].dim, 0);
+  EXPECT_EQ(kernel.grid[0].divisor, 1024);
+
+  ASSERT_EQ(kernel.params.size(), 7u);
+  EXPECT_EQ(kernel.params[0].name, "A");
+  EXPECT_EQ(kernel.params[0].kind, ParamKind::Buffer);
+  EXPECT_EQ(kernel.params[0].dtype, DType::f32);
+  EXPECT_EQ(kernel.params[0].shape, std::vector<int64_t>{-1});
+  EXPECT_EQ(kernel.params[4].name, "B.dim0");
+  EXPECT_EQ(kernel.params[4].kind, ParamKind::Dim);
+  EXPECT_EQ(kernel.params[4].buffer, "B");
+  EXPECT_EQ(kernel.params[4].dim, 0);
+  EXPECT_EQ(kernel.params[6].kind, ParamKind::Scalar);
+  EXPECT_EQ(kernel.params[6].dtype, DType::f32);
+
+  std::vector<const ParamInfo *> user = kernel.userParams();
+  ASSERT_EQ(user.size(), 4u);
+  EXPECT_EQ(user[3]->name, "scale");
+  EXPECT_EQ(kernel.findParam("C.dim0"), &kernel.params[5]);
+}
+
+TEST(Manifest, OptionalFieldsAndUnknownKeys) {
+  json j = json::parse(kVectorAddManifest);
+  j["producer"] = "tile-translate";
+  j["target"].erase("features");
+  j["kernels"][0].erase("dynamic_shared_memory");
+  j["kernels"][0]["block"] = {128};
+  j["kernels"][0]["params"][0]["comment"] = "ignored";
+  j["kernels"][0]["params"][3].erase("type");
+  j["kernels"][0]["grid"].push_back({{"kind", "const"}, {"value", 4}});
+  ManifestInfo manifest = parseManifest(j.dump());
+  const KernelInfo &kernel = manifest.kernels[0];
+  EXPECT_EQ(manifest.target.features, "");
+  EXPECT_EQ(kernel.dynamicSharedMemory, 0u);
+  EXPECT_EQ(kernel.block.x, 128u);
+  EXPECT_EQ(kernel.block.y, 1u);
+  ASSERT_EQ(kernel.grid.size(), 2u);
+  EXPECT_EQ(kernel.grid[1].kind, GridExtent::Kind::Const);
+  EXPECT_EQ(kernel.grid[1].value, 4);
+}
+
+struct MalformedCase {
+  const char *what;
+  std::function<void(json &)> mutate;
+  const char *expected;
+};
+
+TEST(Manifest, MalformedManifestsGivePreciseErrors) {
+  auto kernel = [](json &j) -> json & { return j["kernels"][0]; };
+  auto param = [&](json &j, int i) -> json & { return kernel(j)["params"][i]; };
+  auto grid0 = [&](json &j) -> json & { return kernel(j)["grid"][0]; };
+  const MalformedCase cases[] = {
+      {"top level", [](json &j) { j = json::array(); },
+       "manifest: the top level must be an object, but got array"},
+      {"format missing", [](json &j) { j.erase("format"); },
+       "manifest: missing field 'format'"},
+      {"format", [](json &j) { j["format"] = "other"; },
+       "manifest: unsupported format 'other' (expected 'tile-manifest')"},
+      {"format type", [](json &j) { j["format"] = 3; },
+       "manifest: field 'format' must be a string, but got number"},
+      {"version", [](json &j) { j["version"] = 2; },
+       "manifest: unsupported version 2 (this runtime reads version 1)"},
+      {"version missing", [](json &j) { j.erase("version"); },
+       "manifest: missing field 'version'"},
+      {"target", [](json &j) { j.erase("target"); },
+       "manifest: missing field 'target'"},
+      {"target type", [](json &j) { j["target"] = "sm_90"; },
+       "manifest: field 'target' must be an object, but got string"},
+      {"chip missing", [](json &j) { j["target"].erase("chip"); },
+       "manifest: target: missing field 'chip'"},
+      {"chip", [](json &j) { j["target"]["chip"] = "gfx90a"; },
+       "manifest: target: chip 'gfx90a' is not of the form "
+       "sm_<major><minor>[a|f]"},
+      {"kernels", [](json &j) { j["kernels"] = json::object(); },
+       "manifest: field 'kernels' must be an array, but got object"},
+      {"kernel type", [](json &j) { j["kernels"][0] = 7; },
+       "manifest: kernels[0]: must be an object, but got number"},
+      {"kernel name", [&](json &j) { kernel(j).erase("name"); },
+       "manifest: kernels[0]: missing field 'name'"},
+      {"kernel name empty", [&](json &j) { kernel(j)["name"] = ""; },
+       "manifest: kernels[0]: field 'name' is empty"},
+      {"duplicate kernel", [&](json &j) { j["kernels"].push_back(kernel(j)); },
+       "manifest: duplicate kernel name 'vector_add'"},
+      {"block missing", [&](json &j) { kernel(j).erase("block"); },
+       "manifest: kernel 'vector_add': missing field 'block'"},
+      {"block zero", [&](json &j) { kernel(j)["block"][0] = 0; },
+       "manifest: kernel 'vector_add': block[0] must be in [1, 1024], but "
+       "got 0"},
+      {"block size",
+       [&](json &j) {
+         kernel(j)["block"] = {1, 1, 1, 1};
+       },
+       "manifest: kernel 'vector_add': field 'block' must have 1 to 3 "
+       "entries, but has 4"},
+      {"block float", [&](json &j) { kernel(j)["block"][1] = 1.5; },
+       "manifest: kernel 'vector_add': block[1] must be an integer, but got "
+       "1.5"},
+      {"grid missing", [&](json &j) { kernel(j).erase("grid"); },
+       "manifest: kernel 'vector_add': missing field 'grid'"},
+      {"grid empty", [&](json &j) { kernel(j)["grid"] = json::array(); },
+       "manifest: kernel 'vector_add': field 'grid' must have 1 to 3 "
+       "entries, but has 0"},
+      {"grid kind", [&](json &j) { grid0(j)["kind"] = "linear"; },
+       "manifest: kernel 'vector_add': grid[0]: unknown kind 'linear' "
+       "(expected 'const' or 'ceildiv')"},
+      {"grid unknown buffer", [&](json &j) { grid0(j)["param"] = "X"; },
+       "manifest: kernel 'vector_add': grid[0]: refers to unknown buffer "
+       "'X'"},
+      {"grid names a scalar", [&](json &j) { grid0(j)["param"] = "scale"; },
+       "manifest: kernel 'vector_add': grid[0]: refers to 'scale', which is "
+       "not a buffer"},
+      {"grid dim", [&](json &j) { grid0(j)["dim"] = 1; },
+       "manifest: kernel 'vector_add': grid[0]: refers to dim 1 of buffer "
+       "'A', which has rank 1"},
+      {"grid divisor", [&](json &j) { grid0(j)["divisor"] = 0; },
+       "manifest: kernel 'vector_add': grid[0]: field 'divisor' must be >= "
+       "1, but got 0"},
+      {"grid divisor missing", [&](json &j) { grid0(j).erase("divisor"); },
+       "manifest: kernel 'vector_add': grid[0]: missing field 'divisor'"},
+      {"grid const value",
+       [&](json &j) {
+         grid0(j) = {{"kind", "const"}, {"value", "8"}};
+       },
+       "manifest: kernel 'vector_add': grid[0]: field 'value' must be an "
+       "integer, but got \"8\""},
+      {"shared memory",
+       [&](json &j) { kernel(j)["dynamic_shared_memory"] = -1; },
+       "manifest: kernel 'vector_add': field 'dynamic_shared_memory' must "
+       "be in [0, 4294967295], but got -1"},
+      {"params missing", [&](json &j) { kernel(j).erase("params"); },
+       "manifest: kernel 'vector_add': missing field 'params'"},
+      {"param type", [&](json &j) { param(j, 2) = "C"; },
+       "manifest: kernel 'vector_add': params[2]: must be an object, but "
+       "got string"},
+      {"param name", [&](json &j) { param(j, 1).erase("name"); },
+       "manifest: kernel 'vector_add': params[1]: missing field 'name'"},
+      {"param kind", [&](json &j) { param(j, 1)["kind"] = "tensor"; },
+       "manifest: kernel 'vector_add': param 'B': unknown kind 'tensor' "
+       "(expected 'buffer', 'dim' or 'scalar')"},
+      {"dtype", [&](json &j) { param(j, 1)["dtype"] = "f17"; },
+       "manifest: kernel 'vector_add': param 'B': unknown dtype 'f17'"},
+      {"dtype missing", [&](json &j) { param(j, 1).erase("dtype"); },
+       "manifest: kernel 'vector_add': param 'B': missing field 'dtype'"},
+      {"shape", [&](json &j) { param(j, 0)["shape"] = {-2}; },
+       "manifest: kernel 'vector_add': param 'A': shape[0] must be >= -1, "
+       "but got -2"},
+      {"shape missing", [&](json &j) { param(j, 0).erase("shape"); },
+       "manifest: kernel 'vector_add': param 'A': missing field 'shape'"},
+      {"dim buffer", [&](json &j) { param(j, 3)["buffer"] = "Z"; },
+       "manifest: kernel 'vector_add': param 'A.dim0': refers to unknown "
+       "buffer 'Z'"},
+      {"dim of a dim", [&](json &j) { param(j, 3)["buffer"] = "B.dim0"; },
+       "manifest: kernel 'vector_add': param 'A.dim0': refers to 'B.dim0', "
+       "which is not a buffer"},
+      {"dim index", [&](json &j) { param(j, 3)["dim"] = 2; },
+       "manifest: kernel 'vector_add': param 'A.dim0': refers to dim 2 of "
+       "buffer 'A', which has rank 1"},
+      {"dim type", [&](json &j) { param(j, 3)["type"] = "i32"; },
+       "manifest: kernel 'vector_add': param 'A.dim0': dim parameters have "
+       "type i64, but got 'i32'"},
+      {"scalar type", [&](json &j) { param(j, 6)["type"] = "f16"; },
+       "manifest: kernel 'vector_add': param 'scale': unsupported scalar "
+       "type 'f16' (expected f32, f64, i32 or i64)"},
+      {"scalar type missing", [&](json &j) { param(j, 6).erase("type"); },
+       "manifest: kernel 'vector_add': param 'scale': missing field 'type'"},
+      {"duplicate param", [&](json &j) { param(j, 1)["name"] = "A"; },
+       "manifest: kernel 'vector_add': duplicate param name 'A'"},
+  };
+  for (const MalformedCase &c : cases) {
+    SCOPED_TRACE(c.what);
+    json j = json::parse(kVectorAddManifest);
+    c.mutate(j);
+    EXPECT_TILE_ERROR(parseManifest(j.dump()), c.expected);
+  }
+}
+
+TEST(Manifest, InvalidJson) {
+  EXPECT_TILE_ERROR(parseManifest("{\"format\": "),
+                    "manifest: not valid JSON: ");
+  EXPECT_TILE_ERROR(parseManifest(""), "manifest: not valid JSON: ");
+}
+
+TEST(Manifest, SourceNamePrefixesMessages) {
+  EXPECT_TILE_ERROR(parseManifest("[]", "k.json"),
+                    "k.json: the top level must be an object");
+}
+
+TEST(Manifest, LoadFile) {
+  EXPECT_TILE_ERROR(loadManifestFile("/nonexistent/k.json"),
+                    "cannot read manifest '/nonexistent/k.json': No such file");
+
+  std::string path = ::testing::TempDir() + "tile_runtime_manifest.json";
+  {
+    std::ofstream file(path);
+    file << kVectorAddManifest;
+  }
+  EXPECT_EQ(loadManifestFile(path).kernels.at(0).name, "vector_add");
+  {
+    std::ofstream file(path);
+    file << "{\"format\": \"tile-manifest\"}";
+  }
+  EXPECT_TILE_ERROR(loadManifestFile(path),
+                    "manifest '" + path + "': missing field 'version'");
+  std::remove(path.c_str());
+}
+
+//===----------------------------------------------------------------------===//
+// DType
+//===----------------------------------------------------------------------===//
+
+TEST(DType, NamesSizesAndParsing) {
+  const std::pair<DType, std::size_t> all[] = {
+      {DType::f16, 2}, {DType::bf16, 2}, {DType::f32, 4}, {DType::f64, 8},
+      {DType::i8, 1},  {DType::i16, 2},  {DType::i32, 4}, {DType::i64, 8}};
+  for (auto [type, size] : all) {
+    EXPECT_EQ(dtypeSize(type), size) << dtypeName(type);
+    EXPECT_EQ(parseDType(dtypeName(type)), type) << dtypeName(type);
+  }
+  EXPECT_STREQ(dtypeName(DType::bf16), "bf16");
+  EXPECT_EQ(parseDType("float"), std::nullopt);
+  EXPECT_EQ(parseDType(""), std::nullopt);
+  EXPECT_EQ(parseDType("F32"), std::nullopt);
+}
+
+//===----------------------------------------------------------------------===//
+// Targets
+//===----------------------------------------------------------------------===//
+
+TEST(Target, ParseChip) {
+  auto cc = [](const char *chip) {
+    std::optional<ComputeCapability> c = parseChip(chip);
+    return c ? std::to_string(c->major) + "." + std::to_string(c->minor)
+             : std::string("invalid");
+  };
+  EXPECT_EQ(cc("sm_90"), "9.0");
+  EXPECT_EQ(cc("sm_90a"), "9.0");
+  EXPECT_EQ(cc("sm_89"), "8.9");
+  EXPECT_EQ(cc("sm_100a"), "10.0");
+  EXPECT_EQ(cc("sm_120f"), "12.0");
+  EXPECT_EQ(cc("sm_9"), "invalid");
+  EXPECT_EQ(cc("compute_90"), "invalid");
+  EXPECT_EQ(cc("sm_9x"), "invalid");
+  EXPECT_EQ(cc("sm_"), "invalid");
+  EXPECT_EQ(cc(""), "invalid");
+}
+
+TEST(Target, ChipCompatibility) {
+  ComputeCapability sm80{8, 0}, sm86{8, 6}, sm90{9, 0}, sm100{10, 0};
+  EXPECT_TRUE(isChipCompatible("sm_90", sm90, ImageKind::Cubin));
+  EXPECT_FALSE(isChipCompatible("sm_90", sm80, ImageKind::Cubin));
+  EXPECT_FALSE(isChipCompatible("sm_90", sm100, ImageKind::Cubin));
+  EXPECT_TRUE(isChipCompatible("sm_80", sm86, ImageKind::Cubin));
+  EXPECT_FALSE(isChipCompatible("sm_86", sm80, ImageKind::Cubin));
+  EXPECT_TRUE(isChipCompatible("sm_90a", sm90, ImageKind::Cubin));
+  EXPECT_FALSE(isChipCompatible("sm_90a", sm100, ImageKind::Ptx));
+  EXPECT_TRUE(isChipCompatible("sm_80", sm90, ImageKind::Ptx));
+  EXPECT_TRUE(isChipCompatible("sm_80", sm100, ImageKind::Fatbin));
+  EXPECT_FALSE(isChipCompatible("sm_90", sm80, ImageKind::Ptx));
+  EXPECT_FALSE(isChipCompatible("gfx90a", sm90, ImageKind::Ptx));
+}
+
+TEST(Target, DetectImageKind) {
+  const unsigned char elf[] = {0x7f, 'E', 'L', 'F', 2, 1, 1};
+  const unsigned char fatbin[] = {0x50, 0xED, 0x55, 0xBA, 1, 0};
+  const char ptx[] = "//\n.version 8.0\n.target sm_90\n";
+  EXPECT_EQ(detectImageKind(elf, sizeof(elf)), ImageKind::Cubin);
+  EXPECT_EQ(detectImageKind(fatbin, sizeof(fatbin)), ImageKind::Fatbin);
+  EXPECT_EQ(detectImageKind(ptx, sizeof(ptx) - 1), ImageKind::Ptx);
+  EXPECT_EQ(detectImageKind(elf, 2), ImageKind::Ptx);
+}
+
+} // namespace

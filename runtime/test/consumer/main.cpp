@@ -1,0 +1,22 @@
+//===- main.cpp - Consumer of the installed tile runtime ------------------===//
+//
+// Probes the CUDA driver through tile::runtime and prints whether a GPU is
+// present. Exits 0 either way: it tests packaging, not hardware.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/runtime/Runtime.h"
+
+#include <iostream>
+
+int main() {
+  tile::rt::Driver driver = tile::rt::Driver::probe();
+  if (!driver.available() || driver.deviceCount() == 0) {
+    std::cout << "GPU present: no (" << driver.whyNot() << ")\n";
+    return 0;
+  }
+  tile::rt::Device device = tile::rt::Device::open();
+  std::cout << "GPU present: yes (" << device.name() << ", " << device.chip()
+            << ", CUDA driver " << driver.versionString() << ")\n";
+  return 0;
+}
