@@ -75,6 +75,21 @@ int64_t alignTo(int64_t value, int64_t alignment) {
   return llvm::divideCeil(value, alignment) * alignment;
 }
 
+/// Whether `op` (a copy, fill or tile.parallel) reads or writes a shared
+/// tile. Its threads touch other elements than the next op's threads do, so
+/// the block must synchronize after it.
+bool accessesSharedTile(Operation *op) {
+  bool shared = false;
+  op->walk([&](Operation *nested) {
+    if (!isa<CopyOp, FillOp, ClearOp, LoadOp, StoreOp>(nested))
+      return;
+    for (Value operand : nested->getOperands())
+      if (auto type = dyn_cast<BufferType>(operand.getType()))
+        shared |= type.isShared();
+  });
+  return shared;
+}
+
 /// Lowers one tile.kernel into a gpu.func.
 class KernelLowering {
 public:
@@ -265,7 +280,7 @@ FailureOr<DictionaryAttr> KernelLowering::run() {
       tileOps.push_back(op);
       return WalkResult::skip();
     }
-    if (isa<TileDialect>(op->getDialect()))
+    if (isa_and_nonnull<TileDialect>(op->getDialect()))
       tileOps.push_back(op);
     return WalkResult::advance();
   });
@@ -273,6 +288,12 @@ FailureOr<DictionaryAttr> KernelLowering::run() {
     builder.setInsertionPoint(op);
     if (failed(lowerOp(op)))
       return failure();
+    // Shared tiles are written and read by different threads in consecutive
+    // tile ops (read after write, and write after read in loops).
+    if (accessesSharedTile(op)) {
+      builder.setInsertionPoint(op);
+      gpu::BarrierOp::create(builder, op->getLoc());
+    }
   }
   for (Operation *op : llvm::reverse(tileOps)) {
     if (!op->use_empty())

@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""Summarizes one GPU run of scripts/gpu/run-gpu.sh: GoogleTest JSON reports,
+the Google Benchmark JSON of tile-bench-vector-add and the PyTorch peer.
+Prints a short table and writes it as Markdown."""
+import argparse
+import json
+import os
+
+
+def load(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError) as error:
+        return {"error": str(error)}
+
+
+def test_line(name, report):
+    if "error" in report:
+        return f"{name}: NO REPORT ({report['error']})", False
+    tests = failures = skipped = 0
+    for suite in report.get("testsuites", []):
+        for case in suite.get("testsuite", []):
+            tests += 1
+            if case.get("failures"):
+                failures += 1
+            elif case.get("result") == "SKIPPED" or case.get("status") == "NOTRUN":
+                skipped += 1
+    passed = tests - failures - skipped
+    status = "ok" if failures == 0 and tests > 0 else "FAILED"
+    return (f"{name}: {passed} passed, {failures} failed, {skipped} skipped "
+            f"[{status}]"), failures == 0 and tests > 0
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--out", required=True, help="folder of the run")
+    parser.add_argument("--markdown", required=True)
+    parser.add_argument("--header", default="")
+    args = parser.parse_args()
+    lines = [args.header] if args.header else []
+    ok = True
+    for name, file in [("runtime GPU tests", "runtime-tests.json"),
+                       ("vector-add GPU tests", "gpu-tests.json")]:
+        line, good = test_line(name, load(os.path.join(args.out, file)))
+        lines.append(line)
+        ok &= good
+
+    bench = load(os.path.join(args.out, "bench-vector-add.json"))
+    rows = {}
+    for entry in bench.get("benchmarks", []):
+        if entry.get("aggregate_name") != "median":
+            continue
+        name = entry["run_name"].split("/")[0]
+        rows[name] = (entry["real_time"], entry["GB/s"] / 1e9)
+    torch = load(os.path.join(args.out, "torch-vector-add.json"))
+    lines.append("")
+    lines.append("Vector add, 2^28 float32, median of 50 launches "
+                 "(CUDA events); GB/s counts bytes read + written")
+    lines.append(f"{'kernel':<34} {'time us':>9} {'GB/s':>8} {'vs copy':>8}")
+    copy = rows.get("copy_dtod")
+    if copy is None:
+        lines.append("no benchmark results: " + str(bench.get("error", "")))
+        ok = False
+    else:
+        best = None
+        for name, (us, gbps) in rows.items():
+            ratio = gbps / copy[1]
+            label = "cuMemcpyDtoDAsync" if name == "copy_dtod" else name
+            lines.append(f"{label:<34} {us:>9.1f} {gbps:>8.1f} {ratio:>7.1%}")
+            if name != "copy_dtod" and (best is None or gbps > best[1]):
+                best = (name, gbps, ratio)
+        for key in ("torch.add", "torch.copy_"):
+            if key in torch:
+                t = torch[key]
+                lines.append(f"{key:<34} {t['median_ms'] * 1e3:>9.1f} "
+                             f"{t['gbps']:>8.1f} {t['gbps'] / copy[1]:>7.1%}")
+        if best:
+            goal = "meets" if best[2] >= 0.95 else "misses"
+            lines.append(f"best tile kernel: {best[0]} at {best[2]:.1%} of the "
+                         f"copy ({goal} the 95% goal)")
+    text = "\n".join(lines)
+    print(text)
+    with open(args.markdown, "w") as f:
+        f.write("```\n" + text + "\n```\n")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# The one GPU script. Two steps, because the GPU machine has CUDA but no
+# LLVM/MLIR:
+#
+#   scripts/gpu/run-gpu.sh prepare   # here: build, compile the kernels to
+#                                    # cubins, bundle binaries in gpu-bundle/
+#   scripts/gpu/run-gpu.sh run       # there (repo root, gpu-bundle/ carried):
+#                                    # all GPU tests and benchmarks, a table last
+#
+# `run` writes its reports to $OUT (or ./gpu-results) and exits non-zero when
+# a test failed. Each step carries on after a failure so the others still
+# report.
+set -u
+cd "$(dirname "$0")/../.."
+root=$PWD
+bundle=$root/gpu-bundle
+
+prepare() {
+  set -e
+  build=${TILE_BUILD_DIR:-$root/build}
+  if [ ! -f "$build/build.ninja" ]; then
+    scripts/build.sh
+  fi
+  ninja -C "$build" tile-kernels tile-gpu-tests tile-bench-vector-add \
+    tile_runtime_tests
+  rm -rf "$bundle"
+  mkdir -p "$bundle/bin" "$bundle/lib"
+  "$build/bin/tile-kernels" --out-dir="$bundle/kernels" --chip=sm_90
+  cp "$build/bin/tile-gpu-tests" "$build/bin/tile-bench-vector-add" \
+    "$build/bin/tile_runtime_tests" "$bundle/bin/"
+  # Shared libraries the GPU machine lacks (Google Benchmark).
+  for lib in $(ldd "$build/bin/tile-bench-vector-add" | awk '/benchmark/ {print $3}'); do
+    cp -L "$lib" "$bundle/lib/"
+  done
+  git rev-parse --short HEAD > "$bundle/COMMIT" 2>/dev/null || echo unknown > "$bundle/COMMIT"
+  du -sh "$bundle"
+  echo "bundle ready: carry gpu-bundle and call: scripts/gpu/run-gpu.sh run"
+}
+
+run() {
+  out=${OUT:-$root/gpu-results}
+  mkdir -p "$out"
+  export LD_LIBRARY_PATH="$bundle/lib:${LD_LIBRARY_PATH:-}"
+  export TILE_KERNEL_DIR="$bundle/kernels"
+  status=0
+  gpu=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)
+  commit=$(cat "$bundle/COMMIT" 2>/dev/null || echo unknown)
+  echo "== GPU: ${gpu:-none}, commit $commit, $(date -u +%Y-%m-%dT%H:%MZ)"
+
+  echo "== runtime tests"
+  "$bundle/bin/tile_runtime_tests" --gtest_output=json:"$out/runtime-tests.json" \
+    > "$out/runtime-tests.log" 2>&1 || status=1
+  tail -3 "$out/runtime-tests.log"
+
+  echo "== vector-add GPU tests"
+  "$bundle/bin/tile-gpu-tests" --gtest_output=json:"$out/gpu-tests.json" \
+    > "$out/gpu-tests.log" 2>&1 || status=1
+  tail -3 "$out/gpu-tests.log"
+
+  if command -v compute-sanitizer > /dev/null; then
+    echo "== compute-sanitizer memcheck (edge lengths)"
+    compute-sanitizer --tool memcheck --error-exitcode 9 \
+      "$bundle/bin/tile-gpu-tests" --gtest_filter='*EdgeLengths*' \
+      > "$out/memcheck.log" 2>&1 || status=1
+    grep -E "ERROR SUMMARY|PASSED|FAILED" "$out/memcheck.log" | tail -2
+  fi
+
+  echo "== vector-add benchmark"
+  "$bundle/bin/tile-bench-vector-add" --benchmark_out="$out/bench-vector-add.json" \
+    --benchmark_out_format=json > "$out/bench-vector-add.log" 2>&1 || status=1
+  python3 benchmarks/peers/vector_add_torch.py > "$out/torch-vector-add.json" \
+    2> "$out/torch-vector-add.log" || status=1
+
+  echo "== summary"
+  python3 benchmarks/summarize.py --out "$out" --markdown "$out/summary.md" \
+    --header "GPU: ${gpu:-none}; commit $commit; $(date -u +%Y-%m-%d)" || status=1
+  return $status
+}
+
+case "${1:-}" in
+  prepare) prepare ;;
+  run) run ;;
+  *) echo "usage: $0 prepare|run" >&2; exit 2 ;;
+esac
