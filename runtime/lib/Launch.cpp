@@ -131,6 +131,11 @@ void checkBuffer(const std::string &prefix, const ParamInfo &param,
                   " in dim " + std::to_string(d) + ", but got " +
                   std::to_string(shape[d]));
   }
+  // Tile kernels access global tensors with 128-bit loads and stores.
+  if (arg.devicePtr() % 16 != 0)
+    throw Error(where + "needs a 16-byte aligned address, but got " +
+                std::to_string(arg.devicePtr()) + " (tile kernels use 128-bit "
+                "accesses)");
   if (!arg.capacity())
     return;
   // bytes = product(shape) * sizeof(dtype), without overflow.

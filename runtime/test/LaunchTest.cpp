@@ -244,6 +244,12 @@ TEST(Pack, ArgumentErrors) {
                     "kernel 'vector_add': parameter 'A' got a negative size -1 "
                     "in dim 0");
 
+  std::vector<Arg> misaligned = args;
+  misaligned[2] = Arg::buffer(CUdeviceptr(0x3004), DType::f32, {16});
+  EXPECT_TILE_ERROR(checkAndPack(kernel, misaligned),
+                    "kernel 'vector_add': parameter 'C' needs a 16-byte "
+                    "aligned address, but got 12292");
+
   std::vector<Arg> wrongScalar = args;
   wrongScalar[3] = Arg::scalar(2.5);
   EXPECT_TILE_ERROR(checkAndPack(kernel, wrongScalar),
