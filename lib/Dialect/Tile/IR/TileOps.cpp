@@ -195,8 +195,10 @@ void KernelOp::getAsmBlockArgumentNames(Region &region,
   if (region.empty())
     return;
   Block &entry = region.front();
-  for (unsigned i = 0, e = getNumParams(); i < e && i < entry.getNumArguments();
-       ++i)
+  // Also called to print invalid ops: never trust the attribute sizes.
+  unsigned named = std::min<unsigned>(getParamNames().size(),
+                                      entry.getNumArguments());
+  for (unsigned i = 0, e = std::min(getNumParams(), named); i < e; ++i)
     setNameFn(entry.getArgument(i), getParamName(i));
   static const char *const blockIndexNames[] = {"bx", "by", "bz"};
   for (unsigned d = 0, e = getGridRank(); d < e && d < 3; ++d)
@@ -504,10 +506,28 @@ LogicalResult ParallelOp::verify() {
     return emitOpError("expected ")
            << extents.size() << " induction variables, but got "
            << getBodyBlock().getNumArguments();
+  for (auto [i, iv] : llvm::enumerate(getInductionVars()))
+    if (!iv.getType().isIndex())
+      return emitOpError("expected induction variable #")
+             << i << " to be of type index, but got " << iv.getType();
   if (!(*this)->getParentOfType<KernelOp>())
     return emitOpError("expected to be inside a tile.kernel");
   if ((*this)->getParentOfType<ParallelOp>())
     return emitOpError("expected no nesting inside another tile.parallel");
+  // The body is run once per element; only element accesses (and sizes) of
+  // tiles can be, not whole-tile ops. A nested tile.parallel reports itself.
+  Operation *wholeTileOp = nullptr;
+  getBody().walk([&](Operation *op) {
+    if (!isa_and_nonnull<TileDialect>(op->getDialect()) ||
+        isa<LoadOp, StoreOp, DimOp, YieldOp, ParallelOp>(op))
+      return WalkResult::advance();
+    wholeTileOp = op;
+    return WalkResult::interrupt();
+  });
+  if (wholeTileOp)
+    return emitOpError("expected only tile.load, tile.store and tile.dim "
+                       "among the tile ops of the body, but got '")
+           << wholeTileOp->getName() << "'";
   return success();
 }
 

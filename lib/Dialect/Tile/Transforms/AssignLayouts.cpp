@@ -8,6 +8,8 @@
 #include "tile/Dialect/Tile/IR/Tile.h"
 #include "tile/Dialect/Tile/Transforms/Passes.h"
 
+#include "llvm/ADT/EquivalenceClasses.h"
+
 namespace mlir::tile {
 #define GEN_PASS_DEF_TILEASSIGNLAYOUTS
 #include "tile/Dialect/Tile/Transforms/Passes.h.inc"
@@ -32,17 +34,69 @@ unsigned chooseVectorWidth(BufferType type, int64_t threads) {
 struct TileAssignLayoutsPass
     : public tile::impl::TileAssignLayoutsBase<TileAssignLayoutsPass> {
   void runOnOperation() override {
-    getOperation().walk([&](AllocFragmentOp alloc) {
-      BufferType type = alloc.getResult().getType();
+    getOperation().walk([&](KernelOp kernel) { assign(kernel); });
+  }
+
+  /// Fragments used together (in one tile.parallel, or copied into each
+  /// other) must share a layout, so they form groups; each group gets the
+  /// smallest width its members allow (a smaller power of two still divides
+  /// everything the larger one did), or the layout a member already has.
+  void assign(KernelOp kernel) {
+    llvm::EquivalenceClasses<Value> groups;
+    SmallVector<Value> fragments;
+    kernel.walk([&](AllocFragmentOp alloc) {
+      groups.insert(alloc.getResult());
+      fragments.push_back(alloc.getResult());
+    });
+    auto isFragment = [](Value v) {
+      return cast<BufferType>(v.getType()).isFragment();
+    };
+    kernel.walk([&](Operation *op) {
+      SmallVector<Value> used;
+      if (auto copy = dyn_cast<CopyOp>(op)) {
+        used = {copy.getSource(), copy.getDest()};
+      } else if (auto loop = dyn_cast<ParallelOp>(op)) {
+        loop.getBody().walk([&](Operation *inner) {
+          if (auto load = dyn_cast<LoadOp>(inner))
+            used.push_back(load.getBuffer());
+          else if (auto store = dyn_cast<StoreOp>(inner))
+            used.push_back(store.getBuffer());
+        });
+      }
+      llvm::erase_if(used, [&](Value v) { return !isFragment(v); });
+      for (Value v : used)
+        if (groups.contains(v) && groups.contains(used.front()))
+          groups.unionSets(used.front(), v);
+    });
+
+    // A layout already present decides for its group.
+    DenseMap<Value, unsigned> groupVec;
+    for (Value fragment : fragments)
+      if (auto layout = dyn_cast_or_null<RowMajorLayoutAttr>(
+              cast<BufferType>(fragment.getType()).getLayout()))
+        groupVec[groups.getLeaderValue(fragment)] = layout.getVec();
+    DenseMap<Value, unsigned> chosen;
+    for (Value fragment : fragments) {
+      Value leader = groups.getLeaderValue(fragment);
+      if (groupVec.count(leader))
+        continue;
+      unsigned vec = chooseVectorWidth(cast<BufferType>(fragment.getType()),
+                                       kernel.getThreads());
+      auto [it, inserted] = chosen.try_emplace(leader, vec);
+      it->second = std::min(it->second, vec);
+    }
+    for (auto [leader, vec] : chosen)
+      groupVec[leader] = vec;
+    for (Value fragment : fragments) {
+      auto type = cast<BufferType>(fragment.getType());
       if (type.getLayout())
-        return;
-      auto kernel = alloc->getParentOfType<KernelOp>();
-      unsigned vec = chooseVectorWidth(type, kernel.getThreads());
-      auto layout = RowMajorLayoutAttr::get(&getContext(), vec);
+        continue;
+      unsigned vec = groupVec[groups.getLeaderValue(fragment)];
       // Uses are tile ops, whose verifiers accept any fragment layout, so the
       // type can change in place.
-      alloc.getResult().setType(type.withLayout(layout));
-    });
+      fragment.setType(
+          type.withLayout(RowMajorLayoutAttr::get(&getContext(), vec)));
+    }
   }
 };
 

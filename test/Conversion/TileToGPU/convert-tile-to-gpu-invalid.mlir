@@ -1,0 +1,52 @@
+// Diagnostics of -convert-tile-to-gpu itself: IR that verifies but cannot be
+// lowered (missing or mismatched fragment layouts, non-tile uses of buffers).
+//
+// RUN: tile-opt %s --convert-tile-to-gpu -split-input-file -verify-diagnostics --allow-unregistered-dialect
+
+// Without -tile-assign-layouts a fragment has no layout.
+tile.kernel @no_layout(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads(32) {
+  // expected-error@+1 {{'tile.alloc_fragment' op expected a fragment with a layout; run -tile-assign-layouts first}}
+  %f = tile.alloc_fragment : !tile.buffer<128xf32, fragment>
+  tile.copy %A to %f : !tile.buffer<?xf32, global> to !tile.buffer<128xf32, fragment>
+}
+
+// -----
+
+// A fragment-to-fragment copy moves registers within each thread, so both
+// sides must be spread over the threads in the same way.
+tile.kernel @copy_layout_mismatch() grid(%bx) = [1] threads(32) {
+  %a = tile.alloc_fragment : !tile.buffer<128xf32, fragment, #tile.row_major<vec = 4>>
+  %b = tile.alloc_fragment : !tile.buffer<128xf32, fragment, #tile.row_major<vec = 2>>
+  // expected-error@+1 {{'tile.copy' op expected source and dest fragments with the same layout, but got #tile.row_major<vec = 4> and #tile.row_major<vec = 2>}}
+  tile.copy %a to %b : !tile.buffer<128xf32, fragment, #tile.row_major<vec = 4>> to !tile.buffer<128xf32, fragment, #tile.row_major<vec = 2>>
+}
+
+// -----
+
+tile.kernel @parallel_layout_mismatch() grid(%bx) = [1] threads(32) {
+  %a = tile.alloc_fragment : !tile.buffer<256xf32, fragment, #tile.row_major<vec = 4>>
+  %b = tile.alloc_fragment : !tile.buffer<256xf16, fragment, #tile.row_major<vec = 8>>
+  // expected-error@+1 {{'tile.parallel' op accesses fragments with different layouts: #tile.row_major<vec = 4> and #tile.row_major<vec = 8>}}
+  tile.parallel (%i) in [256] {
+    // expected-note@+1 {{first layout used here}}
+    %x = tile.load %a[%i] : !tile.buffer<256xf32, fragment, #tile.row_major<vec = 4>>
+    %y = arith.truncf %x : f32 to f16
+    // expected-note@+1 {{second layout used here}}
+    tile.store %y, %b[%i] : !tile.buffer<256xf16, fragment, #tile.row_major<vec = 8>>
+  }
+}
+
+// -----
+
+tile.kernel @result_used_outside(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads(32) {
+  // expected-error@+1 {{'tile.alloc_shared' op result is used by an operation that is not a tile op, which cannot be lowered}}
+  %s = tile.alloc_shared : !tile.buffer<64xf32, shared>
+  "test.use"(%s) : (!tile.buffer<64xf32, shared>) -> ()
+}
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op parameter is used by an operation that is not a tile op, which cannot be lowered}}
+tile.kernel @param_used_outside(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads(32) {
+  "test.use"(%A) : (!tile.buffer<?xf32, global>) -> ()
+}

@@ -1,0 +1,453 @@
+// -convert-tile-to-gpu (after -tile-assign-layouts): kernel signatures, the
+// manifest, global/shared/fragment storage, copies, fills and tile.parallel.
+//
+// RUN: tile-opt %s --tile-assign-layouts --convert-tile-to-gpu -split-input-file | FileCheck %s
+
+// A 1-D kernel: pointer + size parameter per dynamic global, the vector fast
+// path guarded by bounds and alignment checks, masked scalar tails and the
+// thread's fragment elements in a private alloca.
+
+// CHECK: module attributes {gpu.container_module}
+// CHECK: gpu.module @tile_kernels attributes {tile.kernels = [{
+// CHECK-SAME: block = [256, 1, 1], dynamic_shared_memory = 0 : i64,
+// CHECK-SAME: grid = [{dim = 0 : i64, divisor = 1024 : i64, kind = "ceildiv", param = "A"}], name = "scale",
+// CHECK-SAME: params = [{dtype = "f32", kind = "buffer", name = "A", shape = [-1]},
+// CHECK-SAME: {dtype = "f32", kind = "buffer", name = "B", shape = [-1]},
+// CHECK-SAME: {kind = "scalar", name = "alpha", type = "f32"},
+// CHECK-SAME: {buffer = "A", dim = 0 : i64, kind = "dim", name = "A.dim0", type = "i64"},
+// CHECK-SAME: {buffer = "B", dim = 0 : i64, kind = "dim", name = "B.dim0", type = "i64"}]}]}
+
+// CHECK-LABEL: gpu.func @scale(
+// CHECK-SAME: %[[A:.*]]: memref<f32, #gpu.address_space<global>>, %[[B:.*]]: memref<f32, #gpu.address_space<global>>,
+// CHECK-SAME: %[[ALPHA:.*]]: f32, %[[NA:.*]]: index, %[[NB:.*]]: index) kernel
+// CHECK-SAME: attributes {known_block_size = array<i32: 256, 1, 1>}
+// CHECK: %[[TID:.*]] = gpu.thread_id x
+// CHECK: %[[GA:.*]] = memref.reinterpret_cast %[[A]] to offset: [0], sizes: [%[[NA]]], strides: [1] : memref<f32, #gpu.address_space<global>> to memref<?xf32, strided<[1]>, #gpu.address_space<global>>
+// CHECK: %[[GB:.*]] = memref.reinterpret_cast %[[B]] to offset: [0], sizes: [%[[NB]]], strides: [1]
+// CHECK: %[[BX:.*]] = gpu.block_id x
+// CHECK: %[[REGS:.*]] = memref.alloca() : memref<4xf32>
+// CHECK: %[[OFF:.*]] = arith.muli %[[BX]], %{{.*}} : index
+//
+// Copy in: chunk = tid (one round), first element = 4 * chunk.
+// CHECK: %[[CHUNK:.*]] = arith.addi %{{.*}}, %[[TID]] : index
+// CHECK: %[[FIRST:.*]] = arith.muli %[[CHUNK]], %[[C4:.*]] : index
+// CHECK: %[[G:.*]] = arith.addi %[[OFF]], %[[FIRST]] : index
+// CHECK: %[[END:.*]] = arith.addi %[[G]], %{{.*}} : index
+// CHECK: %[[INSIDE:.*]] = arith.cmpi ule, %[[END]], %[[NA]] : index
+// CHECK: %[[REM:.*]] = arith.remui %[[G]], %{{.*}} : index
+// CHECK: %[[ALIGNED:.*]] = arith.cmpi eq, %[[REM]], %{{.*}} : index
+// CHECK: %[[FAST:.*]] = arith.andi %{{.*}}, %[[ALIGNED]] : i1
+// CHECK: %[[V:.*]] = scf.if %[[FAST]] -> (vector<4xf32>) {
+// CHECK-NEXT: %[[VEC:.*]] = vector.load %[[GA]][%[[G]]] {alignment = 16 : i64} : memref<?xf32, strided<[1]>, #gpu.address_space<global>>, vector<4xf32>
+// CHECK-NEXT: scf.yield %[[VEC]] : vector<4xf32>
+// CHECK-NEXT: } else {
+// CHECK-NEXT: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK: %[[I0:.*]] = arith.addi %[[G]], %{{.*}} : index
+// CHECK-NEXT: %[[OK0:.*]] = arith.cmpi ult, %[[I0]], %[[NA]] : index
+// CHECK-NEXT: %[[M0:.*]] = arith.andi %{{.*}}, %[[OK0]] : i1
+// CHECK-NEXT: %[[E0:.*]] = scf.if %[[M0]] -> (f32) {
+// CHECK-NEXT: %[[L0:.*]] = memref.load %[[GA]][%[[I0]]]
+// CHECK-NEXT: scf.yield %[[L0]] : f32
+// CHECK-NEXT: } else {
+// CHECK-NEXT: scf.yield %[[ZERO]] : f32
+// CHECK-NEXT: }
+// CHECK-COUNT-3: scf.if %{{.*}} -> (f32) {
+// CHECK: %[[TAIL:.*]] = vector.from_elements %[[E0]], %{{.*}}, %{{.*}}, %{{.*}} : vector<4xf32>
+// CHECK-NEXT: scf.yield %[[TAIL]] : vector<4xf32>
+// CHECK-NEXT: }
+// CHECK: %[[X0:.*]] = vector.extract %[[V]][0] : f32 from vector<4xf32>
+// CHECK-NEXT: memref.store %[[X0]], %[[REGS]][%{{.*}}] : memref<4xf32>
+// CHECK: vector.extract %[[V]][3] : f32 from vector<4xf32>
+//
+// tile.parallel: the body once per owned element, on registers.
+// CHECK: %[[R0:.*]] = memref.load %[[REGS]][%[[S0:.*]]] : memref<4xf32>
+// CHECK-NEXT: %[[P0:.*]] = arith.mulf %[[R0]], %[[ALPHA]] : f32
+// CHECK-NEXT: memref.store %[[P0]], %[[REGS]][%[[S0]]] : memref<4xf32>
+// CHECK-COUNT-3: arith.mulf %{{.*}}, %[[ALPHA]] : f32
+// CHECK-NOT: arith.mulf
+//
+// Copy out: a vector store on the fast path, masked scalar stores otherwise.
+// CHECK: %[[OUT:.*]] = vector.from_elements %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : vector<4xf32>
+// CHECK: %[[G2:.*]] = arith.addi %[[OFF]], %{{.*}} : index
+// CHECK: arith.cmpi ule, %{{.*}}, %[[NB]] : index
+// CHECK: scf.if %{{.*}} {
+// CHECK-NEXT: vector.store %[[OUT]], %[[GB]][%[[G2]]] {alignment = 16 : i64} : memref<?xf32, strided<[1]>, #gpu.address_space<global>>, vector<4xf32>
+// CHECK-NEXT: } else {
+// CHECK: arith.cmpi ult, %{{.*}}, %[[NB]] : index
+// CHECK: scf.if %{{.*}} {
+// CHECK-NEXT: %[[Y0:.*]] = vector.extract %[[OUT]][0] : f32 from vector<4xf32>
+// CHECK-NEXT: memref.store %[[Y0]], %[[GB]][%{{.*}}] : memref<?xf32, strided<[1]>, #gpu.address_space<global>>
+// CHECK-COUNT-3: memref.store %{{.*}}, %[[GB]]
+// CHECK: gpu.return
+tile.kernel @scale(%A: !tile.buffer<?xf32, global>,
+                   %B: !tile.buffer<?xf32, global>, %alpha: f32)
+    grid(%bx) = [ceildiv(%A[0], 1024)] threads(256) {
+  %c1024 = arith.constant 1024 : index
+  %offset = arith.muli %bx, %c1024 : index
+  %a = tile.alloc_fragment : !tile.buffer<1024xf32, fragment>
+  tile.copy %A[%offset] to %a : !tile.buffer<?xf32, global> to !tile.buffer<1024xf32, fragment>
+  tile.parallel (%i) in [1024] {
+    %x = tile.load %a[%i] : !tile.buffer<1024xf32, fragment>
+    %y = arith.mulf %x, %alpha : f32
+    tile.store %y, %a[%i] : !tile.buffer<1024xf32, fragment>
+  }
+  tile.copy %a to %B[%offset] : !tile.buffer<1024xf32, fragment> to !tile.buffer<?xf32, global>
+}
+
+// -----
+
+// A 2-D global -> shared -> fragment -> global chain. Shared tiles are views
+// into the dynamic shared memory at 128-byte aligned offsets (0, 16384,
+// 16384 + 30 -> 16512); the manifest reports the total (16512 + 16). Static
+// globals get no size parameters and a static strided layout. The block
+// synchronizes after each copy that touches shared memory.
+
+// CHECK: gpu.module @tile_kernels attributes {tile.kernels = [{
+// CHECK-SAME: block = [128, 1, 1], dynamic_shared_memory = 16528 : i64,
+// CHECK-SAME: grid = [{dim = 0 : i64, divisor = 64 : i64, kind = "ceildiv", param = "A"}, {dim = 1 : i64, divisor = 64 : i64, kind = "ceildiv", param = "A"}], name = "chain",
+// CHECK-SAME: params = [{dtype = "f32", kind = "buffer", name = "A", shape = [-1, -1]}, {dtype = "f16", kind = "buffer", name = "B", shape = [64, 64]},
+// CHECK-SAME: {buffer = "A", dim = 0 : i64, kind = "dim", name = "A.dim0", type = "i64"}, {buffer = "A", dim = 1 : i64, kind = "dim", name = "A.dim1", type = "i64"}]}]}
+
+// CHECK-LABEL: gpu.func @chain(
+// CHECK-SAME: %[[A:.*]]: memref<f32, #gpu.address_space<global>>, %[[B:.*]]: memref<f16, #gpu.address_space<global>>, %[[M:.*]]: index, %[[N:.*]]: index) kernel
+// CHECK-SAME: attributes {known_block_size = array<i32: 128, 1, 1>}
+// CHECK: %[[SMEM:.*]] = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+// CHECK: %[[TID:.*]] = gpu.thread_id x
+// CHECK: %[[STRIDE:.*]] = arith.muli %{{.*}}, %[[N]] : index
+// CHECK: %[[GA:.*]] = memref.reinterpret_cast %[[A]] to offset: [0], sizes: [%[[M]], %[[N]]], strides: [%[[STRIDE]], 1] : memref<f32, #gpu.address_space<global>> to memref<?x?xf32, strided<[?, 1]>, #gpu.address_space<global>>
+// CHECK: %[[GB:.*]] = memref.reinterpret_cast %[[B]] to offset: [0], sizes: [64, 64], strides: [64, 1] : memref<f16, #gpu.address_space<global>> to memref<64x64xf16, strided<[64, 1]>, #gpu.address_space<global>>
+// CHECK: %[[BX:.*]] = gpu.block_id x
+// CHECK: %[[BY:.*]] = gpu.block_id y
+// CHECK: %[[O0:.*]] = arith.constant 0 : index
+// CHECK-NEXT: %[[S:.*]] = memref.view %[[SMEM]][%[[O0]]][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<64x64xf32, #gpu.address_space<workgroup>>
+// CHECK: %[[O1:.*]] = arith.constant 16384 : index
+// CHECK-NEXT: memref.view %[[SMEM]][%[[O1]]][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<3x5xf16, #gpu.address_space<workgroup>>
+// CHECK: %[[O2:.*]] = arith.constant 16512 : index
+// CHECK-NEXT: memref.view %[[SMEM]][%[[O2]]][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<2x2x2x2xi8, #gpu.address_space<workgroup>>
+// CHECK: %[[REGS:.*]] = memref.alloca() : memref<32xf32>
+// CHECK: %[[ROW:.*]] = arith.muli %[[BX]], %{{.*}} : index
+// CHECK: %[[COL:.*]] = arith.muli %[[BY]], %{{.*}} : index
+//
+// global -> shared: 64x64 / (4 x 128 threads) = 8 rounds of 16-byte chunks;
+// chunk c starts at row 4c / 64, column 4c mod 64 of the tile.
+// CHECK: %[[CHUNK:.*]] = arith.addi %{{.*}}, %[[TID]] : index
+// CHECK: %[[FIRST:.*]] = arith.muli %[[CHUNK]], %{{.*}} : index
+// CHECK-NEXT: %[[C64:.*]] = arith.constant 64 : index
+// CHECK-NEXT: %[[J:.*]] = arith.remui %[[FIRST]], %[[C64]] : index
+// CHECK-NEXT: %[[I:.*]] = arith.divui %[[FIRST]], %[[C64]] : index
+// CHECK-NEXT: %[[GI:.*]] = arith.addi %[[ROW]], %[[I]] : index
+// CHECK-NEXT: %[[GJ:.*]] = arith.addi %[[COL]], %[[J]] : index
+// CHECK-NEXT: %[[ROWOK:.*]] = arith.cmpi ult, %[[GI]], %[[M]] : index
+// CHECK: arith.cmpi ule, %{{.*}}, %[[N]] : index
+// CHECK: arith.remui %[[GJ]], %{{.*}} : index
+// CHECK: arith.remui %[[N]], %{{.*}} : index
+// CHECK: scf.if %{{.*}} -> (vector<4xf32>) {
+// CHECK-NEXT: vector.load %[[GA]][%[[GI]], %[[GJ]]] {alignment = 16 : i64} : memref<?x?xf32, strided<[?, 1]>, #gpu.address_space<global>>, vector<4xf32>
+// CHECK: arith.andi %[[ROWOK]], %{{.*}} : i1
+// CHECK: memref.load %[[GA]][%[[GI]], %{{.*}}]
+// CHECK: vector.store %{{.*}}, %[[S]][%[[I]], %[[J]]] {alignment = 16 : i64} : memref<64x64xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+// CHECK-COUNT-7: vector.store %{{.*}}, %[[S]]
+// CHECK-NOT: vector.store
+// CHECK: gpu.barrier
+//
+// shared -> fragment: 8 aligned vector loads into the thread's registers.
+// CHECK-NOT: gpu.barrier
+// CHECK: %[[SV:.*]] = vector.load %[[S]][%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<64x64xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+// CHECK-NEXT: %{{.*}} = arith.constant 0 : index
+// CHECK-NEXT: %[[SV0:.*]] = vector.extract %[[SV]][0] : f32 from vector<4xf32>
+// CHECK-NEXT: memref.store %[[SV0]], %[[REGS]][%{{.*}}] : memref<32xf32>
+// CHECK-COUNT-7: vector.load %[[S]]
+// CHECK-NOT: gpu.barrier
+// CHECK: %[[LAST:.*]] = arith.constant 31 : index
+// CHECK-NEXT: vector.extract %{{.*}}[3] : f32 from vector<4xf32>
+// CHECK-NEXT: memref.store %{{.*}}, %[[REGS]][%[[LAST]]] : memref<32xf32>
+// CHECK-NEXT: gpu.barrier
+//
+// fragment -> dynamic global, then fragment -> static f16 global (truncated,
+// 8-byte vectors); no shared memory, so no more barriers.
+// CHECK-COUNT-8: vector.store %{{.*}}, %[[GA]][%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<?x?xf32, strided<[?, 1]>, #gpu.address_space<global>>, vector<4xf32>
+// CHECK: %[[H:.*]] = arith.truncf %{{.*}} : vector<4xf32> to vector<4xf16>
+// CHECK: scf.if %{{.*}} {
+// CHECK-NEXT: vector.store %[[H]], %[[GB]][%{{.*}}, %{{.*}}] {alignment = 8 : i64} : memref<64x64xf16, strided<[64, 1]>, #gpu.address_space<global>>, vector<4xf16>
+// CHECK-NOT: gpu.barrier
+// CHECK: gpu.return
+tile.kernel @chain(%A: !tile.buffer<?x?xf32, global>,
+                   %B: !tile.buffer<64x64xf16, global>)
+    grid(%bx, %by) = [ceildiv(%A[0], 64), ceildiv(%A[1], 64)] threads(128) {
+  %c64 = arith.constant 64 : index
+  %row = arith.muli %bx, %c64 : index
+  %col = arith.muli %by, %c64 : index
+  %s = tile.alloc_shared : !tile.buffer<64x64xf32, shared>
+  %t = tile.alloc_shared : !tile.buffer<3x5xf16, shared>
+  %u = tile.alloc_shared : !tile.buffer<2x2x2x2xi8, shared>
+  %f = tile.alloc_fragment : !tile.buffer<64x64xf32, fragment>
+  tile.copy %A[%row, %col] to %s : !tile.buffer<?x?xf32, global> to !tile.buffer<64x64xf32, shared>
+  tile.copy %s to %f : !tile.buffer<64x64xf32, shared> to !tile.buffer<64x64xf32, fragment>
+  tile.copy %f to %A[%row, %col] : !tile.buffer<64x64xf32, fragment> to !tile.buffer<?x?xf32, global>
+  tile.copy %f to %B : !tile.buffer<64x64xf32, fragment> to !tile.buffer<64x64xf16, global>
+}
+
+// -----
+
+// tile.fill / tile.clear: on a shared tile, a broadcast vector stored by each
+// thread round-robin (16x24xf16 = 48 chunks of 8 over 32 threads: the second
+// round is guarded; 3x5xf32 has an odd last dimension: 15 scalar chunks); on
+// a fragment, one register store per element the thread owns.
+
+// CHECK: gpu.module @tile_kernels attributes {tile.kernels = [{block = [32, 1, 1], dynamic_shared_memory = 828 : i64, grid = [{kind = "const", value = 1 : i64}], name = "fills"
+
+// CHECK-LABEL: gpu.func @fills(
+// CHECK-SAME: %[[V:.*]]: f16) kernel
+// CHECK: %[[SMEM:.*]] = gpu.dynamic_shared_memory
+// CHECK: %[[TID:.*]] = gpu.thread_id x
+// CHECK: %[[S:.*]] = memref.view %[[SMEM]][%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<16x24xf16, #gpu.address_space<workgroup>>
+// CHECK: %[[O1:.*]] = arith.constant 768 : index
+// CHECK-NEXT: %[[T:.*]] = memref.view %[[SMEM]][%[[O1]]][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<3x5xf32, #gpu.address_space<workgroup>>
+// CHECK: %[[REGS:.*]] = memref.alloca() : memref<4xf16>
+//
+// CHECK: %[[SPLAT:.*]] = vector.broadcast %[[V]] : f16 to vector<8xf16>
+// CHECK: %[[C0:.*]] = arith.addi %{{.*}}, %[[TID]] : index
+// CHECK: %[[F0:.*]] = arith.muli %[[C0]], %{{.*}} : index
+// CHECK: %[[J0:.*]] = arith.remui %[[F0]], %{{.*}} : index
+// CHECK-NEXT: %[[I0:.*]] = arith.divui %[[F0]], %{{.*}} : index
+// CHECK-NEXT: vector.store %[[SPLAT]], %[[S]][%[[I0]], %[[J0]]] {alignment = 16 : i64} : memref<16x24xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+// CHECK: %[[C1:.*]] = arith.addi %{{.*}}, %[[TID]] : index
+// CHECK-NEXT: %[[NCHUNKS:.*]] = arith.constant 48 : index
+// CHECK-NEXT: %[[IN:.*]] = arith.cmpi ult, %[[C1]], %[[NCHUNKS]] : index
+// CHECK-NEXT: scf.if %[[IN]] {
+// CHECK: vector.store %[[SPLAT]], %[[S]][%{{.*}}, %{{.*}}] {alignment = 16 : i64}
+// CHECK-NEXT: }
+// CHECK-NEXT: gpu.barrier
+//
+// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT: %[[ZSPLAT:.*]] = vector.broadcast %[[ZERO]] : f32 to vector<1xf32>
+// CHECK: %[[C2:.*]] = arith.addi %{{.*}}, %[[TID]] : index
+// CHECK-NEXT: %[[N15:.*]] = arith.constant 15 : index
+// CHECK-NEXT: %[[IN2:.*]] = arith.cmpi ult, %[[C2]], %[[N15]] : index
+// CHECK-NEXT: scf.if %[[IN2]] {
+// CHECK: vector.store %[[ZSPLAT]], %[[T]][%{{.*}}, %{{.*}}] {alignment = 4 : i64} : memref<3x5xf32, #gpu.address_space<workgroup>>, vector<1xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: gpu.barrier
+//
+// CHECK-NOT: vector.store
+// CHECK-NOT: gpu.barrier
+// CHECK-COUNT-4: memref.store %[[V]], %[[REGS]][%{{.*}}] : memref<4xf16>
+// CHECK: %[[HZERO:.*]] = arith.constant 0.000000e+00 : f16
+// CHECK-COUNT-4: memref.store %[[HZERO]], %[[REGS]][%{{.*}}] : memref<4xf16>
+// CHECK-NOT: memref.store
+// CHECK-NOT: gpu.barrier
+// CHECK: gpu.return
+tile.kernel @fills(%v: f16) grid(%bx) = [1] threads(32) {
+  %s = tile.alloc_shared : !tile.buffer<16x24xf16, shared>
+  %t = tile.alloc_shared : !tile.buffer<3x5xf32, shared>
+  %f = tile.alloc_fragment : !tile.buffer<128xf16, fragment>
+  tile.fill %s, %v : !tile.buffer<16x24xf16, shared>
+  tile.clear %t : !tile.buffer<3x5xf32, shared>
+  tile.fill %f, %v : !tile.buffer<128xf16, fragment>
+  tile.clear %f : !tile.buffer<128xf16, fragment>
+}
+
+// -----
+
+// tile.parallel over shared tiles only: one iteration per thread and round,
+// round-robin; 10x10 = 100 iterations over 32 threads is 4 rounds, the last
+// guarded by `iteration < 100`. Induction variables are delinearized
+// (row-major) and feed the indices as written.
+
+// CHECK-LABEL: gpu.func @shared_parallel(
+// CHECK-SAME: %[[ALPHA:.*]]: f32) kernel
+// CHECK: %[[TID:.*]] = gpu.thread_id x
+// CHECK: %[[S:.*]] = memref.view %{{.*}} to memref<10x10xf32, #gpu.address_space<workgroup>>
+// CHECK: %[[T:.*]] = memref.view %{{.*}} to memref<10x10xf32, #gpu.address_space<workgroup>>
+// CHECK: %[[IT:.*]] = arith.addi %{{.*}}, %[[TID]] : index
+// CHECK: %[[FIRST:.*]] = arith.muli %[[IT]], %{{.*}} : index
+// CHECK: %[[J:.*]] = arith.remui %[[FIRST]], %{{.*}} : index
+// CHECK-NEXT: %[[I:.*]] = arith.divui %[[FIRST]], %{{.*}} : index
+// CHECK: %[[X:.*]] = memref.load %[[S]][%[[J]], %[[I]]] : memref<10x10xf32, #gpu.address_space<workgroup>>
+// CHECK-NEXT: %[[Y:.*]] = arith.mulf %[[X]], %[[ALPHA]] : f32
+// CHECK-NEXT: memref.store %[[Y]], %[[T]][%[[I]], %[[J]]] : memref<10x10xf32, #gpu.address_space<workgroup>>
+// CHECK-NOT: scf.if
+// CHECK-COUNT-2: arith.mulf
+// CHECK-NOT: scf.if
+// CHECK: %[[C96:.*]] = arith.constant 96 : index
+// CHECK-NEXT: %[[LAST:.*]] = arith.addi %[[C96]], %[[TID]] : index
+// CHECK-NEXT: %[[C100:.*]] = arith.constant 100 : index
+// CHECK-NEXT: %[[IN:.*]] = arith.cmpi ult, %[[LAST]], %[[C100]] : index
+// CHECK-NEXT: scf.if %[[IN]] {
+// CHECK: memref.load %[[S]]
+// CHECK: arith.mulf
+// CHECK: memref.store %{{.*}}, %[[T]]
+// CHECK-NEXT: }
+// CHECK-NEXT: gpu.barrier
+// CHECK-NEXT: gpu.return
+tile.kernel @shared_parallel(%alpha: f32) grid(%bx) = [1] threads(32) {
+  %s = tile.alloc_shared : !tile.buffer<10x10xf32, shared>
+  %t = tile.alloc_shared : !tile.buffer<10x10xf32, shared>
+  tile.parallel (%i, %j) in [10, 10] {
+    %x = tile.load %s[%j, %i] : !tile.buffer<10x10xf32, shared>
+    %y = arith.mulf %x, %alpha : f32
+    tile.store %y, %t[%i, %j] : !tile.buffer<10x10xf32, shared>
+  }
+}
+
+// -----
+
+// When the extent is a multiple of the threads, no round is guarded.
+
+// CHECK-LABEL: gpu.func @shared_parallel_exact(
+// CHECK-NOT: scf.if
+// CHECK-COUNT-2: memref.store %{{.*}}, %{{.*}}[%{{.*}}] : memref<128xf32, #gpu.address_space<workgroup>>
+// CHECK-NOT: scf.if
+// CHECK: gpu.barrier
+// CHECK-NEXT: gpu.return
+tile.kernel @shared_parallel_exact(%alpha: f32) grid(%bx) = [1] threads(64) {
+  %s = tile.alloc_shared : !tile.buffer<128xf32, shared>
+  tile.parallel (%i) in [128] {
+    %x = tile.load %s[%i] : !tile.buffer<128xf32, shared>
+    %y = arith.mulf %x, %alpha : f32
+    tile.store %y, %s[%i] : !tile.buffer<128xf32, shared>
+  }
+}
+
+// -----
+
+// tile.dim becomes the size parameter of a dynamic dimension and a constant
+// otherwise, also inside tile.parallel. A 3-D grid maps to block_id x, y, z;
+// scalar parameters keep their type; a rank-3 global gets row-major strides.
+
+// CHECK: gpu.module @tile_kernels attributes {tile.kernels = [{block = [32, 1, 1], dynamic_shared_memory = 512 : i64,
+// CHECK-SAME: grid = [{dim = 0 : i64, divisor = 4 : i64, kind = "ceildiv", param = "A"}, {kind = "const", value = 2 : i64}, {dim = 2 : i64, divisor = 1 : i64, kind = "ceildiv", param = "A"}], name = "dims",
+// CHECK-SAME: params = [{dtype = "f32", kind = "buffer", name = "A", shape = [-1, 8, -1]}, {kind = "scalar", name = "n", type = "i64"},
+// CHECK-SAME: {buffer = "A", dim = 0 : i64, kind = "dim", name = "A.dim0", type = "i64"}, {buffer = "A", dim = 2 : i64, kind = "dim", name = "A.dim2", type = "i64"}]}]}
+
+// CHECK-LABEL: gpu.func @dims(
+// CHECK-SAME: %[[A:.*]]: memref<f32, #gpu.address_space<global>>, %[[N:.*]]: i64, %[[D0:.*]]: index, %[[D2:.*]]: index) kernel
+// CHECK: %[[C8:.*]] = arith.constant 8 : index
+// CHECK: %[[S1:.*]] = arith.muli %{{.*}}, %[[D2]] : index
+// CHECK-NEXT: %[[S0:.*]] = arith.muli %[[S1]], %[[C8]] : index
+// CHECK-NEXT: memref.reinterpret_cast %[[A]] to offset: [0], sizes: [%[[D0]], 8, %[[D2]]], strides: [%[[S0]], %[[S1]], 1] : memref<f32, #gpu.address_space<global>> to memref<?x8x?xf32, strided<[?, ?, 1]>, #gpu.address_space<global>>
+// CHECK: gpu.block_id x
+// CHECK-NEXT: gpu.block_id y
+// CHECK-NEXT: %[[BZ:.*]] = gpu.block_id z
+// CHECK: %[[S:.*]] = memref.view
+// CHECK-NEXT: arith.constant 32 : index
+// CHECK-NEXT: %[[C4:.*]] = arith.constant 4 : index
+// CHECK-NOT: tile.dim
+// CHECK: %[[A01:.*]] = arith.addi %[[D0]], %[[C8]] : index
+// CHECK-NEXT: %[[A012:.*]] = arith.addi %[[A01]], %[[D2]] : index
+// CHECK-NEXT: %[[A0123:.*]] = arith.addi %[[A012]], %[[C4]] : index
+// CHECK-NEXT: %[[INNER:.*]] = arith.addi %[[A0123]], %[[D2]] : index
+// CHECK-NEXT: arith.addi %[[INNER]], %[[BZ]] : index
+// CHECK-NOT: tile.dim
+// CHECK: gpu.return
+tile.kernel @dims(%A: !tile.buffer<?x8x?xf32, global>, %n: i64)
+    grid(%bx, %by, %bz) = [ceildiv(%A[0], 4), 2, %A[2]] threads(32) {
+  %s = tile.alloc_shared : !tile.buffer<32x4xi32, shared>
+  %d0 = tile.dim %A[0] : !tile.buffer<?x8x?xf32, global>
+  %d1 = tile.dim %A[1] : !tile.buffer<?x8x?xf32, global>
+  %d2 = tile.dim %A[2] : !tile.buffer<?x8x?xf32, global>
+  %ds = tile.dim %s[1] : !tile.buffer<32x4xi32, shared>
+  tile.parallel (%i, %j) in [32, 4] {
+    %m = tile.dim %A[2] : !tile.buffer<?x8x?xf32, global>
+    %a = arith.addi %d0, %d1 : index
+    %b = arith.addi %a, %d2 : index
+    %c = arith.addi %b, %ds : index
+    %e = arith.addi %c, %m : index
+    %f = arith.addi %e, %bz : index
+    %g = arith.index_cast %f : index to i32
+    tile.store %g, %s[%i, %j] : !tile.buffer<32x4xi32, shared>
+  }
+}
+
+// -----
+
+// Element type conversions in copies use the narrower of the two 16-byte
+// vector widths: f32 -> f16 truncates 4-wide vectors, bf16 -> f32 extends
+// them; f16 -> bf16 goes through f32 (no single cast exists between them).
+
+// CHECK-LABEL: gpu.func @convert(
+// CHECK: %[[S:.*]] = memref.view %{{.*}} to memref<64xf16, #gpu.address_space<workgroup>>
+// CHECK: %[[T:.*]] = memref.view %{{.*}} to memref<64xbf16, #gpu.address_space<workgroup>>
+// CHECK: %[[W:.*]] = scf.if %{{.*}} -> (vector<4xf32>) {
+// CHECK-NEXT: vector.load %{{.*}} {alignment = 16 : i64} : memref<?xf32, strided<[1]>, #gpu.address_space<global>>, vector<4xf32>
+// CHECK: %[[N:.*]] = arith.truncf %[[W]] : vector<4xf32> to vector<4xf16>
+// CHECK-NEXT: vector.store %[[N]], %[[S]][%{{.*}}] {alignment = 8 : i64} : memref<64xf16, #gpu.address_space<workgroup>>, vector<4xf16>
+// CHECK: gpu.barrier
+// CHECK: %[[H:.*]] = vector.load %[[S]][%{{.*}}] {alignment = 16 : i64} : memref<64xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+// CHECK-NEXT: %[[E:.*]] = arith.extf %[[H]] : vector<8xf16> to vector<8xf32>
+// CHECK-NEXT: %[[BF:.*]] = arith.truncf %[[E]] : vector<8xf32> to vector<8xbf16>
+// CHECK-NEXT: vector.store %[[BF]], %[[T]][%{{.*}}] {alignment = 16 : i64} : memref<64xbf16, #gpu.address_space<workgroup>>, vector<8xbf16>
+// CHECK: gpu.barrier
+// CHECK: %[[B:.*]] = vector.load %[[T]][%{{.*}}] {alignment = 8 : i64} : memref<64xbf16, #gpu.address_space<workgroup>>, vector<4xbf16>
+// CHECK-NEXT: %[[F:.*]] = arith.extf %[[B]] : vector<4xbf16> to vector<4xf32>
+// CHECK: vector.store %[[F]], %{{.*}} {alignment = 16 : i64} : memref<?xf32, strided<[1]>, #gpu.address_space<global>>, vector<4xf32>
+tile.kernel @convert(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads(32) {
+  %s = tile.alloc_shared : !tile.buffer<64xf16, shared>
+  %t = tile.alloc_shared : !tile.buffer<64xbf16, shared>
+  tile.copy %A to %s : !tile.buffer<?xf32, global> to !tile.buffer<64xf16, shared>
+  tile.copy %s to %t : !tile.buffer<64xf16, shared> to !tile.buffer<64xbf16, shared>
+  tile.copy %t to %A : !tile.buffer<64xbf16, shared> to !tile.buffer<?xf32, global>
+}
+
+// -----
+
+// tile.parallel over a fragment follows its layout (here vec = 4: each
+// thread owns one chunk of 4 consecutive elements); a shared tile in the same
+// loop is indexed by the delinearized element, the fragment by its register
+// slot. Two kernels share one gpu.module and one manifest.
+
+// CHECK: gpu.module @tile_kernels attributes {tile.kernels = [
+// CHECK-SAME: {block = [32, 1, 1], dynamic_shared_memory = 512 : i64, grid = [{kind = "const", value = 1 : i64}], name = "fragment_parallel", params = [{dtype = "f32", kind = "buffer", name = "A", shape = [8, 16]}]},
+// CHECK-SAME: {block = [64, 1, 1], dynamic_shared_memory = 0 : i64, grid = [{kind = "const", value = 2 : i64}], name = "empty", params = [{dtype = "i8", kind = "buffer", name = "B", shape = [-1]}, {buffer = "B", dim = 0 : i64, kind = "dim", name = "B.dim0", type = "i64"}]}]}
+
+// CHECK-LABEL: gpu.func @fragment_parallel(
+// CHECK-SAME: %[[A:.*]]: memref<f32, #gpu.address_space<global>>) kernel
+// CHECK: %[[TID:.*]] = gpu.thread_id x
+// CHECK: memref.reinterpret_cast %[[A]] to offset: [0], sizes: [8, 16], strides: [16, 1] : memref<f32, #gpu.address_space<global>> to memref<8x16xf32, strided<[16, 1]>, #gpu.address_space<global>>
+// CHECK: %[[S:.*]] = memref.view
+// CHECK: %[[REGS:.*]] = memref.alloca() : memref<4xf32>
+// CHECK: %[[CHUNK:.*]] = arith.addi %{{.*}}, %[[TID]] : index
+// CHECK-NEXT: %[[C4:.*]] = arith.constant 4 : index
+// CHECK-NEXT: %[[FIRST:.*]] = arith.muli %[[CHUNK]], %[[C4]] : index
+// CHECK-NEXT: %[[C16:.*]] = arith.constant 16 : index
+// CHECK-NEXT: %[[J0:.*]] = arith.remui %[[FIRST]], %[[C16]] : index
+// CHECK-NEXT: %[[I0:.*]] = arith.divui %[[FIRST]], %[[C16]] : index
+// CHECK-NEXT: %[[SLOT0:.*]] = arith.constant 0 : index
+// CHECK-NEXT: %[[X0:.*]] = memref.load %[[S]][%[[I0]], %[[J0]]] : memref<8x16xf32, #gpu.address_space<workgroup>>
+// CHECK-NEXT: %[[Y0:.*]] = math.exp %[[X0]] : f32
+// CHECK-NEXT: memref.store %[[Y0]], %[[REGS]][%[[SLOT0]]] : memref<4xf32>
+// CHECK-NEXT: %[[L1:.*]] = arith.constant 1 : index
+// CHECK-NEXT: %[[E1:.*]] = arith.addi %[[FIRST]], %[[L1]] : index
+// CHECK-NEXT: arith.constant 16 : index
+// CHECK-NEXT: %[[J1:.*]] = arith.remui %[[E1]], %{{.*}} : index
+// CHECK-NEXT: %[[I1:.*]] = arith.divui %[[E1]], %{{.*}} : index
+// CHECK-NEXT: %[[SLOT1:.*]] = arith.constant 1 : index
+// CHECK-NEXT: %[[X1:.*]] = memref.load %[[S]][%[[I1]], %[[J1]]]
+// CHECK-NEXT: %[[Y1:.*]] = math.exp %[[X1]] : f32
+// CHECK-NEXT: memref.store %[[Y1]], %[[REGS]][%[[SLOT1]]] : memref<4xf32>
+// CHECK-COUNT-2: math.exp
+// CHECK-NOT: math.exp
+// CHECK: gpu.barrier
+// CHECK: vector.store %{{.*}} {alignment = 16 : i64} : memref<8x16xf32, strided<[16, 1]>, #gpu.address_space<global>>, vector<4xf32>
+// CHECK: gpu.return
+
+// CHECK-LABEL: gpu.func @empty(
+// CHECK-SAME: %[[B:.*]]: memref<i8, #gpu.address_space<global>>, %[[NB:.*]]: index) kernel
+// CHECK-SAME: attributes {known_block_size = array<i32: 64, 1, 1>}
+// CHECK-NOT: gpu.dynamic_shared_memory
+// CHECK: memref.reinterpret_cast %[[B]] to offset: [0], sizes: [%[[NB]]], strides: [1]
+// CHECK-NEXT: gpu.block_id x
+// CHECK-NEXT: gpu.return
+tile.kernel @fragment_parallel(%A: !tile.buffer<8x16xf32, global>)
+    grid(%bx) = [1] threads(32) {
+  %s = tile.alloc_shared : !tile.buffer<8x16xf32, shared>
+  %f = tile.alloc_fragment : !tile.buffer<8x16xf32, fragment>
+  tile.parallel (%i, %j) in [8, 16] {
+    %x = tile.load %s[%i, %j] : !tile.buffer<8x16xf32, shared>
+    %y = math.exp %x : f32
+    tile.store %y, %f[%i, %j] : !tile.buffer<8x16xf32, fragment>
+  }
+  tile.copy %f to %A : !tile.buffer<8x16xf32, fragment> to !tile.buffer<8x16xf32, global>
+}
+tile.kernel @empty(%B: !tile.buffer<?xi8, global>) grid(%bx) = [2] threads(64) {
+}

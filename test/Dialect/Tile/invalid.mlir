@@ -1,0 +1,596 @@
+// Every diagnostic of the tile dialect's parsers and verifiers (TileOps.cpp,
+// TileDialect.cpp), one case each.
+//
+// RUN: tile-opt %s -split-input-file -verify-diagnostics
+
+//===----------------------------------------------------------------------===//
+// !tile.buffer and #tile.row_major
+//===----------------------------------------------------------------------===//
+
+// expected-error@+1 {{expected memory scope 'global', 'shared' or 'fragment', but got 'local'}}
+func.func private @unknown_scope(!tile.buffer<4xf32, local>)
+
+// -----
+
+// expected-error@+1 {{expected a buffer of rank 1 to 4, but got rank 5}}
+func.func private @rank_5(!tile.buffer<2x2x2x2x2xf32, shared>)
+
+// -----
+
+// expected-error@+1 {{expected a buffer of rank 1 to 4, but got rank 0}}
+func.func private @rank_0(!tile.buffer<f32, global>)
+
+// -----
+
+// expected-error@+1 {{expected element type f16, bf16, f32, f64, i8, i16, i32 or i64, but got 'i1'}}
+func.func private @bad_element(!tile.buffer<4xi1, shared>)
+
+// -----
+
+// expected-error@+1 {{expected element type f16, bf16, f32, f64, i8, i16, i32 or i64, but got 'ui32'}}
+func.func private @unsigned_element(!tile.buffer<4xui32, global>)
+
+// -----
+
+// expected-error@+1 {{expected a static shape for a shared tile, but got a dynamic dimension}}
+func.func private @dynamic_shared(!tile.buffer<?x4xf32, shared>)
+
+// -----
+
+// expected-error@+1 {{expected a static shape for a fragment tile, but got a dynamic dimension}}
+func.func private @dynamic_fragment(!tile.buffer<4x?xf32, fragment>)
+
+// -----
+
+// expected-error@+1 {{expected positive dimension sizes, but got 0}}
+func.func private @zero_dim(!tile.buffer<4x0xf32, global>)
+
+// -----
+
+// expected-error@+1 {{expected a layout only on fragments, but a shared buffer has #tile.row_major<vec = 4>}}
+func.func private @layout_on_shared(!tile.buffer<4x4xf32, shared, #tile.row_major<vec = 4>>)
+
+// -----
+
+// expected-error@+1 {{expected a fragment layout attribute, but got "row_major"}}
+func.func private @not_a_layout(!tile.buffer<4x4xf32, fragment, "row_major">)
+
+// -----
+
+// expected-error@+1 {{expected the layout's vec (4) to divide the last dimension (6)}}
+func.func private @vec_not_dividing(!tile.buffer<8x6xf32, fragment, #tile.row_major<vec = 4>>)
+
+// -----
+
+// expected-error@+1 {{expected vec to be a power of two from 1 to 16, but got 3}}
+func.func private @vec_not_power_of_two(!tile.buffer<6xf32, fragment, #tile.row_major<vec = 3>>)
+
+// -----
+
+// expected-error@+1 {{expected vec to be a power of two from 1 to 16, but got 32}}
+func.func private @vec_too_wide(!tile.buffer<64xf32, fragment, #tile.row_major<vec = 32>>)
+
+// -----
+
+// expected-error@+1 {{expected vec to be a power of two from 1 to 16, but got 0}}
+func.func private @vec_zero(!tile.buffer<64xf32, fragment, #tile.row_major<vec = 0>>)
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// tile.kernel: parsing
+//===----------------------------------------------------------------------===//
+
+// expected-error@+2 {{grid extent refers to '%bx', which is not a kernel parameter}}
+tile.kernel @extent_not_a_param(%A: !tile.buffer<?xf32, global>)
+    grid(%bx) = [ceildiv(%bx[0], 4)] threads(32) {
+}
+
+// -----
+
+// expected-error@+1 {{grid extent refers to '%B', which is not a kernel parameter}}
+tile.kernel @extent_unknown_value(%A: !tile.buffer<?xf32, global>) grid(%bx) = [%B[0]] threads(32) {
+}
+
+// -----
+
+// The diagnostic points at the token after the empty region.
+tile.kernel @no_body() grid() = [] threads(32) {}
+// expected-error@+1 {{expected a kernel body}}
+func.func private @after_no_body()
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// tile.kernel: verifier
+//===----------------------------------------------------------------------===//
+
+// expected-error@+1 {{'tile.kernel' op expected no results, but the function type has 1}}
+"tile.kernel"() <{function_type = () -> i32, grid = [#tile.extent<param = -1, dim = 0, divisor = 1>], param_names = [], sym_name = "results", threads = 32 : i64}> ({
+^bb0(%bx: index):
+}) : () -> ()
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op expected 1 parameter names, but got 2}}
+"tile.kernel"() <{function_type = (f32) -> (), grid = [#tile.extent<param = -1, dim = 0, divisor = 1>], param_names = ["a", "b"], sym_name = "names", threads = 32 : i64}> ({
+^bb0(%a: f32, %bx: index):
+}) : () -> ()
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op parameter 'S' must be a global buffer or a scalar, but got a shared buffer}}
+tile.kernel @shared_param(%S: !tile.buffer<4xf32, shared>) grid(%bx) = [1] threads(32) {
+}
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op parameter 'F' must be a global buffer or a scalar, but got a fragment buffer}}
+tile.kernel @fragment_param(%F: !tile.buffer<32xf32, fragment>) grid(%bx) = [1] threads(32) {
+}
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op parameter 'p' must be a global buffer or a scalar (f16, bf16, f32, f64, i32, i64), but got 'i8'}}
+tile.kernel @i8_param(%p: i8) grid(%bx) = [1] threads(32) {
+}
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op parameter 'arg0' must be a global buffer or a scalar (f16, bf16, f32, f64, i32, i64), but got 'index'}}
+tile.kernel @index_param(%0: index) grid(%bx) = [1] threads(32) {
+}
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op expected threads to be a multiple of 32 from 32 to 1024, but got 48}}
+tile.kernel @threads_not_warps() grid(%bx) = [1] threads(48) {
+}
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op expected threads to be a multiple of 32 from 32 to 1024, but got 2048}}
+tile.kernel @too_many_threads() grid(%bx) = [1] threads(2048) {
+}
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op expected threads to be a multiple of 32 from 32 to 1024, but got 0}}
+tile.kernel @no_threads() grid(%bx) = [1] threads(0) {
+}
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op expected a grid of 1 to 3 dimensions, but got 4}}
+tile.kernel @grid_4d() grid(%a, %b, %c, %d) = [1, 1, 1, 1] threads(32) {
+}
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op expected a grid of 1 to 3 dimensions, but got 0}}
+tile.kernel @grid_0d(%n: i32) grid() = [] threads(32) {
+}
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op expected grid dimension 1 to be at least 1, but got 0}}
+tile.kernel @zero_extent() grid(%bx, %by) = [4, 0] threads(32) {
+}
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op expected grid dimension 0 to be at least 1, but got -2}}
+tile.kernel @negative_extent() grid(%bx) = [-2] threads(32) {
+}
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op grid dimension 0 refers to parameter #3, but the kernel has 1}}
+"tile.kernel"() <{function_type = (!tile.buffer<?xf32, global>) -> (), grid = [#tile.extent<param = 3, dim = 0, divisor = 1>], param_names = ["A"], sym_name = "param_out_of_range", threads = 32 : i64}> ({
+^bb0(%A: !tile.buffer<?xf32, global>, %bx: index):
+}) : () -> ()
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op grid dimension 0 must refer to a buffer parameter, but 'n' is a scalar}}
+tile.kernel @extent_of_scalar(%n: i32) grid(%bx) = [ceildiv(%n[0], 32)] threads(32) {
+}
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op grid dimension 1 refers to dimension 1 of 'A', which has rank 1}}
+tile.kernel @extent_dim_out_of_range(%A: !tile.buffer<?xf32, global>) grid(%bx, %by) = [%A[0], %A[1]] threads(32) {
+}
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op grid dimension 0 refers to dimension -1 of 'A', which has rank 1}}
+tile.kernel @extent_dim_negative(%A: !tile.buffer<?xf32, global>) grid(%bx) = [%A[-1]] threads(32) {
+}
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op expected the divisor of grid dimension 0 to be at least 1, but got 0}}
+tile.kernel @zero_divisor(%A: !tile.buffer<?xf32, global>) grid(%bx) = [ceildiv(%A[0], 0)] threads(32) {
+}
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op expected 2 entry block arguments (1 parameters and 1 block indices), but got 1}}
+"tile.kernel"() <{function_type = (f32) -> (), grid = [#tile.extent<param = -1, dim = 0, divisor = 1>], param_names = ["a"], sym_name = "missing_block_index", threads = 32 : i64}> ({
+^bb0(%a: f32):
+}) : () -> ()
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op entry block argument #0 has type 'f16', but the parameter type is 'f32'}}
+"tile.kernel"() <{function_type = (f32) -> (), grid = [#tile.extent<param = -1, dim = 0, divisor = 1>], param_names = ["a"], sym_name = "param_type_mismatch", threads = 32 : i64}> ({
+^bb0(%a: f16, %bx: index):
+}) : () -> ()
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op expected block index #0 to be of type index, but got 'i32'}}
+"tile.kernel"() <{function_type = (f32) -> (), grid = [#tile.extent<param = -1, dim = 0, divisor = 1>], param_names = ["a"], sym_name = "block_index_type", threads = 32 : i64}> ({
+^bb0(%a: f32, %bx: i32):
+}) : () -> ()
+
+// -----
+
+tile.kernel @fragment_not_spread(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads(64) {
+  // expected-error@+1 {{'tile.alloc_fragment' op expected the fragment's 96 elements to be a multiple of the kernel's 64 threads}}
+  %f = tile.alloc_fragment : !tile.buffer<96xf32, fragment>
+}
+
+// -----
+
+tile.kernel @fragment_not_spread_by_vec(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads(64) {
+  // expected-error@+1 {{'tile.alloc_fragment' op expected the fragment's 128 elements to be a multiple of threads x vec = 64 x 4}}
+  %f = tile.alloc_fragment : !tile.buffer<128xf32, fragment, #tile.row_major<vec = 4>>
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// tile.dim
+//===----------------------------------------------------------------------===//
+
+tile.kernel @dim_out_of_range(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads(32) {
+  // expected-error@+1 {{'tile.dim' op expected a dimension from 0 to 0, but got 1}}
+  %n = tile.dim %A[1] : !tile.buffer<?xf32, global>
+}
+
+// -----
+
+tile.kernel @dim_negative(%A: !tile.buffer<?x?xf32, global>) grid(%bx) = [1] threads(32) {
+  // expected-error@+1 {{'tile.dim' op expected a dimension from 0 to 1, but got -1}}
+  %n = tile.dim %A[-1] : !tile.buffer<?x?xf32, global>
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// tile.alloc_shared, tile.alloc_fragment
+//===----------------------------------------------------------------------===//
+
+tile.kernel @alloc_shared_of_fragment() grid(%bx) = [1] threads(32) {
+  // expected-error@+1 {{'tile.alloc_shared' op expected a shared buffer, but got a fragment one}}
+  %s = tile.alloc_shared : !tile.buffer<32xf32, fragment>
+}
+
+// -----
+
+tile.kernel @alloc_shared_of_global() grid(%bx) = [1] threads(32) {
+  // expected-error@+1 {{'tile.alloc_shared' op expected a shared buffer, but got a global one}}
+  %s = tile.alloc_shared : !tile.buffer<32xf32, global>
+}
+
+// -----
+
+tile.kernel @alloc_fragment_of_shared() grid(%bx) = [1] threads(32) {
+  // expected-error@+1 {{'tile.alloc_fragment' op expected a fragment buffer, but got a shared one}}
+  %f = tile.alloc_fragment : !tile.buffer<32xf32, shared>
+}
+
+// -----
+
+func.func @alloc_shared_outside_kernel() {
+  // expected-error@+1 {{'tile.alloc_shared' op expected to be inside a tile.kernel}}
+  %s = tile.alloc_shared : !tile.buffer<32xf32, shared>
+  return
+}
+
+// -----
+
+func.func @alloc_fragment_outside_kernel() {
+  // expected-error@+1 {{'tile.alloc_fragment' op expected to be inside a tile.kernel}}
+  %f = tile.alloc_fragment : !tile.buffer<32xf32, fragment>
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// tile.copy
+//===----------------------------------------------------------------------===//
+
+tile.kernel @copy_global_to_global(%A: !tile.buffer<?xf32, global>, %B: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads(32) {
+  // expected-error@+1 {{'tile.copy' op expected at most one global operand, but source and dest are both global; stage the data through a shared or fragment tile}}
+  tile.copy %A to %B : !tile.buffer<?xf32, global> to !tile.buffer<?xf32, global>
+}
+
+// -----
+
+tile.kernel @copy_rank_mismatch(%A: !tile.buffer<?x?xf32, global>) grid(%bx) = [1] threads(32) {
+  %s = tile.alloc_shared : !tile.buffer<64xf32, shared>
+  // expected-error@+1 {{'tile.copy' op expected source and dest of the same rank, but got 2 and 1}}
+  tile.copy %A to %s : !tile.buffer<?x?xf32, global> to !tile.buffer<64xf32, shared>
+}
+
+// -----
+
+tile.kernel @copy_offsets_on_source_tile(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads(32) {
+  %c0 = arith.constant 0 : index
+  %s = tile.alloc_shared : !tile.buffer<64xf32, shared>
+  // expected-error@+1 {{'tile.copy' op expected offsets only on a global operand, but the source is a shared tile}}
+  tile.copy %s[%c0] to %A : !tile.buffer<64xf32, shared> to !tile.buffer<?xf32, global>
+}
+
+// -----
+
+tile.kernel @copy_offsets_on_dest_tile(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads(32) {
+  %c0 = arith.constant 0 : index
+  %f = tile.alloc_fragment : !tile.buffer<64xf32, fragment>
+  // expected-error@+1 {{'tile.copy' op expected offsets only on a global operand, but the dest is a fragment tile}}
+  tile.copy %A[%c0] to %f[%c0] : !tile.buffer<?xf32, global> to !tile.buffer<64xf32, fragment>
+}
+
+// -----
+
+tile.kernel @copy_too_few_offsets(%A: !tile.buffer<?x?xf32, global>) grid(%bx) = [1] threads(32) {
+  %c0 = arith.constant 0 : index
+  %s = tile.alloc_shared : !tile.buffer<8x8xf32, shared>
+  // expected-error@+1 {{'tile.copy' op expected 2 source offsets, but got 1}}
+  tile.copy %A[%c0] to %s : !tile.buffer<?x?xf32, global> to !tile.buffer<8x8xf32, shared>
+}
+
+// -----
+
+tile.kernel @copy_too_many_offsets(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads(32) {
+  %c0 = arith.constant 0 : index
+  %s = tile.alloc_shared : !tile.buffer<64xf32, shared>
+  // expected-error@+1 {{'tile.copy' op expected 1 dest offsets, but got 2}}
+  tile.copy %s to %A[%c0, %c0] : !tile.buffer<64xf32, shared> to !tile.buffer<?xf32, global>
+}
+
+// -----
+
+tile.kernel @copy_int_to_float(%A: !tile.buffer<?xi32, global>) grid(%bx) = [1] threads(32) {
+  %s = tile.alloc_shared : !tile.buffer<64xf32, shared>
+  // expected-error@+1 {{'tile.copy' op expected the same element type, or two floating-point types, but got 'i32' and 'f32'}}
+  tile.copy %A to %s : !tile.buffer<?xi32, global> to !tile.buffer<64xf32, shared>
+}
+
+// -----
+
+tile.kernel @copy_shape_mismatch() grid(%bx) = [1] threads(32) {
+  %s = tile.alloc_shared : !tile.buffer<32x32xf32, shared>
+  %f = tile.alloc_fragment : !tile.buffer<64x64xf32, fragment>
+  // expected-error@+1 {{'tile.copy' op expected the source shape 32x32 to match the dest tile 64x64}}
+  tile.copy %s to %f : !tile.buffer<32x32xf32, shared> to !tile.buffer<64x64xf32, fragment>
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// tile.fill, tile.clear
+//===----------------------------------------------------------------------===//
+
+tile.kernel @fill_global(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads(32) {
+  %zero = arith.constant 0.0 : f32
+  // expected-error@+1 {{'tile.fill' op expected a shared or fragment tile, but got a global buffer}}
+  tile.fill %A, %zero : !tile.buffer<?xf32, global>
+}
+
+// -----
+
+tile.kernel @fill_wrong_value_type() grid(%bx) = [1] threads(32) {
+  %s = tile.alloc_shared : !tile.buffer<64xf32, shared>
+  %zero = arith.constant 0.0 : f16
+  // expected-error@+1 {{'tile.fill' op failed to verify that value type matches the element type of the buffer}}
+  "tile.fill"(%s, %zero) : (!tile.buffer<64xf32, shared>, f16) -> ()
+}
+
+// -----
+
+tile.kernel @clear_global(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads(32) {
+  // expected-error@+1 {{'tile.clear' op expected a shared or fragment tile, but got a global buffer}}
+  tile.clear %A : !tile.buffer<?xf32, global>
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// tile.parallel
+//===----------------------------------------------------------------------===//
+
+tile.kernel @parallel_5d() grid(%bx) = [1] threads(32) {
+  // expected-error@+1 {{'tile.parallel' op expected 1 to 4 extents, but got 5}}
+  tile.parallel (%i, %j, %k, %l, %m) in [2, 2, 2, 2, 2] {
+  }
+}
+
+// -----
+
+tile.kernel @parallel_0d() grid(%bx) = [1] threads(32) {
+  // expected-error@+1 {{'tile.parallel' op expected 1 to 4 extents, but got 0}}
+  tile.parallel () in [] {
+  }
+}
+
+// -----
+
+tile.kernel @parallel_zero_extent() grid(%bx) = [1] threads(32) {
+  // expected-error@+1 {{'tile.parallel' op expected positive extents}}
+  tile.parallel (%i, %j) in [4, 0] {
+  }
+}
+
+// -----
+
+tile.kernel @parallel_iv_count() grid(%bx) = [1] threads(32) {
+  // expected-error@+1 {{'tile.parallel' op expected 2 induction variables, but got 1}}
+  tile.parallel (%i) in [4, 4] {
+  }
+}
+
+// -----
+
+// The custom form always gives index induction variables; the generic form
+// can give others.
+tile.kernel @parallel_iv_type() grid(%bx) = [1] threads(32) {
+  // expected-error@+1 {{'tile.parallel' op expected induction variable #1 to be of type index, but got 'i32'}}
+  "tile.parallel"() <{extents = array<i64: 4, 4>}> ({
+  ^bb0(%i: index, %j: i32):
+    "tile.yield"() : () -> ()
+  }) : () -> ()
+}
+
+// -----
+
+func.func @parallel_outside_kernel() {
+  // expected-error@+1 {{'tile.parallel' op expected to be inside a tile.kernel}}
+  tile.parallel (%i) in [4] {
+  }
+  return
+}
+
+// -----
+
+tile.kernel @parallel_nested() grid(%bx) = [1] threads(32) {
+  tile.parallel (%i) in [4] {
+    // expected-error@+1 {{'tile.parallel' op expected no nesting inside another tile.parallel}}
+    tile.parallel (%j) in [4] {
+    }
+  }
+}
+
+// -----
+
+tile.kernel @parallel_whole_tile_op(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads(32) {
+  %s = tile.alloc_shared : !tile.buffer<64xf32, shared>
+  // expected-error@+1 {{'tile.parallel' op expected only tile.load, tile.store and tile.dim among the tile ops of the body, but got 'tile.copy'}}
+  tile.parallel (%i) in [64] {
+    tile.copy %A[%i] to %s : !tile.buffer<?xf32, global> to !tile.buffer<64xf32, shared>
+  }
+}
+
+// -----
+
+tile.kernel @parallel_alloc() grid(%bx) = [1] threads(32) {
+  // expected-error@+1 {{'tile.parallel' op expected only tile.load, tile.store and tile.dim among the tile ops of the body, but got 'tile.alloc_fragment'}}
+  tile.parallel (%i) in [64] {
+    %f = tile.alloc_fragment : !tile.buffer<32xf32, fragment>
+  }
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// tile.load, tile.store
+//===----------------------------------------------------------------------===//
+
+tile.kernel @load_global(%A: !tile.buffer<64xf32, global>) grid(%bx) = [1] threads(32) {
+  tile.parallel (%i) in [64] {
+    // expected-error@+1 {{'tile.load' op expected a shared or fragment tile, but got a global buffer; move global data with tile.copy}}
+    %x = tile.load %A[%i] : !tile.buffer<64xf32, global>
+  }
+}
+
+// -----
+
+tile.kernel @store_global(%A: !tile.buffer<64xf32, global>, %x: f32) grid(%bx) = [1] threads(32) {
+  tile.parallel (%i) in [64] {
+    // expected-error@+1 {{'tile.store' op expected a shared or fragment tile, but got a global buffer; move global data with tile.copy}}
+    tile.store %x, %A[%i] : !tile.buffer<64xf32, global>
+  }
+}
+
+// -----
+
+tile.kernel @load_index_count() grid(%bx) = [1] threads(32) {
+  %s = tile.alloc_shared : !tile.buffer<8x8xf32, shared>
+  tile.parallel (%i) in [8] {
+    // expected-error@+1 {{'tile.load' op expected 2 indices, but got 1}}
+    %x = tile.load %s[%i] : !tile.buffer<8x8xf32, shared>
+  }
+}
+
+// -----
+
+tile.kernel @store_index_count(%x: f32) grid(%bx) = [1] threads(32) {
+  %s = tile.alloc_shared : !tile.buffer<64xf32, shared>
+  tile.parallel (%i, %j) in [8, 8] {
+    // expected-error@+1 {{'tile.store' op expected 1 indices, but got 2}}
+    tile.store %x, %s[%i, %j] : !tile.buffer<64xf32, shared>
+  }
+}
+
+// -----
+
+tile.kernel @load_outside_parallel() grid(%bx) = [1] threads(32) {
+  %c0 = arith.constant 0 : index
+  %s = tile.alloc_shared : !tile.buffer<64xf32, shared>
+  // expected-error@+1 {{'tile.load' op expected to be inside tile.parallel}}
+  %x = tile.load %s[%c0] : !tile.buffer<64xf32, shared>
+}
+
+// -----
+
+tile.kernel @store_outside_parallel(%x: f32) grid(%bx) = [1] threads(32) {
+  %c0 = arith.constant 0 : index
+  %f = tile.alloc_fragment : !tile.buffer<64xf32, fragment>
+  // expected-error@+1 {{'tile.store' op expected to be inside tile.parallel}}
+  tile.store %x, %f[%c0] : !tile.buffer<64xf32, fragment>
+}
+
+// -----
+
+tile.kernel @fragment_shape_mismatch() grid(%bx) = [1] threads(32) {
+  %f = tile.alloc_fragment : !tile.buffer<64xf32, fragment>
+  tile.parallel (%i) in [32] {
+    // expected-error@+1 {{'tile.load' op expected the fragment shape 64 to match the tile.parallel extents 32}}
+    %x = tile.load %f[%i] : !tile.buffer<64xf32, fragment>
+  }
+}
+
+// -----
+
+tile.kernel @fragment_shape_transposed(%x: f32) grid(%bx) = [1] threads(32) {
+  %f = tile.alloc_fragment : !tile.buffer<4x8xf32, fragment>
+  tile.parallel (%i, %j) in [8, 4] {
+    // expected-error@+1 {{'tile.store' op expected the fragment shape 4x8 to match the tile.parallel extents 8x4}}
+    tile.store %x, %f[%j, %i] : !tile.buffer<4x8xf32, fragment>
+  }
+}
+
+// -----
+
+tile.kernel @fragment_indices_swapped() grid(%bx) = [1] threads(32) {
+  %f = tile.alloc_fragment : !tile.buffer<8x8xf32, fragment>
+  tile.parallel (%i, %j) in [8, 8] {
+    // expected-error@+1 {{'tile.load' op expected fragment index #0 to be induction variable #0 of the enclosing tile.parallel}}
+    %x = tile.load %f[%j, %i] : !tile.buffer<8x8xf32, fragment>
+  }
+}
+
+// -----
+
+tile.kernel @fragment_index_computed(%x: f32) grid(%bx) = [1] threads(32) {
+  %c0 = arith.constant 0 : index
+  %f = tile.alloc_fragment : !tile.buffer<8x8xf32, fragment>
+  tile.parallel (%i, %j) in [8, 8] {
+    // expected-error@+1 {{'tile.store' op expected fragment index #1 to be induction variable #1 of the enclosing tile.parallel}}
+    tile.store %x, %f[%i, %c0] : !tile.buffer<8x8xf32, fragment>
+  }
+}
