@@ -32,6 +32,34 @@ def test_line(name, report):
             f"[{status}]"), failures == 0 and tests > 0
 
 
+def gemm_table(bench):
+    """Best tile variant per problem and output type against cuBLAS."""
+    rows = {}
+    for entry in bench.get("benchmarks", []):
+        if entry.get("aggregate_name") != "median":
+            continue
+        name, problem = entry["run_name"].split("/")[:2]
+        rows.setdefault(problem, {})[name] = entry["TFLOP/s"] / 1e12
+    if not rows:
+        return ["", "no gemm benchmark results: " + str(bench.get("error", ""))]
+    lines = ["", "GEMM, f16 inputs, f32 accumulation, median of 20 (CUDA "
+             "events); TFLOP/s = 2MNK/t",
+             f"{'M x N x K':<16} {'out':<4} {'cuBLAS':>8} {'tile best':>10} "
+             f"{'ratio':>7}  config"]
+    for problem, results in rows.items():
+        for out in ("f32", "f16"):
+            cublas = results.get(f"cublas_f16_{out}")
+            tiles = {k: v for k, v in results.items()
+                     if k.startswith(f"gemm_f16_{out}_")}
+            if not cublas or not tiles:
+                continue
+            best = max(tiles, key=tiles.get)
+            lines.append(f"{problem:<16} {out:<4} {cublas:>8.1f} "
+                         f"{tiles[best]:>10.1f} {tiles[best] / cublas:>6.1%}  "
+                         f"{best}")
+    return lines
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--out", required=True, help="folder of the run")
@@ -41,7 +69,7 @@ def main():
     lines = [args.header] if args.header else []
     ok = True
     for name, file in [("runtime GPU tests", "runtime-tests.json"),
-                       ("vector-add GPU tests", "gpu-tests.json")]:
+                       ("kernel GPU tests", "gpu-tests.json")]:
         line, good = test_line(name, load(os.path.join(args.out, file)))
         lines.append(line)
         ok &= good
@@ -79,6 +107,7 @@ def main():
             goal = "meets" if best[2] >= 0.95 else "misses"
             lines.append(f"best tile kernel: {best[0]} at {best[2]:.1%} of the "
                          f"copy ({goal} the 95% goal)")
+    lines += gemm_table(load(os.path.join(args.out, "bench-gemm.json")))
     text = "\n".join(lines)
     print(text)
     with open(args.markdown, "w") as f:

@@ -11,6 +11,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/Verifier.h"
@@ -96,6 +97,13 @@ Expr operator%(Expr l, double r) { return l % literal(l, r); }
 Expr operator+(double l, Expr r) { return literal(r, l) + r; }
 Expr operator*(double l, Expr r) { return literal(r, l) * r; }
 Expr max(Expr l, Expr r) { return binary(BinaryKind::Max, l, r); }
+Expr ceilDiv(Expr l, Expr r) {
+  Kernel *kernel = ownerOf(l, r);
+  OpBuilder &b = kernel->builder();
+  return Expr(kernel, arith::CeilDivUIOp::create(b, b.getUnknownLoc(),
+                                                 l.value(), r.value()));
+}
+Expr ceilDiv(Expr l, double r) { return ceilDiv(l, literal(l, r)); }
 Expr min(Expr l, Expr r) { return binary(BinaryKind::Min, l, r); }
 
 Expr exp(Expr x) {
@@ -373,6 +381,22 @@ void Kernel::fill(const Buffer &dest, Expr value, SourceLoc loc) {
 
 void Kernel::clear(const Buffer &dest, SourceLoc loc) {
   mlir::tile::ClearOp::create(b, location(loc), dest.value());
+}
+
+void Kernel::gemm(const Buffer &a, const Buffer &bTile, const Buffer &c,
+                  bool transposeB, SourceLoc loc) {
+  mlir::tile::GemmOp::create(b, location(loc), a.value(), bTile.value(),
+                             c.value(), transposeB);
+}
+
+void Kernel::forLoop(Expr lower, Expr upper, int64_t step,
+                     const std::function<void(Expr)> &body, SourceLoc loc) {
+  Location l = location(loc);
+  Value stepValue = arith::ConstantIndexOp::create(b, l, step);
+  auto loop = scf::ForOp::create(b, l, lower.value(), upper.value(), stepValue);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(loop.getBody()->getTerminator());
+  body(Expr(this, loop.getInductionVar()));
 }
 
 void Kernel::parallel(std::vector<int64_t> extents,

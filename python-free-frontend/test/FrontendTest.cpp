@@ -137,3 +137,40 @@ TEST(Frontend, SharedTilesFillAndElementMath) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(Frontend, GemmCompilesToTensorCoreInstructions) {
+  Program program;
+  std::string name = buildGemm(program, GemmConfig{});
+  ASSERT_EQ(program.verify(), "");
+  EXPECT_NE(program.str().find("tile.gemm"), std::string::npos);
+  CompiledModule compiled = compile(program.module(), CompileOptions(), name);
+  ASSERT_TRUE(compiled.ok) << compiled.error;
+  for (const char *instruction :
+       {"mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32",
+        "ldmatrix.sync.aligned.m8n8.x4.shared.b16",
+        "ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16", "bar.sync",
+        "ld.global.v4"})
+    EXPECT_NE(compiled.ptx.find(instruction), std::string::npos)
+        << instruction;
+  EXPECT_EQ(compiled.ptx.find(".local"), std::string::npos);
+  // 128x32 + 32x128 f16 tiles, each 128-byte aligned.
+  EXPECT_NE(compiled.manifest.find("\"dynamic_shared_memory\": 16384"),
+            std::string::npos)
+      << compiled.manifest;
+}
+
+TEST(Frontend, GemmWithTooFewWarpsForTheTileIsReported) {
+  Program program;
+  // 16x8 MMA tiles cannot cover 48x40 with 4 warps in any grid.
+  buildGemm(program, GemmConfig{48, 40, 32, 128, "f32"});
+  CompiledModule compiled = compile(program.module(), CompileOptions());
+  EXPECT_FALSE(compiled.ok);
+  EXPECT_NE(compiled.error.find("cannot spread a 48x40 accumulator over 4 "
+                                "warps"),
+            std::string::npos)
+      << compiled.error;
+}
+
+} // namespace

@@ -23,6 +23,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -48,8 +49,17 @@ static cl::opt<std::string> chip("chip", cl::desc("Target chip"),
 static cl::opt<std::string> cudaToolkit("cuda-toolkit",
                                         cl::desc("CUDA toolkit root"),
                                         cl::cat(category));
-static cl::opt<int64_t> blockN("block-n", cl::desc("vector_add: block size"),
+static cl::opt<int64_t> blockN("block-n",
+                               cl::desc("vector_add: elements per block; "
+                                        "gemm: block tile N"),
                                cl::init(1024), cl::cat(category));
+static cl::opt<int64_t> blockM("block-m", cl::desc("gemm: block tile M"),
+                               cl::init(128), cl::cat(category));
+static cl::opt<int64_t> blockK("block-k", cl::desc("gemm: K step"),
+                               cl::init(32), cl::cat(category));
+static cl::opt<std::string> outDtype("out-dtype",
+                                     cl::desc("gemm: output type (f32, f16)"),
+                                     cl::init("f32"), cl::cat(category));
 static cl::opt<int64_t> threads("num-threads", cl::desc("Threads per block"),
                                 cl::init(256), cl::cat(category));
 static cl::opt<std::string> dtype("dtype", cl::desc("Element type"),
@@ -57,20 +67,28 @@ static cl::opt<std::string> dtype("dtype", cl::desc("Element type"),
 
 namespace {
 
-/// One kernel variant: a generator call with its configuration.
+/// One kernel variant: a generator with its configuration.
 struct Variant {
   std::string generator;
-  VectorAddConfig vectorAdd;
-  std::string name;
-  llvm::json::Object config() const {
-    return llvm::json::Object{{"block_n", vectorAdd.blockN},
-                              {"threads", vectorAdd.threads},
-                              {"dtype", vectorAdd.dtype}};
-  }
+  llvm::json::Object config;
+  std::function<std::string(Program &)> build;
 };
 
-std::string build(Program &program, const Variant &variant) {
-  return buildVectorAdd(program, variant.vectorAdd);
+Variant vectorAddVariant(const VectorAddConfig &c) {
+  return {"vector_add",
+          llvm::json::Object{
+              {"block_n", c.blockN}, {"threads", c.threads}, {"dtype", c.dtype}},
+          [c](Program &p) { return buildVectorAdd(p, c); }};
+}
+
+Variant gemmVariant(const GemmConfig &c) {
+  return {"gemm",
+          llvm::json::Object{{"block_m", c.blockM},
+                             {"block_n", c.blockN},
+                             {"block_k", c.blockK},
+                             {"threads", c.threads},
+                             {"out_dtype", c.outDtype}},
+          [c](Program &p) { return buildGemm(p, c); }};
 }
 
 std::vector<Variant> defaultVariants() {
@@ -79,11 +97,14 @@ std::vector<Variant> defaultVariants() {
                       {2048, 256},
                       {4096, 256},
                       {4096, 512},
-                      {8192, 512}}) {
-    Variant v{"vector_add", {n, t, "f32"}, ""};
-    v.name = v.vectorAdd.kernelName();
-    variants.push_back(v);
-  }
+                      {8192, 512}})
+    variants.push_back(vectorAddVariant({n, t, "f32"}));
+  for (GemmConfig c : {GemmConfig{128, 128, 32, 128, "f32"},
+                       GemmConfig{128, 128, 32, 256, "f32"},
+                       GemmConfig{128, 256, 32, 256, "f32"},
+                       GemmConfig{64, 64, 32, 128, "f32"},
+                       GemmConfig{128, 128, 32, 128, "f16"}})
+    variants.push_back(gemmVariant(c));
   return variants;
 }
 
@@ -122,12 +143,12 @@ int compileAll() {
   }
   llvm::json::Array index;
   int failures = 0;
-  llvm::outs() << llvm::formatv("{0,-28} {1,10} {2,9} {3,8} {4,8} {5,6}  {6}\n",
-                                "kernel", "compile ms", "PTX B", "ld.v4",
-                                "st.v4", "local", "status");
+  llvm::outs() << llvm::formatv(
+      "{0,-32} {1,10} {2,9} {3,6} {4,6} {5,6} {6,6}  {7}\n", "kernel",
+      "compile ms", "PTX B", "ld.v4", "st.v4", "mma", "local", "status");
   for (const Variant &variant : defaultVariants()) {
     Program program;
-    std::string name = build(program, variant);
+    std::string name = variant.build(program);
     std::string base = (llvm::Twine(outDir) + "/" + name).str();
     std::string diagnostics = program.verify();
     CompiledModule compiled;
@@ -141,11 +162,11 @@ int compileAll() {
               writeFile(base + ".manifest.json", compiled.manifest);
     bool usesLocal = count(compiled.ptx, ".local") != 0;
     llvm::outs() << llvm::formatv(
-        "{0,-28} {1,10:f1} {2,9} {3,8} {4,8} {5,6}  {6}\n", name,
+        "{0,-32} {1,10:f1} {2,9} {3,6} {4,6} {5,6} {6,6}  {7}\n", name,
         compiled.compileSeconds * 1e3, compiled.ptx.size(),
         count(compiled.ptx, "ld.global.v4"),
-        count(compiled.ptx, "st.global.v4"), usesLocal ? "yes" : "no",
-        ok ? "ok" : "FAILED");
+        count(compiled.ptx, "st.global.v4"), count(compiled.ptx, "mma.sync"),
+        usesLocal ? "yes" : "no", ok ? "ok" : "FAILED");
     if (!ok) {
       ++failures;
       llvm::errs() << compiled.error;
@@ -154,7 +175,7 @@ int compileAll() {
     index.push_back(llvm::json::Object{
         {"name", name},
         {"generator", variant.generator},
-        {"config", variant.config()},
+        {"config", llvm::json::Object(variant.config)},
         {"chip", std::string(chip)},
         {"cubin", name + ".cubin"},
         {"ptx", name + ".ptx"},
@@ -177,14 +198,18 @@ int compileAll() {
 }
 
 int emitOne() {
-  if (kernelName != "vector_add") {
+  Variant variant;
+  if (kernelName == "vector_add")
+    variant = vectorAddVariant({blockN, threads, dtype});
+  else if (kernelName == "gemm")
+    variant = gemmVariant({blockM, blockN, blockK, threads, outDtype});
+  else {
     llvm::errs() << "tile-kernels: unknown kernel '" << kernelName
                  << "'; --list shows the generators\n";
     return 1;
   }
   Program program;
-  Variant variant{"vector_add", {blockN, threads, dtype}, ""};
-  std::string name = build(program, variant);
+  std::string name = variant.build(program);
   std::string diagnostics = program.verify();
   if (!diagnostics.empty()) {
     llvm::errs() << diagnostics;
@@ -231,7 +256,10 @@ int main(int argc, char **argv) {
                               "with the C++ frontend generators\n");
   if (list) {
     llvm::outs() << "vector_add   C = A + B, 1-D, any length "
-                    "(--block-n, --num-threads, --dtype)\n";
+                    "(--block-n, --num-threads, --dtype)\n"
+                 << "gemm         C = A x B on tensor cores, f16 in, f32 "
+                    "accumulate, any M, N, K (--block-m, --block-n, "
+                    "--block-k, --num-threads, --out-dtype)\n";
     return 0;
   }
   try {

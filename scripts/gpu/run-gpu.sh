@@ -22,12 +22,12 @@ prepare() {
     scripts/build.sh
   fi
   ninja -C "$build" tile-kernels tile-gpu-tests tile-bench-vector-add \
-    tile_runtime_tests
+    tile-bench-gemm tile_runtime_tests
   rm -rf "$bundle"
   mkdir -p "$bundle/bin" "$bundle/lib"
   "$build/bin/tile-kernels" --out-dir="$bundle/kernels" --chip=sm_90
   cp "$build/bin/tile-gpu-tests" "$build/bin/tile-bench-vector-add" \
-    "$build/bin/tile_runtime_tests" "$bundle/bin/"
+    "$build/bin/tile-bench-gemm" "$build/bin/tile_runtime_tests" "$bundle/bin/"
   # Shared libraries the GPU machine lacks (Google Benchmark).
   for lib in $(ldd "$build/bin/tile-bench-vector-add" | awk '/benchmark/ {print $3}'); do
     cp -L "$lib" "$bundle/lib/"
@@ -40,6 +40,8 @@ prepare() {
 run() {
   out=${OUT:-$root/gpu-results}
   mkdir -p "$out"
+  log=$out/run.log # every program's full output; $OUT keeps at most 8 files
+  : > "$log"
   export LD_LIBRARY_PATH="$bundle/lib:${LD_LIBRARY_PATH:-}"
   export TILE_KERNEL_DIR="$bundle/kernels"
   status=0
@@ -47,29 +49,32 @@ run() {
   commit=$(cat "$bundle/COMMIT" 2>/dev/null || echo unknown)
   echo "== GPU: ${gpu:-none}, commit $commit, $(date -u +%Y-%m-%dT%H:%MZ)"
 
-  echo "== runtime tests"
-  "$bundle/bin/tile_runtime_tests" --gtest_output=json:"$out/runtime-tests.json" \
-    > "$out/runtime-tests.log" 2>&1 || status=1
-  tail -3 "$out/runtime-tests.log"
-
-  echo "== vector-add GPU tests"
-  "$bundle/bin/tile-gpu-tests" --gtest_output=json:"$out/gpu-tests.json" \
-    > "$out/gpu-tests.log" 2>&1 || status=1
-  tail -3 "$out/gpu-tests.log"
-
+  step() { # step NAME COMMAND...: run, append to the log, show its last lines
+    local name=$1
+    shift
+    echo "== $name"
+    echo "== $name: $*" >> "$log"
+    "$@" > "$out/step.tmp" 2>&1 || status=1
+    cat "$out/step.tmp" >> "$log"
+    tail -4 "$out/step.tmp"
+    rm -f "$out/step.tmp"
+  }
+  step "runtime tests" "$bundle/bin/tile_runtime_tests" \
+    --gtest_output=json:"$out/runtime-tests.json"
+  step "kernel GPU tests (vector add, gemm)" "$bundle/bin/tile-gpu-tests" \
+    --gtest_output=json:"$out/gpu-tests.json"
   if command -v compute-sanitizer > /dev/null; then
-    echo "== compute-sanitizer memcheck (edge lengths)"
-    compute-sanitizer --tool memcheck --error-exitcode 9 \
-      "$bundle/bin/tile-gpu-tests" --gtest_filter='*EdgeLengths*' \
-      > "$out/memcheck.log" 2>&1 || status=1
-    grep -E "ERROR SUMMARY|PASSED|FAILED" "$out/memcheck.log" | tail -2
+    step "compute-sanitizer memcheck" compute-sanitizer --tool memcheck \
+      --error-exitcode 9 "$bundle/bin/tile-gpu-tests" \
+      --gtest_filter='*EdgeLengths*:*SmallAndOdd*'
   fi
-
-  echo "== vector-add benchmark"
-  "$bundle/bin/tile-bench-vector-add" --benchmark_out="$out/bench-vector-add.json" \
-    --benchmark_out_format=json > "$out/bench-vector-add.log" 2>&1 || status=1
+  step "vector-add benchmark" "$bundle/bin/tile-bench-vector-add" \
+    --benchmark_out="$out/bench-vector-add.json" --benchmark_out_format=json
+  step "gemm benchmark" "$bundle/bin/tile-bench-gemm" \
+    --benchmark_out="$out/bench-gemm.json" --benchmark_out_format=json
+  echo "== PyTorch peers"
   python3 benchmarks/peers/vector_add_torch.py > "$out/torch-vector-add.json" \
-    2> "$out/torch-vector-add.log" || status=1
+    2>> "$log" || status=1
 
   echo "== summary"
   python3 benchmarks/summarize.py --out "$out" --markdown "$out/summary.md" \

@@ -20,6 +20,9 @@ class GPUDialect;
 namespace memref {
 class MemRefDialect;
 } // namespace memref
+namespace nvgpu {
+class NVGPUDialect;
+} // namespace nvgpu
 namespace scf {
 class SCFDialect;
 } // namespace scf

@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
@@ -75,13 +76,13 @@ int64_t alignTo(int64_t value, int64_t alignment) {
   return llvm::divideCeil(value, alignment) * alignment;
 }
 
-/// Whether `op` (a copy, fill or tile.parallel) reads or writes a shared
+/// Whether `op` (a copy, fill, gemm or tile.parallel) reads or writes a shared
 /// tile. Its threads touch other elements than the next op's threads do, so
 /// the block must synchronize after it.
 bool accessesSharedTile(Operation *op) {
   bool shared = false;
   op->walk([&](Operation *nested) {
-    if (!isa<CopyOp, FillOp, ClearOp, LoadOp, StoreOp>(nested))
+    if (!isa<CopyOp, FillOp, ClearOp, LoadOp, StoreOp, GemmOp>(nested))
       return;
     for (Value operand : nested->getOperands())
       if (auto type = dyn_cast<BufferType>(operand.getType()))
@@ -126,10 +127,21 @@ private:
   /// calling thread, guarded when the last round is partial.
   void forEachChunk(Location loc, const Distribution &dist,
                     function_ref<void(int64_t, Value)> body);
+  /// Calls `body(firstSlot, coords)` for each chunk of `vec` consecutive
+  /// elements (along the last dimension) of a `shape` tile that the calling
+  /// thread handles: as a fragment `layout` places them, or dealt
+  /// round-robin when `layout` is null (guarded when the last round is
+  /// partial; slots are then meaningless).
+  void forEachThreadChunk(Location loc, ArrayRef<int64_t> shape,
+                          Attribute layout, int64_t vec,
+                          function_ref<void(int64_t, ArrayRef<Value>)> body);
+  /// The warp index and the lane of the calling thread.
+  std::pair<Value, Value> getWarpAndLane(Location loc);
+  LogicalResult lowerGemm(GemmOp op);
   Value readChunk(Location loc, const BufferStorage &src, ValueRange offsets,
-                  ArrayRef<Value> coords, int64_t round, int64_t vec);
+                  ArrayRef<Value> coords, int64_t slot, int64_t vec);
   void writeChunk(Location loc, const BufferStorage &dst, ValueRange offsets,
-                  ArrayRef<Value> coords, int64_t round, int64_t vec,
+                  ArrayRef<Value> coords, int64_t slot, int64_t vec,
                   Value vector);
   /// Bounds and alignment of a `vec`-wide access of a global tensor at `g`:
   /// returns (all rows in bounds, whole vector in bounds and aligned).
@@ -145,6 +157,7 @@ private:
   gpu::GPUFuncOp func;
   Value threadId;
   Value dynamicSharedMemory;
+  Value warpId, laneId;
   int64_t sharedBytes = 0;
   /// Insertion point for allocations: the end of the function prologue.
   Operation *prologueEnd = nullptr;
@@ -380,6 +393,7 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
         return lowerFill(clear, clear.getDest(), zero);
       })
       .Case([&](ParallelOp parallel) { return lowerParallel(parallel); })
+      .Case([&](GemmOp gemm) { return lowerGemm(gemm); })
       .Case([&](DimOp dim) { return lowerDim(dim); })
       .Default([&](Operation *other) {
         return other->emitOpError("cannot be lowered outside tile.parallel");
@@ -415,7 +429,7 @@ LogicalResult KernelLowering::lowerAllocShared(AllocSharedOp op) {
 LogicalResult KernelLowering::lowerAllocFragment(AllocFragmentOp op) {
   BufferType type = op.getResult().getType();
   Location loc = op.getLoc();
-  if (!isa_and_nonnull<RowMajorLayoutAttr>(type.getLayout()))
+  if (!isa_and_nonnull<RowMajorLayoutAttr, MmaLayoutAttr>(type.getLayout()))
     return op.emitOpError("expected a fragment with a layout; run "
                           "-tile-assign-layouts first");
   OpBuilder::InsertionGuard guard(builder);
@@ -451,6 +465,9 @@ SmallVector<Value> KernelLowering::delinearize(Location loc, Value linear,
 
 FailureOr<int64_t> KernelLowering::fragmentVector(Operation *user,
                                                   BufferType type) {
+  // An MMA accumulator holds pairs of consecutive columns.
+  if (isa_and_nonnull<MmaLayoutAttr>(type.getLayout()))
+    return 2;
   auto layout = dyn_cast_or_null<RowMajorLayoutAttr>(type.getLayout());
   if (!layout)
     return user->emitOpError("expected fragment operands with a layout; run "
@@ -521,7 +538,7 @@ KernelLowering::globalAccessChecks(Location loc, const BufferStorage &global,
 
 Value KernelLowering::readChunk(Location loc, const BufferStorage &src,
                                 ValueRange offsets, ArrayRef<Value> coords,
-                                int64_t round, int64_t vec) {
+                                int64_t slot, int64_t vec) {
   Type elementType = src.type.getElementType();
   auto vectorType = VectorType::get({vec}, elementType);
   int64_t bytes = vec * getElementByteWidth(elementType);
@@ -530,7 +547,7 @@ Value KernelLowering::readChunk(Location loc, const BufferStorage &src,
     SmallVector<Value> elements;
     for (int64_t lane = 0; lane < vec; ++lane)
       elements.push_back(memref::LoadOp::create(
-          builder, loc, src.memref, constant(loc, round * vec + lane)));
+          builder, loc, src.memref, constant(loc, slot + lane)));
     return vector::FromElementsOp::create(builder, loc, vectorType, elements);
   }
   if (src.type.isShared())
@@ -586,7 +603,7 @@ Value KernelLowering::readChunk(Location loc, const BufferStorage &src,
 
 void KernelLowering::writeChunk(Location loc, const BufferStorage &dst,
                                 ValueRange offsets, ArrayRef<Value> coords,
-                                int64_t round, int64_t vec, Value vector) {
+                                int64_t slot, int64_t vec, Value vector) {
   Type elementType = dst.type.getElementType();
   int64_t bytes = vec * getElementByteWidth(elementType);
 
@@ -594,7 +611,7 @@ void KernelLowering::writeChunk(Location loc, const BufferStorage &dst,
     for (int64_t lane = 0; lane < vec; ++lane)
       memref::StoreOp::create(
           builder, loc, vector::ExtractOp::create(builder, loc, vector, lane),
-          dst.memref, constant(loc, round * vec + lane));
+          dst.memref, constant(loc, slot + lane));
     return;
   }
   if (dst.type.isShared()) {
@@ -667,32 +684,31 @@ LogicalResult KernelLowering::lowerCopy(CopyOp op) {
 
   // Follow the fragment's layout; otherwise the widest 16-byte chunks.
   int64_t vec = 0;
+  Attribute layout;
   for (const BufferStorage *side : {&src, &dst}) {
     if (!side->type.isFragment())
       continue;
     FailureOr<int64_t> fragmentVec = fragmentVector(op, side->type);
     if (failed(fragmentVec))
       return failure();
-    if (vec && vec != *fragmentVec)
+    if (layout && layout != side->type.getLayout())
       return op.emitOpError("expected source and dest fragments with the same "
                             "layout, but got ")
              << src.type.getLayout() << " and " << dst.type.getLayout();
     vec = *fragmentVec;
+    layout = side->type.getLayout();
   }
   if (!vec)
     vec = std::min(widestVector(shape.back(), src.type.getElementType()),
                    widestVector(shape.back(), dst.type.getElementType()));
 
-  Distribution dist = distribute(shape, vec, numThreads);
-  forEachChunk(loc, dist, [&](int64_t round, Value chunk) {
-    Value first =
-        arith::MulIOp::create(builder, loc, chunk, constant(loc, vec));
-    SmallVector<Value> coords = delinearize(loc, first, shape);
-    Value vector =
-        readChunk(loc, src, op.getSourceOffsets(), coords, round, vec);
-    vector = convertVector(loc, vector, dst.type.getElementType());
-    writeChunk(loc, dst, op.getDestOffsets(), coords, round, vec, vector);
-  });
+  forEachThreadChunk(
+      loc, shape, layout, vec, [&](int64_t slot, ArrayRef<Value> coords) {
+        Value vector =
+            readChunk(loc, src, op.getSourceOffsets(), coords, slot, vec);
+        vector = convertVector(loc, vector, dst.type.getElementType());
+        writeChunk(loc, dst, op.getDestOffsets(), coords, slot, vec, vector);
+      });
   return success();
 }
 
@@ -713,13 +729,10 @@ LogicalResult KernelLowering::lowerFill(Operation *op, Value dest,
   int64_t vec = widestVector(shape.back(), dst.type.getElementType());
   Value splat = vector::BroadcastOp::create(
       builder, loc, VectorType::get({vec}, dst.type.getElementType()), value);
-  forEachChunk(loc, distribute(shape, vec, numThreads),
-               [&](int64_t round, Value chunk) {
-                 Value first = arith::MulIOp::create(builder, loc, chunk,
-                                                     constant(loc, vec));
-                 writeChunk(loc, dst, {}, delinearize(loc, first, shape),
-                            round, vec, splat);
-               });
+  forEachThreadChunk(loc, shape, Attribute(), vec,
+                     [&](int64_t slot, ArrayRef<Value> coords) {
+                       writeChunk(loc, dst, {}, coords, slot, vec, splat);
+                     });
   return success();
 }
 
@@ -806,26 +819,27 @@ LogicalResult KernelLowering::lowerParallel(ParallelOp op) {
 
   int64_t vec = 1;
   if (layoutSource) {
-    auto rowMajor = dyn_cast_or_null<RowMajorLayoutAttr>(layout);
-    if (!rowMajor)
+    if (!layout)
       return layoutSource->emitOpError("expected a fragment with a layout; "
                                        "run -tile-assign-layouts first");
-    vec = rowMajor.getVec();
+    FailureOr<int64_t> fragmentVec = fragmentVector(
+        layoutSource, BufferType::get(shape, builder.getF32Type(),
+                                      MemoryScope::Fragment, layout));
+    if (failed(fragmentVec))
+      return failure();
+    vec = *fragmentVec;
   }
 
   Block &body = op.getBodyBlock();
-  Distribution dist = distribute(shape, vec, numThreads);
   LogicalResult result = success();
-  forEachChunk(loc, dist, [&](int64_t round, Value chunk) {
-    Value first =
-        arith::MulIOp::create(builder, loc, chunk, constant(loc, vec));
+  forEachThreadChunk(loc, shape, layout, vec, [&](int64_t firstSlot,
+                                                  ArrayRef<Value> first) {
     for (int64_t lane = 0; lane < vec && succeeded(result); ++lane) {
-      Value linear =
-          lane ? Value(arith::AddIOp::create(builder, loc, first,
-                                             constant(loc, lane)))
-               : first;
-      SmallVector<Value> coords = delinearize(loc, linear, shape);
-      Value slot = constant(loc, round * vec + lane);
+      SmallVector<Value> coords(first);
+      if (lane)
+        coords.back() = arith::AddIOp::create(builder, loc, coords.back(),
+                                              constant(loc, lane));
+      Value slot = constant(loc, firstSlot + lane);
       IRMapping mapping;
       mapping.map(body.getArguments(), coords);
       SmallVector<Operation *> accesses;
@@ -853,6 +867,167 @@ LogicalResult KernelLowering::lowerParallel(ParallelOp op) {
     }
   });
   return result;
+}
+
+//===----------------------------------------------------------------------===//
+// Thread chunks of a layout
+//===----------------------------------------------------------------------===//
+
+std::pair<Value, Value> KernelLowering::getWarpAndLane(Location loc) {
+  if (!warpId) {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointAfterValue(threadId);
+    Value warpSize = constant(loc, 32);
+    warpId = arith::DivUIOp::create(builder, loc, threadId, warpSize);
+    laneId = arith::RemUIOp::create(builder, loc, threadId, warpSize);
+  }
+  return {warpId, laneId};
+}
+
+void KernelLowering::forEachThreadChunk(
+    Location loc, ArrayRef<int64_t> shape, Attribute layout, int64_t vec,
+    function_ref<void(int64_t, ArrayRef<Value>)> body) {
+  auto mma = dyn_cast_or_null<MmaLayoutAttr>(layout);
+  if (!mma) {
+    forEachChunk(loc, distribute(shape, vec, numThreads),
+                 [&](int64_t round, Value chunk) {
+                   Value first = arith::MulIOp::create(builder, loc, chunk,
+                                                       constant(loc, vec));
+                   body(round * vec, delinearize(loc, first, shape));
+                 });
+    return;
+  }
+  // #tile.mma: warp (w / wn, w mod wn) owns a (M/wm) x (N/wn) sub-tile of
+  // 16x8 MMA tiles; in each, the lane holds rows l/4 and l/4 + 8 at columns
+  // 2 (l mod 4) and 2 (l mod 4) + 1.
+  auto [warp, lane] = getWarpAndLane(loc);
+  int64_t warpRows = shape[0] / mma.getWarpsM();
+  int64_t warpCols = shape[1] / mma.getWarpsN();
+  int64_t tilesN = warpCols / 8;
+  Value warpsN = constant(loc, mma.getWarpsN());
+  Value rowBase = arith::AddIOp::create(
+      builder, loc,
+      arith::MulIOp::create(
+          builder, loc, arith::DivUIOp::create(builder, loc, warp, warpsN),
+          constant(loc, warpRows)),
+      arith::DivUIOp::create(builder, loc, lane, constant(loc, 4)));
+  Value colBase = arith::AddIOp::create(
+      builder, loc,
+      arith::MulIOp::create(
+          builder, loc, arith::RemUIOp::create(builder, loc, warp, warpsN),
+          constant(loc, warpCols)),
+      arith::MulIOp::create(
+          builder, loc,
+          arith::RemUIOp::create(builder, loc, lane, constant(loc, 4)),
+          constant(loc, 2)));
+  for (int64_t mt = 0; mt < warpRows / 16; ++mt)
+    for (int64_t nt = 0; nt < tilesN; ++nt)
+      for (int64_t half = 0; half < 2; ++half) {
+        Value row = arith::AddIOp::create(builder, loc, rowBase,
+                                          constant(loc, mt * 16 + half * 8));
+        Value col =
+            arith::AddIOp::create(builder, loc, colBase, constant(loc, nt * 8));
+        body(((mt * tilesN + nt) * 2 + half) * 2, {row, col});
+      }
+}
+
+//===----------------------------------------------------------------------===//
+// Tensor cores
+//===----------------------------------------------------------------------===//
+
+LogicalResult KernelLowering::lowerGemm(GemmOp op) {
+  Location loc = op.getLoc();
+  const BufferStorage &a = storage[op.getA()];
+  const BufferStorage &b = storage[op.getB()];
+  const BufferStorage &c = storage[op.getC()];
+  if (!a.memref || !b.memref || !c.memref)
+    return op.emitOpError("operand has no storage");
+  auto mma = dyn_cast_or_null<MmaLayoutAttr>(c.type.getLayout());
+  if (!mma)
+    return op.emitOpError("expected the accumulator to have a #tile.mma "
+                          "layout; run -tile-assign-layouts first");
+  bool transposeB = op.getTransposeB();
+  int64_t m = c.type.getDimSize(0), n = c.type.getDimSize(1);
+  int64_t k = a.type.getDimSize(1);
+  int64_t warpRows = m / mma.getWarpsM(), warpCols = n / mma.getWarpsN();
+  int64_t tilesM = warpRows / 16, tilesN = warpCols / 8;
+  Type f16 = builder.getF16Type(), f32 = builder.getF32Type();
+  auto aType = VectorType::get({4, 2}, f16);
+  auto bType = VectorType::get({2, 2}, f16);
+  auto cType = VectorType::get({2, 2}, f32);
+
+  auto [warp, lane] = getWarpAndLane(loc);
+  Value warpsN = constant(loc, mma.getWarpsN());
+  Value warpRow = arith::MulIOp::create(
+      builder, loc, arith::DivUIOp::create(builder, loc, warp, warpsN),
+      constant(loc, warpRows));
+  Value warpCol = arith::MulIOp::create(
+      builder, loc, arith::RemUIOp::create(builder, loc, warp, warpsN),
+      constant(loc, warpCols));
+  // ldmatrix row addresses: lane l supplies row l of the 8x8 matrices.
+  Value lane16 = arith::RemUIOp::create(builder, loc, lane, constant(loc, 16));
+  Value laneHalf = arith::MulIOp::create(
+      builder, loc, arith::DivUIOp::create(builder, loc, lane, constant(loc, 16)),
+      constant(loc, 8));
+  Value lane8 = arith::RemUIOp::create(builder, loc, lane, constant(loc, 8));
+  Value laneQuarter = arith::MulIOp::create(
+      builder, loc,
+      arith::RemUIOp::create(
+          builder, loc,
+          arith::DivUIOp::create(builder, loc, lane, constant(loc, 8)),
+          constant(loc, 2)),
+      constant(loc, 8));
+  auto add = [&](Value v, int64_t offset) -> Value {
+    return arith::AddIOp::create(builder, loc, v, constant(loc, offset));
+  };
+
+  for (int64_t kk = 0; kk < k; kk += 16) {
+    // A: x4 ldmatrix per 16x16 tile; lanes 0-15 rows at k, 16-31 at k + 8.
+    SmallVector<Value> aFrags;
+    for (int64_t mt = 0; mt < tilesM; ++mt) {
+      Value row = arith::AddIOp::create(builder, loc, add(warpRow, mt * 16),
+                                        lane16);
+      Value col = add(laneHalf, kk);
+      aFrags.push_back(nvgpu::LdMatrixOp::create(builder, loc, aType, a.memref,
+                                                 ValueRange{row, col},
+                                                 /*transpose=*/false,
+                                                 /*numTiles=*/4));
+    }
+    // B: x2 ldmatrix per 16x8 tile; transposed when B is stored K x N.
+    SmallVector<Value> bFrags;
+    for (int64_t nt = 0; nt < tilesN; ++nt) {
+      SmallVector<Value> index;
+      if (transposeB)
+        index = {arith::AddIOp::create(builder, loc, add(warpCol, nt * 8),
+                                       lane8),
+                 add(laneQuarter, kk)};
+      else
+        index = {add(lane16, kk), add(warpCol, nt * 8)};
+      bFrags.push_back(nvgpu::LdMatrixOp::create(builder, loc, bType, b.memref,
+                                                 index, !transposeB,
+                                                 /*numTiles=*/2));
+    }
+    for (int64_t mt = 0; mt < tilesM; ++mt)
+      for (int64_t nt = 0; nt < tilesN; ++nt) {
+        int64_t slot = (mt * tilesN + nt) * 4;
+        SmallVector<Value> acc;
+        for (int64_t i = 0; i < 4; ++i)
+          acc.push_back(memref::LoadOp::create(builder, loc, c.memref,
+                                               constant(loc, slot + i)));
+        Value accVector =
+            vector::FromElementsOp::create(builder, loc, cType, acc);
+        Value result = nvgpu::MmaSyncOp::create(
+            builder, loc, aFrags[mt], bFrags[nt], accVector,
+            ArrayRef<int64_t>{16, 8, 16});
+        for (int64_t i = 0; i < 4; ++i)
+          memref::StoreOp::create(
+              builder, loc,
+              vector::ExtractOp::create(builder, loc, result,
+                                        ArrayRef<int64_t>{i / 2, i % 2}),
+              c.memref, constant(loc, slot + i));
+      }
+  }
+  return success();
 }
 
 //===----------------------------------------------------------------------===//

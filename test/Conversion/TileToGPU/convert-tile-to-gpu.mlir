@@ -416,13 +416,11 @@ tile.kernel @convert(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads(32
 // CHECK-NEXT: %[[X0:.*]] = memref.load %[[S]][%[[I0]], %[[J0]]] : memref<8x16xf32, #gpu.address_space<workgroup>>
 // CHECK-NEXT: %[[Y0:.*]] = math.exp %[[X0]] : f32
 // CHECK-NEXT: memref.store %[[Y0]], %[[REGS]][%[[SLOT0]]] : memref<4xf32>
+// The next element of the chunk is one column further in the same row.
 // CHECK-NEXT: %[[L1:.*]] = arith.constant 1 : index
-// CHECK-NEXT: %[[E1:.*]] = arith.addi %[[FIRST]], %[[L1]] : index
-// CHECK-NEXT: arith.constant 16 : index
-// CHECK-NEXT: %[[J1:.*]] = arith.remui %[[E1]], %{{.*}} : index
-// CHECK-NEXT: %[[I1:.*]] = arith.divui %[[E1]], %{{.*}} : index
+// CHECK-NEXT: %[[J1:.*]] = arith.addi %[[J0]], %[[L1]] : index
 // CHECK-NEXT: %[[SLOT1:.*]] = arith.constant 1 : index
-// CHECK-NEXT: %[[X1:.*]] = memref.load %[[S]][%[[I1]], %[[J1]]]
+// CHECK-NEXT: %[[X1:.*]] = memref.load %[[S]][%[[I0]], %[[J1]]]
 // CHECK-NEXT: %[[Y1:.*]] = math.exp %[[X1]] : f32
 // CHECK-NEXT: memref.store %[[Y1]], %[[REGS]][%[[SLOT1]]] : memref<4xf32>
 // CHECK-COUNT-2: math.exp

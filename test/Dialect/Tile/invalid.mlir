@@ -594,3 +594,66 @@ tile.kernel @fragment_index_computed(%x: f32) grid(%bx) = [1] threads(32) {
     tile.store %x, %f[%i, %c0] : !tile.buffer<8x8xf32, fragment>
   }
 }
+
+// -----
+
+tile.kernel @gemm_global_a(%A: !tile.buffer<16x16xf16, global>) grid(%bx) = [1] threads(32) {
+  %b = tile.alloc_shared : !tile.buffer<16x8xf16, shared>
+  %c = tile.alloc_fragment : !tile.buffer<16x8xf32, fragment>
+  // expected-error@+1 {{expected A and B in shared memory, but got a global A and a shared B}}
+  tile.gemm %A, %b, %c : !tile.buffer<16x16xf16, global>, !tile.buffer<16x8xf16, shared>, !tile.buffer<16x8xf32, fragment>
+}
+
+// -----
+
+tile.kernel @gemm_bad_k(%A: !tile.buffer<?xf16, global>) grid(%bx) = [1] threads(32) {
+  %a = tile.alloc_shared : !tile.buffer<16x32xf16, shared>
+  %b = tile.alloc_shared : !tile.buffer<16x8xf16, shared>
+  %c = tile.alloc_fragment : !tile.buffer<16x8xf32, fragment>
+  // expected-error@+1 {{expected B to have K = 32 (the columns of A), but got 16 rows}}
+  tile.gemm %a, %b, %c : !tile.buffer<16x32xf16, shared>, !tile.buffer<16x8xf16, shared>, !tile.buffer<16x8xf32, fragment>
+}
+
+// -----
+
+tile.kernel @gemm_f32_inputs(%A: !tile.buffer<?xf16, global>) grid(%bx) = [1] threads(32) {
+  %a = tile.alloc_shared : !tile.buffer<16x16xf32, shared>
+  %b = tile.alloc_shared : !tile.buffer<16x8xf32, shared>
+  %c = tile.alloc_fragment : !tile.buffer<16x8xf32, fragment>
+  // expected-error@+1 {{expected f16 A and B, but got 'f32' and 'f32'}}
+  tile.gemm %a, %b, %c : !tile.buffer<16x16xf32, shared>, !tile.buffer<16x8xf32, shared>, !tile.buffer<16x8xf32, fragment>
+}
+
+// -----
+
+tile.kernel @gemm_bad_c(%A: !tile.buffer<?xf16, global>) grid(%bx) = [1] threads(32) {
+  %a = tile.alloc_shared : !tile.buffer<16x16xf16, shared>
+  %b = tile.alloc_shared : !tile.buffer<8x16xf16, shared>
+  %c = tile.alloc_fragment : !tile.buffer<16x16xf32, fragment>
+  // expected-error@+1 {{expected C of shape 16x8, but got 16x16}}
+  tile.gemm %a, %b, %c {transpose_b} : !tile.buffer<16x16xf16, shared>, !tile.buffer<8x16xf16, shared>, !tile.buffer<16x16xf32, fragment>
+}
+
+// -----
+
+tile.kernel @gemm_mma_shape(%A: !tile.buffer<?xf16, global>) grid(%bx) = [1] threads(32) {
+  %a = tile.alloc_shared : !tile.buffer<24x16xf16, shared>
+  %b = tile.alloc_shared : !tile.buffer<16x8xf16, shared>
+  %c = tile.alloc_fragment : !tile.buffer<24x8xf32, fragment>
+  // expected-error@+1 {{expected M, N, K multiples of 16, 8, 16 (one m16n8k16 MMA), but got 24, 8, 16}}
+  tile.gemm %a, %b, %c : !tile.buffer<24x16xf16, shared>, !tile.buffer<16x8xf16, shared>, !tile.buffer<24x8xf32, fragment>
+}
+
+// -----
+
+tile.kernel @mma_layout_shape(%A: !tile.buffer<?xf16, global>) grid(%bx) = [1] threads(128) {
+  // expected-error@+1 {{expected a fragment shape that is a multiple of 32x16 for #tile.mma<warps = [2, 2]>, but got 48x16}}
+  %c = tile.alloc_fragment : !tile.buffer<48x16xf32, fragment, #tile.mma<warps = [2, 2]>>
+}
+
+// -----
+
+tile.kernel @mma_layout_warps(%A: !tile.buffer<?xf16, global>) grid(%bx) = [1] threads(64) {
+  // expected-error@+1 {{expected #tile.mma<warps = [2, 2]> to cover the kernel's 64 threads, but it has 4 warps}}
+  %c = tile.alloc_fragment : !tile.buffer<32x16xf32, fragment, #tile.mma<warps = [2, 2]>>
+}

@@ -84,6 +84,18 @@ RowMajorLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 }
 
 //===----------------------------------------------------------------------===//
+// MmaLayoutAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult MmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                    unsigned warpsM, unsigned warpsN) {
+  if (warpsM == 0 || warpsN == 0 || warpsM * warpsN > 32)
+    return emitError() << "expected 1 to 32 warps in total, but got "
+                       << warpsM << "x" << warpsN;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // BufferType
 //===----------------------------------------------------------------------===//
 
@@ -159,6 +171,18 @@ LogicalResult BufferType::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "expected a layout only on fragments, but a "
                        << stringifyMemoryScope(scope) << " buffer has "
                        << layout;
+  if (auto mma = dyn_cast<MmaLayoutAttr>(layout)) {
+    if (shape.size() != 2)
+      return emitError() << "expected a rank-2 fragment for " << layout
+                         << ", but got rank " << shape.size();
+    if (shape[0] % (16 * mma.getWarpsM()) != 0 ||
+        shape[1] % (8 * mma.getWarpsN()) != 0)
+      return emitError() << "expected a fragment shape that is a multiple of "
+                         << 16 * mma.getWarpsM() << "x" << 8 * mma.getWarpsN()
+                         << " for " << layout << ", but got " << shape[0]
+                         << "x" << shape[1];
+    return success();
+  }
   auto rowMajor = dyn_cast<RowMajorLayoutAttr>(layout);
   if (!rowMajor)
     return emitError() << "expected a fragment layout attribute, but got "

@@ -309,6 +309,13 @@ LogicalResult KernelOp::verifyRegions() {
           << threads << " x " << layout.getVec();
       return WalkResult::interrupt();
     }
+    if (auto layout = dyn_cast_or_null<MmaLayoutAttr>(type.getLayout());
+        layout && layout.getNumWarps() * 32 != threads) {
+      alloc.emitOpError("expected ")
+          << layout << " to cover the kernel's " << threads
+          << " threads, but it has " << layout.getNumWarps() << " warps";
+      return WalkResult::interrupt();
+    }
     return WalkResult::advance();
   });
   return failure(result.wasInterrupted());
@@ -439,6 +446,48 @@ LogicalResult FillOp::verify() {
 
 LogicalResult ClearOp::verify() {
   return verifyTileDest(*this, cast<BufferType>(getDest().getType()));
+}
+
+//===----------------------------------------------------------------------===//
+// GemmOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult GemmOp::verify() {
+  BufferType a = getAType(), b = getBType(), c = getCType();
+  if (!a.isShared() || !b.isShared())
+    return emitOpError("expected A and B in shared memory, but got a ")
+           << stringifyMemoryScope(a.getScope()) << " A and a "
+           << stringifyMemoryScope(b.getScope()) << " B";
+  if (!c.isFragment())
+    return emitOpError("expected the accumulator C to be a fragment, but got a ")
+           << stringifyMemoryScope(c.getScope()) << " buffer";
+  if (a.getRank() != 2 || b.getRank() != 2 || c.getRank() != 2)
+    return emitOpError("expected rank-2 A, B and C");
+  if (!a.getElementType().isF16() || b.getElementType() != a.getElementType())
+    return emitOpError("expected f16 A and B, but got ")
+           << a.getElementType() << " and " << b.getElementType();
+  if (!c.getElementType().isF32())
+    return emitOpError("expected an f32 accumulator, but got ")
+           << c.getElementType();
+  int64_t m = a.getDimSize(0), k = a.getDimSize(1);
+  int64_t bk = getTransposeB() ? b.getDimSize(1) : b.getDimSize(0);
+  int64_t n = getTransposeB() ? b.getDimSize(0) : b.getDimSize(1);
+  if (bk != k)
+    return emitOpError("expected B to have K = ")
+           << k << " (the columns of A), but got " << bk
+           << (getTransposeB() ? " columns (transpose_b)" : " rows");
+  if (c.getDimSize(0) != m || c.getDimSize(1) != n)
+    return emitOpError("expected C of shape ")
+           << m << "x" << n << ", but got " << formatShape(c.getShape());
+  if (m % 16 != 0 || n % 8 != 0 || k % 16 != 0)
+    return emitOpError("expected M, N, K multiples of 16, 8, 16 (one "
+                       "m16n8k16 MMA), but got ")
+           << m << ", " << n << ", " << k;
+  if (c.getLayout() && !isa<MmaLayoutAttr>(c.getLayout()))
+    return emitOpError("expected the accumulator to have a #tile.mma layout, "
+                       "but got ")
+           << c.getLayout();
+  return success();
 }
 
 //===----------------------------------------------------------------------===//

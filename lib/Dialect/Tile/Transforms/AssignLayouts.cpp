@@ -31,6 +31,28 @@ unsigned chooseVectorWidth(BufferType type, int64_t threads) {
   return 1;
 }
 
+/// The warp grid for a gemm accumulator of `m x n` with `warps` warps: the
+/// factorization whose per-warp tile is closest to square (ties: more warp
+/// rows), among those whose warp tile is a whole number of 16x8 MMA tiles.
+std::optional<std::pair<unsigned, unsigned>>
+chooseWarpGrid(int64_t m, int64_t n, unsigned warps) {
+  std::optional<std::pair<unsigned, unsigned>> best;
+  int64_t bestScore = 0;
+  for (unsigned wm = warps; wm >= 1; --wm) {
+    if (warps % wm != 0)
+      continue;
+    unsigned wn = warps / wm;
+    if (m % (16 * wm) != 0 || n % (8 * wn) != 0)
+      continue;
+    int64_t score = std::abs(m / wm - n / wn);
+    if (!best || score < bestScore) {
+      best = {wm, wn};
+      bestScore = score;
+    }
+  }
+  return best;
+}
+
 struct TileAssignLayoutsPass
     : public tile::impl::TileAssignLayoutsBase<TileAssignLayoutsPass> {
   void runOnOperation() override {
@@ -55,6 +77,8 @@ struct TileAssignLayoutsPass
       SmallVector<Value> used;
       if (auto copy = dyn_cast<CopyOp>(op)) {
         used = {copy.getSource(), copy.getDest()};
+      } else if (auto gemm = dyn_cast<GemmOp>(op)) {
+        used = {gemm.getC()};
       } else if (auto loop = dyn_cast<ParallelOp>(op)) {
         loop.getBody().walk([&](Operation *inner) {
           if (auto load = dyn_cast<LoadOp>(inner))
@@ -68,6 +92,48 @@ struct TileAssignLayoutsPass
         if (groups.contains(v) && groups.contains(used.front()))
           groups.unionSets(used.front(), v);
     });
+
+    // Gemm accumulators get the MMA layout, and so does every fragment used
+    // with them.
+    DenseMap<Value, Attribute> groupMma;
+    bool failedGemm = false;
+    kernel.walk([&](GemmOp gemm) {
+      Value leader = groups.getLeaderValue(gemm.getC());
+      BufferType c = gemm.getCType();
+      Attribute layout = c.getLayout();
+      if (!layout) {
+        auto grid = chooseWarpGrid(c.getDimSize(0), c.getDimSize(1),
+                                   kernel.getThreads() / 32);
+        if (!grid) {
+          gemm.emitOpError("cannot spread a ")
+              << c.getDimSize(0) << "x" << c.getDimSize(1)
+              << " accumulator over " << kernel.getThreads() / 32
+              << " warps in 16x8 MMA tiles; change the tile or thread count, "
+                 "or give the fragment a #tile.mma layout";
+          failedGemm = true;
+          return;
+        }
+        layout = MmaLayoutAttr::get(&getContext(), grid->first, grid->second);
+      }
+      groupMma.try_emplace(leader, layout);
+    });
+    if (failedGemm)
+      return signalPassFailure();
+    for (Value fragment : fragments) {
+      auto it = groupMma.find(groups.getLeaderValue(fragment));
+      auto type = cast<BufferType>(fragment.getType());
+      if (it == groupMma.end() || type.getLayout())
+        continue;
+      if (type.getShape() != cast<BufferType>(
+                                 groups.getLeaderValue(fragment).getType())
+                                 .getShape()) {
+        fragment.getDefiningOp()->emitOpError(
+            "is used with a gemm accumulator of another shape, so it cannot "
+            "share its #tile.mma layout");
+        return signalPassFailure();
+      }
+      fragment.setType(type.withLayout(it->second));
+    }
 
     // A layout already present decides for its group.
     DenseMap<Value, unsigned> groupVec;

@@ -82,6 +82,9 @@ Expr operator/(Expr lhs, double rhs);
 Expr operator%(Expr lhs, double rhs);
 Expr operator+(double lhs, Expr rhs);
 Expr operator*(double lhs, Expr rhs);
+/// Rounding-up division of non-negative index/integer values.
+Expr ceilDiv(Expr lhs, Expr rhs);
+Expr ceilDiv(Expr lhs, double rhs);
 Expr max(Expr lhs, Expr rhs);
 Expr min(Expr lhs, Expr rhs);
 Expr exp(Expr x);
@@ -213,6 +216,14 @@ public:
   void copy(const Buffer &source, const Buffer &dest, SourceLoc loc = {});
   void fill(const Buffer &dest, Expr value, SourceLoc loc = {});
   void clear(const Buffer &dest, SourceLoc loc = {});
+  /// C += A x B on tensor cores: A, B shared f16 tiles, C an f32 fragment.
+  /// With `transposeB`, B is stored N x K.
+  void gemm(const Buffer &a, const Buffer &b, const Buffer &c,
+            bool transposeB = false, SourceLoc loc = {});
+  /// A sequential loop `for (i = lower; i < upper; i += step)` run by every
+  /// thread of the block (scf.for), e.g. over the K tiles of a GEMM.
+  void forLoop(Expr lower, Expr upper, int64_t step,
+               const std::function<void(Expr)> &body, SourceLoc loc = {});
   /// An element-wise loop over `extents`, spread over the block's threads.
   void parallel(std::vector<int64_t> extents,
                 const std::function<void(const Indices &)> &body,

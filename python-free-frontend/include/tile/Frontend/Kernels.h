@@ -29,6 +29,24 @@ struct VectorAddConfig {
 /// Adds the vector-add kernel to `program`; returns its name.
 std::string buildVectorAdd(Program &program, const VectorAddConfig &config);
 
+/// C = A x B on tensor cores for row-major A (M x K) and B (K x N), any M,
+/// N, K (tails masked; K a multiple of 8 keeps every global load 16-byte
+/// vectorized): blockM x blockN output tiles per block, K in steps of
+/// blockK, f16 inputs, f32 accumulation, `outDtype` output.
+struct GemmConfig {
+  int64_t blockM = 128;
+  int64_t blockN = 128;
+  int64_t blockK = 32;
+  int64_t threads = 128;
+  std::string outDtype = "f32";
+
+  /// e.g. gemm_f16_f32_128x128x32_t128.
+  std::string kernelName() const;
+};
+
+/// Adds the GEMM kernel to `program`; returns its name.
+std::string buildGemm(Program &program, const GemmConfig &config);
+
 /// The element type named by "f16", "bf16", "f32", "f64", "i32" or "i64".
 mlir::Type parseElementType(Program &program, const std::string &name);
 

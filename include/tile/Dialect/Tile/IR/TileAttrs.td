@@ -60,6 +60,45 @@ def Tile_RowMajorLayoutAttr : Tile_Attr<"RowMajorLayout", "row_major"> {
   let genVerifyDecl = 1;
 }
 
+def Tile_MmaLayoutAttr : Tile_Attr<"MmaLayout", "mma"> {
+  let summary = "fragment layout of a tensor-core (mma.sync m16n8k16) accumulator";
+  let description = [{
+    The register layout that `mma.sync.m16n8k16` gives its f32 accumulator.
+    The block's warps form a `warps = [wm, wn]` grid (warp `w` is at row
+    `w / wn`, column `w mod wn`); each warp owns an `(M/wm) x (N/wn)`
+    sub-tile made of 16x8 MMA tiles. In each 16x8 tile, lane `l` holds the
+    two consecutive elements at row `l / 4` and columns `2 (l mod 4)`,
+    `2 (l mod 4) + 1`, and the same two columns at row `l / 4 + 8`:
+
+    ```
+    one 16x8 MMA tile, lane ids (each lane twice per row: 2 columns)
+      row 0:  l0 l0 l1 l1 l2 l2 l3 l3
+      row 1:  l4 l4 l5 l5 l6 l6 l7 l7
+      ...
+      row 7:  l28 l28 l29 l29 l30 l30 l31 l31
+      row 8:  l0 l0 l1 l1 l2 l2 l3 l3
+      ...
+      row 15: l28 l28 l29 l29 l30 l30 l31 l31
+    ```
+
+    A thread's registers are ordered by MMA tile (row-major over the warp's
+    tiles), then by the row half (`+0`, `+8`), then by the column pair.
+    Requirements (checked by the buffer type): rank 2, `M` a multiple of
+    `16 wm` and `N` of `8 wn`; the kernel's thread count must be
+    `32 wm wn`. `tile-assign-layouts` gives this layout to `tile.gemm`
+    accumulators (and to the fragments used with them), choosing the warp
+    grid that makes each warp's tile closest to square.
+
+    Example: `!tile.buffer<128x128xf32, fragment, #tile.mma<warps = [2, 2]>>`
+  }];
+  let parameters = (ins "unsigned":$warpsM, "unsigned":$warpsN);
+  let assemblyFormat = "`<` `warps` `=` `[` $warpsM `,` $warpsN `]` `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    unsigned getNumWarps() const { return getWarpsM() * getWarpsN(); }
+  }];
+}
+
 def Tile_GridExtentAttr : Tile_Attr<"GridExtent", "extent"> {
   let summary = "the size of one grid dimension of a kernel";
   let description = [{

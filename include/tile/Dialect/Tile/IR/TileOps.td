@@ -229,6 +229,47 @@ def Tile_ClearOp : Tile_Op<"clear"> {
 }
 
 //===----------------------------------------------------------------------===//
+// Tensor cores
+//===----------------------------------------------------------------------===//
+
+def Tile_GemmOp : Tile_Op<"gemm"> {
+  let summary = "C += A x B on tensor cores";
+  let description = [{
+    Multiplies the shared-memory tiles `A` (`M x K`) and `B` (`K x N`, or
+    `N x K` with `transpose_b`) and adds the product to the f32 fragment
+    `C` (`M x N`), whose layout is `#tile.mma` (given by
+    `tile-assign-layouts` when absent). Inputs are f16; M must be a
+    multiple of 16 times the warp rows, N of 8 times the warp columns, and K
+    of 16.
+
+    Lowering: each warp loads its A and B operands with `nvgpu.ldmatrix`
+    (`.trans` for a K x N B) and issues one `nvgpu.mma.sync` (m16n8k16,
+    f32 accumulation) per 16x8 tile of its sub-tile per 16-wide K step
+    ([PTX ISA: mma](https://docs.nvidia.com/cuda/parallel-thread-execution/#warp-level-matrix-instructions-mma)).
+
+    Example:
+
+    ```mlir
+    tile.gemm %As, %Bs, %acc : !tile.buffer<128x32xf16, shared>, !tile.buffer<32x128xf16, shared>, !tile.buffer<128x128xf32, fragment>
+    ```
+  }];
+  let arguments = (ins Arg<Tile_Buffer, "", [MemRead]>:$a,
+                       Arg<Tile_Buffer, "", [MemRead]>:$b,
+                       Arg<Tile_Buffer, "", [MemRead, MemWrite]>:$c,
+                       UnitAttr:$transpose_b);
+  let assemblyFormat = [{
+    $a `,` $b `,` $c attr-dict `:` qualified(type($a)) `,` qualified(type($b))
+    `,` qualified(type($c))
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    BufferType getAType() { return ::llvm::cast<BufferType>(getA().getType()); }
+    BufferType getBType() { return ::llvm::cast<BufferType>(getB().getType()); }
+    BufferType getCType() { return ::llvm::cast<BufferType>(getC().getType()); }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
 // Element-wise computation
 //===----------------------------------------------------------------------===//
 

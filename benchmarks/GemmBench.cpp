@@ -1,0 +1,181 @@
+//===- GemmBench.cpp - Tensor-core GEMM against cuBLAS ------------------------===//
+//
+// Times every compiled GEMM variant and cublasGemmEx (tensor ops, f16
+// inputs, f32 compute, same output type) on the same random row-major
+// inputs, in one process: CUDA events around each launch (Google Benchmark
+// manual time), warm-up first, median of the repetitions. Reports TFLOP/s
+// (2 M N K / time).
+//
+//===----------------------------------------------------------------------===//
+
+#include "common/Half.h"
+#include "common/KernelIndex.h"
+
+#include "tile/runtime/Runtime.h"
+
+#include <benchmark/benchmark.h>
+#include <cublas_v2.h>
+
+#include <iostream>
+#include <memory>
+#include <random>
+
+using namespace tile;
+
+namespace {
+
+constexpr int kRepetitions = 20;
+
+struct Problem {
+  int64_t m, n, k;
+  std::string label() const {
+    return std::to_string(m) + "x" + std::to_string(n) + "x" +
+           std::to_string(k);
+  }
+};
+
+struct Fixture {
+  explicit Fixture(rt::Device device)
+      : device(device), stream(device), start(device), stop(device) {
+    if (cublasCreate(&handle) != CUBLAS_STATUS_SUCCESS)
+      throw rt::Error("cublasCreate failed");
+    cublasSetStream(handle, reinterpret_cast<cudaStream_t>(stream.handle()));
+  }
+  ~Fixture() { cublasDestroy(handle); }
+
+  /// Random f16 inputs for the largest problem; outputs big enough for all.
+  void allocate(int64_t maxA, int64_t maxB, int64_t maxC) {
+    std::mt19937 rng(99);
+    std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+    std::vector<uint16_t> host(std::max(maxA, maxB));
+    for (auto &x : host)
+      x = bench::floatToHalf(dist(rng));
+    A = rt::DeviceBuffer(device, maxA * 2);
+    A.copyFromHost(host.data(), maxA * 2);
+    B = rt::DeviceBuffer(device, maxB * 2);
+    B.copyFromHost(host.data(), maxB * 2);
+    C = rt::DeviceBuffer(device, maxC * 4);
+  }
+
+  double timeOnceMs(const std::function<void()> &work) {
+    start.record(stream);
+    work();
+    stop.record(stream);
+    stop.synchronize();
+    return rt::Event::elapsedMs(start, stop);
+  }
+
+  rt::Device device;
+  rt::Stream stream;
+  rt::Event start, stop;
+  rt::DeviceBuffer A, B, C;
+  cublasHandle_t handle = nullptr;
+};
+
+std::unique_ptr<Fixture> fixture;
+
+void runTimed(benchmark::State &state, const std::function<void()> &work,
+              const Problem &p) {
+  for (int i = 0; i < 5; ++i) // warm-up
+    work();
+  fixture->stream.synchronize();
+  for (auto _ : state)
+    state.SetIterationTime(fixture->timeOnceMs(work) / 1e3);
+  state.counters["TFLOP/s"] = benchmark::Counter(
+      2.0 * p.m * p.n * p.k, benchmark::Counter::kIsIterationInvariantRate,
+      benchmark::Counter::OneK::kIs1000);
+}
+
+/// Row-major C = A B is column-major C^T = B^T A^T.
+void benchCublas(benchmark::State &state, Problem p, bool halfOut) {
+  float alpha = 1, beta = 0;
+  runTimed(
+      state,
+      [&] {
+        cublasStatus_t status = cublasGemmEx(
+            fixture->handle, CUBLAS_OP_N, CUBLAS_OP_N, p.n, p.m, p.k, &alpha,
+            reinterpret_cast<void *>(fixture->B.ptr()), CUDA_R_16F, p.n,
+            reinterpret_cast<void *>(fixture->A.ptr()), CUDA_R_16F, p.k,
+            &beta, reinterpret_cast<void *>(fixture->C.ptr()),
+            halfOut ? CUDA_R_16F : CUDA_R_32F, p.n, CUBLAS_COMPUTE_32F,
+            CUBLAS_GEMM_DEFAULT);
+        if (status != CUBLAS_STATUS_SUCCESS)
+          throw rt::Error("cublasGemmEx failed with status " +
+                          std::to_string(status));
+      },
+      p);
+}
+
+void benchTile(benchmark::State &state, const bench::KernelVariant &variant,
+               Problem p) {
+  rt::Module module =
+      rt::Module::load(fixture->device, variant.cubinPath, variant.manifestPath);
+  rt::Kernel kernel = module.kernel(variant.name);
+  bool halfOut = variant.config.at("out_dtype") == "f16";
+  std::vector<rt::Arg> args = {
+      rt::Arg::buffer(fixture->A, rt::DType::f16, {p.m, p.k}),
+      rt::Arg::buffer(fixture->B, rt::DType::f16, {p.k, p.n}),
+      rt::Arg::buffer(fixture->C, halfOut ? rt::DType::f16 : rt::DType::f32,
+                      {p.m, p.n})};
+  runTimed(state, [&] { kernel.launch(fixture->stream, args); }, p);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  benchmark::Initialize(&argc, argv);
+  std::string why;
+  if (!rt::isDriverAvailable(&why) || rt::deviceCount() == 0) {
+    std::cout << "SKIPPED: no CUDA GPU (" << why << ")\n";
+    return 0;
+  }
+  std::string dir = bench::kernelDir(TILE_KERNEL_DIR_DEFAULT);
+  auto variants = bench::loadVariants(dir, "gemm");
+  if (!variants || variants->empty()) {
+    std::cerr << "no compiled gemm kernels in " << dir << "\n";
+    return 1;
+  }
+  std::vector<Problem> problems = {{1024, 1024, 1024},
+                                   {2048, 2048, 2048},
+                                   {4096, 4096, 4096},
+                                   {8192, 8192, 8192},
+                                   {4096, 1024, 8192}};
+  fixture = std::make_unique<Fixture>(rt::Device::open());
+  int64_t maxA = 0, maxB = 0, maxC = 0;
+  for (const Problem &p : problems) {
+    maxA = std::max(maxA, p.m * p.k);
+    maxB = std::max(maxB, p.k * p.n);
+    maxC = std::max(maxC, p.m * p.n);
+  }
+  fixture->allocate(maxA, maxB, maxC);
+  std::cout << "device: " << fixture->device.name() << " ("
+            << fixture->device.chip() << ")\n";
+
+  auto configure = [](benchmark::internal::Benchmark *b) {
+    b->UseManualTime()
+        ->Iterations(1)
+        ->Repetitions(kRepetitions)
+        ->ReportAggregatesOnly(true)
+        ->Unit(benchmark::kMicrosecond);
+  };
+  for (const Problem &p : problems) {
+    for (bool halfOut : {false, true})
+      configure(benchmark::RegisterBenchmark(
+          ("cublas_f16_" + std::string(halfOut ? "f16" : "f32") + "/" +
+           p.label())
+              .c_str(),
+          [p, halfOut](benchmark::State &state) {
+            benchCublas(state, p, halfOut);
+          }));
+    for (const auto &variant : *variants)
+      configure(benchmark::RegisterBenchmark(
+          (variant.name + "/" + p.label()).c_str(),
+          [variant, p](benchmark::State &state) {
+            benchTile(state, variant, p);
+          }));
+  }
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  fixture.reset();
+  return 0;
+}

@@ -1,0 +1,48 @@
+//===- Gemm.cpp - The tensor-core GEMM generator -----------------------------===//
+//
+// TileLang's tiled GEMM in the C++ frontend: global -> shared copies of the A
+// and B tiles, tile.gemm on tensor cores into an f32 fragment, one masked
+// store. The same kernel written in the tile dialect is
+// test/Examples/gemm.mlir.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Frontend/Kernels.h"
+
+namespace tile::fe {
+
+std::string GemmConfig::kernelName() const {
+  return "gemm_f16_" + outDtype + "_" + std::to_string(blockM) + "x" +
+         std::to_string(blockN) + "x" + std::to_string(blockK) + "_t" +
+         std::to_string(threads);
+}
+
+std::string buildGemm(Program &program, const GemmConfig &config) {
+  mlir::Type f16 = program.f16(), f32 = program.f32();
+  mlir::Type out = parseElementType(program, config.outDtype);
+  std::string name = config.kernelName();
+  int64_t bM = config.blockM, bN = config.blockN, bK = config.blockK;
+
+  Kernel k = program.kernel(name, config.threads);
+  Buffer A = k.tensor("A", {kDynamic, kDynamic}, f16);
+  Buffer B = k.tensor("B", {kDynamic, kDynamic}, f16);
+  Buffer C = k.tensor("C", {kDynamic, kDynamic}, out);
+  k.body({ceildiv(B, 1, bN), ceildiv(A, 0, bM)}, [&](Kernel &k) {
+    Expr row = k.blockIndex(1) * double(bM);
+    Expr col = k.blockIndex(0) * double(bN);
+    Buffer As = k.allocShared({bM, bK}, f16);
+    Buffer Bs = k.allocShared({bK, bN}, f16);
+    Buffer acc = k.allocFragment({bM, bN}, f32);
+    k.clear(acc);
+    k.forLoop(k.index(0), ceilDiv(A.dim(1), double(bK)), 1, [&](Expr kt) {
+      Expr kOffset = kt * double(bK);
+      k.copy(A.at({row, kOffset}), As);
+      k.copy(B.at({kOffset, col}), Bs);
+      k.gemm(As, Bs, acc);
+    });
+    k.copy(acc, C.at({row, col}));
+  });
+  return name;
+}
+
+} // namespace tile::fe

@@ -1,0 +1,180 @@
+//===- GemmGpuTest.cpp - Tensor-core GEMM on the GPU --------------------------===//
+//
+// Runs every compiled GEMM variant on random f16 inputs and compares with a
+// float64 reference by relative error ||C - ref|| / ||ref||: every element
+// for small and odd shapes, 4096 random elements for large ones. The output
+// is poisoned with NaN first and guarded past its end. Skips visibly without
+// a GPU or without compiled kernels.
+//
+//===----------------------------------------------------------------------===//
+
+#include "../../benchmarks/common/Half.h"
+#include "../../benchmarks/common/KernelIndex.h"
+
+#include "tile/runtime/Runtime.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <map>
+#include <tuple>
+#include <random>
+
+using namespace tile;
+
+namespace {
+
+class GemmGpu : public ::testing::Test {
+protected:
+  void SetUp() override {
+    std::string why;
+    if (!rt::isDriverAvailable(&why) || rt::deviceCount() == 0)
+      GTEST_SKIP() << "no CUDA GPU: " << (why.empty() ? "no device" : why);
+    auto found = bench::loadVariants(bench::kernelDir(TILE_KERNEL_DIR_DEFAULT),
+                                     "gemm");
+    if (!found || found->empty())
+      GTEST_SKIP() << "no compiled gemm kernels in "
+                   << bench::kernelDir(TILE_KERNEL_DIR_DEFAULT);
+    variants = *found;
+  }
+  std::vector<bench::KernelVariant> variants;
+};
+
+struct Shape {
+  int64_t m, n, k;
+};
+
+/// Relative error of `variant` on one shape; -1 when an element is NaN or
+/// the guard past C was overwritten.
+double gemmRelativeError(rt::Device &device,
+                         const bench::KernelVariant &variant, Shape s,
+                         bool sampled) {
+  std::mt19937 rng(s.m * 31 + s.n * 7 + s.k);
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  std::vector<uint16_t> a(s.m * s.k), b(s.k * s.n);
+  for (auto &x : a)
+    x = bench::floatToHalf(dist(rng));
+  for (auto &x : b)
+    x = bench::floatToHalf(dist(rng));
+  bool halfOut = variant.config.at("out_dtype") == "f16";
+  size_t outBytes = halfOut ? 2 : 4;
+  rt::DeviceBuffer A = rt::DeviceBuffer::fromHost(device, a);
+  rt::DeviceBuffer B = rt::DeviceBuffer::fromHost(device, b);
+  const int64_t guard = 64;
+  rt::DeviceBuffer C(device, (s.m * s.n + guard) * outBytes);
+  C.fillBytes(0xff); // NaN in f16 and f32
+  rt::Module module =
+      rt::Module::load(device, variant.cubinPath, variant.manifestPath);
+  rt::Kernel kernel = module.kernel(variant.name);
+  rt::Stream stream(device);
+  kernel.launch(stream,
+                {rt::Arg::buffer(A, rt::DType::f16, {s.m, s.k}),
+                 rt::Arg::buffer(B, rt::DType::f16, {s.k, s.n}),
+                 rt::Arg::buffer(C, halfOut ? rt::DType::f16 : rt::DType::f32,
+                                 {s.m, s.n})});
+  stream.synchronize();
+
+  std::vector<float> c(s.m * s.n + guard);
+  bool guardIntact = true;
+  if (halfOut) {
+    std::vector<uint16_t> raw = C.download<uint16_t>();
+    for (size_t i = 0; i < c.size(); ++i)
+      c[i] = bench::halfToFloat(raw[i]);
+    for (int64_t i = 0; i < guard; ++i)
+      guardIntact &= raw[s.m * s.n + i] == 0xffff;
+  } else {
+    std::vector<uint32_t> raw = C.download<uint32_t>();
+    std::memcpy(c.data(), raw.data(), c.size() * 4);
+    for (int64_t i = 0; i < guard; ++i)
+      guardIntact &= raw[s.m * s.n + i] == 0xffffffffu;
+  }
+  if (!guardIntact)
+    return -1;
+
+  std::vector<double> af(a.size()), bf(b.size());
+  for (size_t i = 0; i < a.size(); ++i)
+    af[i] = bench::halfToFloat(a[i]);
+  for (size_t i = 0; i < b.size(); ++i)
+    bf[i] = bench::halfToFloat(b[i]);
+  double diff = 0, norm = 0;
+  auto check = [&](int64_t i, int64_t j) {
+    double ref = 0;
+    for (int64_t p = 0; p < s.k; ++p)
+      ref += af[i * s.k + p] * bf[p * s.n + j];
+    double got = c[i * s.n + j];
+    if (std::isnan(got))
+      return false;
+    diff += (got - ref) * (got - ref);
+    norm += ref * ref;
+    return true;
+  };
+  if (sampled) {
+    std::uniform_int_distribution<int64_t> row(0, s.m - 1), col(0, s.n - 1);
+    for (int i = 0; i < 4096; ++i)
+      if (!check(row(rng), col(rng)))
+        return -1;
+    // The corners, where the tails are masked.
+    for (auto [i, j] : {std::pair<int64_t, int64_t>{s.m - 1, s.n - 1},
+                        {0, s.n - 1},
+                        {s.m - 1, 0}})
+      if (!check(i, j))
+        return -1;
+  } else {
+    // The inputs depend only on the shape: compute the full reference once
+    // per shape (i-p-j order, cache friendly) for all variants.
+    static std::map<std::tuple<int64_t, int64_t, int64_t>, std::vector<double>>
+        references;
+    std::vector<double> &ref = references[{s.m, s.n, s.k}];
+    if (ref.empty()) {
+      ref.assign(s.m * s.n, 0.0);
+      for (int64_t i = 0; i < s.m; ++i)
+        for (int64_t p = 0; p < s.k; ++p) {
+          double x = af[i * s.k + p];
+          for (int64_t j = 0; j < s.n; ++j)
+            ref[i * s.n + j] += x * bf[p * s.n + j];
+        }
+    }
+    for (int64_t i = 0; i < s.m * s.n; ++i) {
+      if (std::isnan(c[i]))
+        return -1;
+      diff += (c[i] - ref[i]) * (c[i] - ref[i]);
+      norm += ref[i] * ref[i];
+    }
+  }
+  return std::sqrt(diff / norm);
+}
+
+double tolerance(const bench::KernelVariant &variant) {
+  // f16 inputs are exact in f32 products; f32 accumulation; an f16 output
+  // adds one rounding (2^-11).
+  return variant.config.at("out_dtype") == "f16" ? 1e-3 : 1e-5;
+}
+
+TEST_F(GemmGpu, SmallAndOddShapesAreExactToRounding) {
+  rt::Device device = rt::Device::open();
+  for (const auto &variant : variants)
+    for (Shape s : {Shape{128, 128, 32}, Shape{256, 256, 256},
+                    Shape{1000, 1000, 1000}, Shape{129, 67, 40},
+                    Shape{77, 130, 33}, Shape{1, 1, 1}, Shape{300, 8, 24}}) {
+      double error = gemmRelativeError(device, variant, s, false);
+      EXPECT_GE(error, 0) << variant.name << " " << s.m << "x" << s.n << "x"
+                          << s.k << ": NaN or write past the end";
+      EXPECT_LE(error, tolerance(variant))
+          << variant.name << " " << s.m << "x" << s.n << "x" << s.k;
+    }
+}
+
+TEST_F(GemmGpu, LargeShapesSampled) {
+  rt::Device device = rt::Device::open();
+  for (const auto &variant : variants)
+    for (Shape s : {Shape{2048, 2048, 2048}, Shape{4096, 1024, 8192}}) {
+      double error = gemmRelativeError(device, variant, s, true);
+      EXPECT_GE(error, 0) << variant.name << ": NaN or write past the end";
+      EXPECT_LE(error, tolerance(variant))
+          << variant.name << " " << s.m << "x" << s.n << "x" << s.k;
+      std::cout << variant.name << " " << s.m << "x" << s.n << "x" << s.k
+                << ": relative error " << error << "\n";
+    }
+}
+
+} // namespace
