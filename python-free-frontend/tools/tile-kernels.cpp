@@ -221,7 +221,12 @@ int emitOne() {
   } else {
     CompileOptions options = compileOptions();
     options.emitCubin = emit == "cubin";
-    CompiledModule compiled = compile(program.module(), options, name);
+    // The manifest names the cubin only when it is written next to it.
+    CompiledModule compiled = compile(
+        program.module(), options,
+        emit == "cubin" && output != "-"
+            ? llvm::sys::path::filename(output).str()
+            : std::string());
     if (!compiled.ok) {
       llvm::errs() << compiled.error;
       return 1;

@@ -145,9 +145,10 @@ double gemmRelativeError(rt::Device &device,
 }
 
 double tolerance(const bench::KernelVariant &variant) {
-  // f16 inputs are exact in f32 products; f32 accumulation; an f16 output
-  // adds one rounding (2^-11).
-  return variant.config.at("out_dtype") == "f16" ? 1e-3 : 1e-5;
+  // f16 inputs are exact in f32 products; f32 accumulation errors grow with
+  // K (about 1e-5 measured at K = 8192); an f16 output adds one rounding
+  // (2^-11).
+  return variant.config.at("out_dtype") == "f16" ? 1e-3 : 1e-4;
 }
 
 TEST_F(GemmGpu, SmallAndOddShapesAreExactToRounding) {

@@ -28,7 +28,10 @@ def ConvertTileToGPU : Pass<"convert-tile-to-gpu", "ModuleOp"> {
       `memref.alloca` of the thread's elements (promoted to registers by
       LLVM, since every access has a constant index).
     - `tile.copy`, `tile.fill` and `tile.parallel` are unrolled per thread
-      following the fragment layout. Global accesses use one
+      following the fragment layout (`#tile.row_major` or `#tile.mma`).
+    - `tile.gemm` becomes `nvgpu.ldmatrix` + `nvgpu.mma.sync` (m16n8k16)
+      per warp, on the accumulator's registers.
+    - A `gpu.barrier` follows every tile op that touches a shared tile. Global accesses use one
       `vector.load`/`vector.store` with 16-byte alignment when the chunk is
       inside the tensor and aligned, and masked scalar accesses otherwise.
 
@@ -47,7 +50,7 @@ def ConvertTileToGPU : Pass<"convert-tile-to-gpu", "ModuleOp"> {
 
     ```mlir
     gpu.module @tile_kernels attributes {tile.kernels = [...]} {
-      gpu.func @k(%A: memref<f32, #gpu.address_space<global>>, %A_dim0: index) kernel
+      gpu.func @k(%arg0: memref<f32, #gpu.address_space<global>>, %arg1: index) kernel
           attributes {known_block_size = array<i32: 256, 1, 1>} {
         ...
       }

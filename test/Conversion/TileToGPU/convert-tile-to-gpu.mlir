@@ -197,13 +197,14 @@ tile.kernel @chain(%A: !tile.buffer<?x?xf32, global>,
 // CHECK: gpu.module @tile_kernels attributes {tile.kernels = [{block = [32, 1, 1], dynamic_shared_memory = 828 : i64, grid = [{kind = "const", value = 1 : i64}], name = "fills"
 
 // CHECK-LABEL: gpu.func @fills(
-// CHECK-SAME: %[[V:.*]]: f16) kernel
+// CHECK-SAME: %[[X:.*]]: f32) kernel
 // CHECK: %[[SMEM:.*]] = gpu.dynamic_shared_memory
 // CHECK: %[[TID:.*]] = gpu.thread_id x
 // CHECK: %[[S:.*]] = memref.view %[[SMEM]][%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<16x24xf16, #gpu.address_space<workgroup>>
 // CHECK: %[[O1:.*]] = arith.constant 768 : index
 // CHECK-NEXT: %[[T:.*]] = memref.view %[[SMEM]][%[[O1]]][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<3x5xf32, #gpu.address_space<workgroup>>
 // CHECK: %[[REGS:.*]] = memref.alloca() : memref<4xf16>
+// CHECK: %[[V:.*]] = arith.truncf %[[X]] : f32 to f16
 //
 // CHECK: %[[SPLAT:.*]] = vector.broadcast %[[V]] : f16 to vector<8xf16>
 // CHECK: %[[C0:.*]] = arith.addi %{{.*}}, %[[TID]] : index
@@ -237,7 +238,8 @@ tile.kernel @chain(%A: !tile.buffer<?x?xf32, global>,
 // CHECK-NOT: memref.store
 // CHECK-NOT: gpu.barrier
 // CHECK: gpu.return
-tile.kernel @fills(%v: f16) grid(%bx) = [1] threads(32) {
+tile.kernel @fills(%x: f32) grid(%bx) = [1] threads(32) {
+  %v = arith.truncf %x : f32 to f16
   %s = tile.alloc_shared : !tile.buffer<16x24xf16, shared>
   %t = tile.alloc_shared : !tile.buffer<3x5xf32, shared>
   %f = tile.alloc_fragment : !tile.buffer<128xf16, fragment>

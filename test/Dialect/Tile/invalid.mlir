@@ -131,13 +131,13 @@ tile.kernel @fragment_param(%F: !tile.buffer<32xf32, fragment>) grid(%bx) = [1] 
 
 // -----
 
-// expected-error@+1 {{'tile.kernel' op parameter 'p' must be a global buffer or a scalar (f16, bf16, f32, f64, i32, i64), but got 'i8'}}
+// expected-error@+1 {{'tile.kernel' op parameter 'p' must be a global buffer or a scalar (f32, f64, i32, i64), but got 'i8'}}
 tile.kernel @i8_param(%p: i8) grid(%bx) = [1] threads(32) {
 }
 
 // -----
 
-// expected-error@+1 {{'tile.kernel' op parameter 'arg0' must be a global buffer or a scalar (f16, bf16, f32, f64, i32, i64), but got 'index'}}
+// expected-error@+1 {{'tile.kernel' op parameter 'arg0' must be a global buffer or a scalar (f32, f64, i32, i64), but got 'index'}}
 tile.kernel @index_param(%0: index) grid(%bx) = [1] threads(32) {
 }
 
@@ -656,4 +656,17 @@ tile.kernel @mma_layout_shape(%A: !tile.buffer<?xf16, global>) grid(%bx) = [1] t
 tile.kernel @mma_layout_warps(%A: !tile.buffer<?xf16, global>) grid(%bx) = [1] threads(64) {
   // expected-error@+1 {{expected #tile.mma<warps = [2, 2]> to cover the kernel's 64 threads, but it has 4 warps}}
   %c = tile.alloc_fragment : !tile.buffer<32x16xf32, fragment, #tile.mma<warps = [2, 2]>>
+}
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op parameter 'h' must be a global buffer or a scalar (f32, f64, i32, i64), but got 'f16'}}
+tile.kernel @f16_scalar(%h: f16) grid(%bx) = [1] threads(32) {
+}
+
+// -----
+
+tile.kernel @vec_too_wide(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads(32) {
+  // expected-error@+1 {{expected the layout's vec (8) to span at most 16 bytes of 'f32'}}
+  %a = tile.alloc_fragment : !tile.buffer<256xf32, fragment, #tile.row_major<vec = 8>>
 }

@@ -42,10 +42,10 @@ tile.kernel @grid_3d(%0: !tile.buffer<8x?x4x2xi8, global>,
 
 // Every scalar parameter type, and a discardable attribute dictionary.
 // CHECK-LABEL: tile.kernel @scalars(
-// CHECK-SAME: %a: f16, %b: bf16, %c: f32, %d: f64, %e: i32, %f: i64,
+// CHECK-SAME: %c: f32, %d: f64, %e: i32, %f: i64,
 // CHECK-SAME: %G: !tile.buffer<16x32xf64, global>, %H: !tile.buffer<?x8x?xi64, global>, %I: !tile.buffer<4xi16, global>, %J: !tile.buffer<4xi32, global>)
 // CHECK-SAME: grid(%bx) = [1] threads(64) attributes {tile.note = "hello", tile.version = 3 : i64} {
-tile.kernel @scalars(%a: f16, %b: bf16, %c: f32, %d: f64, %e: i32, %f: i64,
+tile.kernel @scalars(%c: f32, %d: f64, %e: i32, %f: i64,
                      %G: !tile.buffer<16x32xf64, global>,
                      %H: !tile.buffer<?x8x?xi64, global>,
                      %I: !tile.buffer<4xi16, global>,
@@ -66,7 +66,7 @@ tile.kernel @scalars(%a: f16, %b: bf16, %c: f32, %d: f64, %e: i32, %f: i64,
 // CHECK: tile.alloc_fragment : !tile.buffer<1024xf32, fragment>
 // CHECK: tile.alloc_fragment : !tile.buffer<64x64xf16, fragment, #tile.row_major<vec = 8>>
 // CHECK: tile.alloc_fragment : !tile.buffer<2x8x16xi32, fragment, #tile.row_major<vec = 1>>
-// CHECK: tile.alloc_fragment : !tile.buffer<2x4x16x16xi64, fragment, #tile.row_major<vec = 16>>
+// CHECK: tile.alloc_fragment : !tile.buffer<2x4x16x16xi64, fragment, #tile.row_major<vec = 2>>
 tile.kernel @allocs(%A: !tile.buffer<?xf32, global>)
     grid(%bx) = [1] threads(128) {
   %s1 = tile.alloc_shared : !tile.buffer<128xf16, shared>
@@ -76,7 +76,7 @@ tile.kernel @allocs(%A: !tile.buffer<?xf32, global>)
   %f1 = tile.alloc_fragment : !tile.buffer<1024xf32, fragment>
   %f2 = tile.alloc_fragment : !tile.buffer<64x64xf16, fragment, #tile.row_major<vec = 8>>
   %f3 = tile.alloc_fragment : !tile.buffer<2x8x16xi32, fragment, #tile.row_major<vec = 1>>
-  %f4 = tile.alloc_fragment : !tile.buffer<2x4x16x16xi64, fragment, #tile.row_major<vec = 16>>
+  %f4 = tile.alloc_fragment : !tile.buffer<2x4x16x16xi64, fragment, #tile.row_major<vec = 2>>
 }
 
 //===----------------------------------------------------------------------===//

@@ -53,8 +53,9 @@ bool mlir::tile::isSupportedElementType(Type type) {
 }
 
 bool mlir::tile::isSupportedScalarParamType(Type type) {
-  return type.isF16() || type.isBF16() || type.isF32() || type.isF64() ||
-         type.isSignlessInteger(32) || type.isSignlessInteger(64);
+  // The types the runtime can pass (tile::rt::Arg::scalar).
+  return type.isF32() || type.isF64() || type.isSignlessInteger(32) ||
+         type.isSignlessInteger(64);
 }
 
 unsigned mlir::tile::getElementByteWidth(Type type) {
@@ -187,6 +188,9 @@ LogicalResult BufferType::verify(function_ref<InFlightDiagnostic()> emitError,
   if (!rowMajor)
     return emitError() << "expected a fragment layout attribute, but got "
                        << layout;
+  if (rowMajor.getVec() * getElementByteWidth(elementType) > 16)
+    return emitError() << "expected the layout's vec (" << rowMajor.getVec()
+                       << ") to span at most 16 bytes of " << elementType;
   if (shape.back() % rowMajor.getVec() != 0)
     return emitError() << "expected the layout's vec (" << rowMajor.getVec()
                        << ") to divide the last dimension (" << shape.back()

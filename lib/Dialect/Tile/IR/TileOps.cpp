@@ -228,8 +228,8 @@ LogicalResult KernelOp::verify() {
     if (!isSupportedScalarParamType(paramType))
       return emitOpError("parameter '")
              << getParamName(i)
-             << "' must be a global buffer or a scalar (f16, bf16, f32, f64, "
-                "i32, i64), but got "
+             << "' must be a global buffer or a scalar (f32, f64, i32, i64), "
+                "but got "
              << paramType;
   }
 

@@ -35,7 +35,7 @@ namespace mlir::tile {
 /// f64 or a signless integer of 8, 16, 32 or 64 bits.
 bool isSupportedElementType(Type type);
 
-/// Whether `type` can be a scalar kernel parameter (f16..f64, i32, i64).
+/// Whether `type` can be a scalar kernel parameter (f32, f64, i32, i64).
 bool isSupportedScalarParamType(Type type);
 
 /// Size in bytes of one element of a supported element type.

@@ -10,13 +10,18 @@
 include "mlir/Pass/PassBase.td"
 
 def TileAssignLayouts : Pass<"tile-assign-layouts", "ModuleOp"> {
-  let summary = "give every fragment without a layout the default layout";
+  let summary = "give every fragment without a layout a layout";
   let description = [{
-    Gives each `tile.alloc_fragment` whose type has no layout the
-    `#tile.row_major` layout with the widest `vec` that (a) is at most 16
-    bytes of the element type, (b) divides the last dimension and (c) with
-    the kernel's thread count divides the number of elements. Uses of the
-    fragment follow the new type.
+    Fragments used together (in one `tile.parallel`, or copied into each
+    other) must share a layout, so they are grouped first. A group that
+    holds a `tile.gemm` accumulator gets `#tile.mma<warps = [wm, wn]>`,
+    with the warp grid whose per-warp tile is closest to square (the
+    accumulator keeps a layout it already has). Any other group gets
+    `#tile.row_major<vec = N>` with the widest `vec` that every member
+    allows: at most 16 bytes of its element type, dividing its last
+    dimension, and with the kernel's thread count dividing its element
+    count. Fragments that already have a layout keep it and decide for
+    their group. Uses of a fragment follow its new type.
 
     Before:
 
