@@ -14,7 +14,8 @@
 using namespace mlir;
 
 std::string tile::getTileToGPUPipeline() {
-  return "tile-assign-layouts,convert-tile-to-gpu,canonicalize,cse";
+  return "tile-pipeline,tile-assign-layouts,convert-tile-to-gpu,canonicalize,"
+         "cse";
 }
 
 std::string tile::getGPUToNVVMPipeline(const TargetOptions &options) {

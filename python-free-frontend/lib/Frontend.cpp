@@ -7,6 +7,7 @@
 #include "tile/Frontend/Frontend.h"
 
 #include "tile/Dialect/Tile/IR/Tile.h"
+#include "tile/Dialect/Tile/Transforms/Passes.h"
 #include "tile/Registration/Registration.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -397,6 +398,14 @@ void Kernel::forLoop(Expr lower, Expr upper, int64_t step,
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(loop.getBody()->getTerminator());
   body(Expr(this, loop.getInductionVar()));
+}
+
+void Kernel::pipelined(Expr lower, Expr upper, int64_t stages,
+                       const std::function<void(Expr)> &body, SourceLoc loc) {
+  forLoop(lower, upper, 1, body, loc);
+  // forLoop left the insertion point right after the new loop.
+  Operation *loop = b.getInsertionPoint()->getPrevNode();
+  loop->setAttr(mlir::tile::kNumStagesAttrName, b.getI64IntegerAttr(stages));
 }
 
 void Kernel::parallel(std::vector<int64_t> extents,

@@ -151,14 +151,28 @@ TEST(Frontend, GemmCompilesToTensorCoreInstructions) {
        {"mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32",
         "ldmatrix.sync.aligned.m8n8.x4.shared.b16",
         "ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16", "bar.sync",
-        "ld.global.v4"})
+        "cp.async.cg.shared.global", "cp.async.commit_group",
+        "cp.async.wait_group"})
     EXPECT_NE(compiled.ptx.find(instruction), std::string::npos)
         << instruction;
   EXPECT_EQ(compiled.ptx.find(".local"), std::string::npos);
-  // 128x32 + 32x128 f16 tiles, each 128-byte aligned.
-  EXPECT_NE(compiled.manifest.find("\"dynamic_shared_memory\": 16384"),
+  // Three stages of the 128x32 and 32x128 f16 tiles.
+  EXPECT_NE(compiled.manifest.find("\"dynamic_shared_memory\": 49152"),
             std::string::npos)
       << compiled.manifest;
+}
+
+TEST(Frontend, UnpipelinedGemmUsesSynchronousVectorCopies) {
+  Program program;
+  GemmConfig config;
+  config.stages = 1;
+  std::string name = buildGemm(program, config);
+  CompiledModule compiled = compile(program.module(), CompileOptions(), name);
+  ASSERT_TRUE(compiled.ok) << compiled.error;
+  EXPECT_NE(compiled.ptx.find("ld.global.v4"), std::string::npos);
+  EXPECT_EQ(compiled.ptx.find("cp.async"), std::string::npos);
+  EXPECT_NE(compiled.manifest.find("\"dynamic_shared_memory\": 16384"),
+            std::string::npos);
 }
 
 TEST(Frontend, GemmWithTooFewWarpsForTheTileIsReported) {

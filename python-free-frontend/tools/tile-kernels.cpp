@@ -57,6 +57,9 @@ static cl::opt<int64_t> blockM("block-m", cl::desc("gemm: block tile M"),
                                cl::init(128), cl::cat(category));
 static cl::opt<int64_t> blockK("block-k", cl::desc("gemm: K step"),
                                cl::init(32), cl::cat(category));
+static cl::opt<int64_t> stages("stages",
+                               cl::desc("gemm: software-pipeline depth"),
+                               cl::init(3), cl::cat(category));
 static cl::opt<std::string> outDtype("out-dtype",
                                      cl::desc("gemm: output type (f32, f16)"),
                                      cl::init("f32"), cl::cat(category));
@@ -87,7 +90,8 @@ Variant gemmVariant(const GemmConfig &c) {
                              {"block_n", c.blockN},
                              {"block_k", c.blockK},
                              {"threads", c.threads},
-                             {"out_dtype", c.outDtype}},
+                             {"out_dtype", c.outDtype},
+                             {"stages", c.stages}},
           [c](Program &p) { return buildGemm(p, c); }};
 }
 
@@ -99,11 +103,14 @@ std::vector<Variant> defaultVariants() {
                       {4096, 512},
                       {8192, 512}})
     variants.push_back(vectorAddVariant({n, t, "f32"}));
-  for (GemmConfig c : {GemmConfig{128, 128, 32, 128, "f32"},
-                       GemmConfig{128, 128, 32, 256, "f32"},
-                       GemmConfig{128, 256, 32, 256, "f32"},
-                       GemmConfig{64, 64, 32, 128, "f32"},
-                       GemmConfig{128, 128, 32, 128, "f16"}})
+  for (GemmConfig c : {GemmConfig{128, 128, 32, 128, "f32", 1},
+                       GemmConfig{128, 128, 32, 128, "f32", 3},
+                       GemmConfig{128, 128, 32, 128, "f32", 4},
+                       GemmConfig{128, 128, 64, 128, "f32", 3},
+                       GemmConfig{128, 128, 32, 256, "f32", 3},
+                       GemmConfig{128, 256, 32, 256, "f32", 3},
+                       GemmConfig{64, 64, 32, 128, "f32", 3},
+                       GemmConfig{128, 128, 32, 128, "f16", 3}})
     variants.push_back(gemmVariant(c));
   return variants;
 }
@@ -202,7 +209,7 @@ int emitOne() {
   if (kernelName == "vector_add")
     variant = vectorAddVariant({blockN, threads, dtype});
   else if (kernelName == "gemm")
-    variant = gemmVariant({blockM, blockN, blockK, threads, outDtype});
+    variant = gemmVariant({blockM, blockN, blockK, threads, outDtype, stages});
   else {
     llvm::errs() << "tile-kernels: unknown kernel '" << kernelName
                  << "'; --list shows the generators\n";
@@ -264,7 +271,7 @@ int main(int argc, char **argv) {
                     "(--block-n, --num-threads, --dtype)\n"
                  << "gemm         C = A x B on tensor cores, f16 in, f32 "
                     "accumulate, any M, N, K (--block-m, --block-n, "
-                    "--block-k, --num-threads, --out-dtype)\n";
+                    "--block-k, --num-threads, --out-dtype, --stages)\n";
     return 0;
   }
   try {

@@ -42,7 +42,8 @@ struct TargetPipelineOptions
   }
 };
 
-/// Stage 1, tile -> gpu: layouts, then `convert-tile-to-gpu` and cleanup.
+/// Stage 1, tile -> gpu: software pipelining, layouts, then
+/// `convert-tile-to-gpu` and cleanup.
 std::string getTileToGPUPipeline();
 /// Stage 2, gpu -> NVVM: target attachment and the upstream NVVM lowering.
 std::string getGPUToNVVMPipeline(const TargetOptions &options);

@@ -15,6 +15,7 @@
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -84,6 +85,10 @@ bool accessesSharedTile(Operation *op) {
   op->walk([&](Operation *nested) {
     if (!isa<CopyOp, FillOp, ClearOp, LoadOp, StoreOp, GemmOp>(nested))
       return;
+    // Async copies become visible through tile.async_wait, which
+    // synchronizes the block itself.
+    if (auto copy = dyn_cast<CopyOp>(nested); copy && copy.getAsync())
+      return;
     for (Value operand : nested->getOperands())
       if (auto type = dyn_cast<BufferType>(operand.getType()))
         shared |= type.isShared();
@@ -138,6 +143,15 @@ private:
   /// The warp index and the lane of the calling thread.
   std::pair<Value, Value> getWarpAndLane(Location loc);
   LogicalResult lowerGemm(GemmOp op);
+  LogicalResult lowerStage(StageOp op);
+  /// Global -> shared with cp.async (zero-filled at the tensor's edge), or
+  /// synchronously when the rows are not aligned to the chunk size.
+  LogicalResult lowerAsyncCopy(CopyOp op);
+  LogicalResult lowerAsyncCommit(AsyncCommitOp op);
+  LogicalResult lowerAsyncWait(AsyncWaitOp op);
+  /// The chunks of a copy, moved by plain loads and stores.
+  void copyChunks(CopyOp op, ArrayRef<int64_t> shape, Attribute layout,
+                  int64_t vec);
   Value readChunk(Location loc, const BufferStorage &src, ValueRange offsets,
                   ArrayRef<Value> coords, int64_t slot, int64_t vec);
   void writeChunk(Location loc, const BufferStorage &dst, ValueRange offsets,
@@ -158,6 +172,9 @@ private:
   Value threadId;
   Value dynamicSharedMemory;
   Value warpId, laneId;
+  /// Groups committed so far (cp.async.commit_group); a wait names one that
+  /// dominates it (the token is bookkeeping: the hardware counts groups).
+  SmallVector<Value> asyncGroups;
   int64_t sharedBytes = 0;
   /// Insertion point for allocations: the end of the function prologue.
   Operation *prologueEnd = nullptr;
@@ -394,6 +411,9 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
       })
       .Case([&](ParallelOp parallel) { return lowerParallel(parallel); })
       .Case([&](GemmOp gemm) { return lowerGemm(gemm); })
+      .Case([&](StageOp stage) { return lowerStage(stage); })
+      .Case([&](AsyncCommitOp commit) { return lowerAsyncCommit(commit); })
+      .Case([&](AsyncWaitOp wait) { return lowerAsyncWait(wait); })
       .Case([&](DimOp dim) { return lowerDim(dim); })
       .Default([&](Operation *other) {
         return other->emitOpError("cannot be lowered outside tile.parallel");
@@ -702,6 +722,17 @@ LogicalResult KernelLowering::lowerCopy(CopyOp op) {
     vec = std::min(widestVector(shape.back(), src.type.getElementType()),
                    widestVector(shape.back(), dst.type.getElementType()));
 
+  if (op.getAsync())
+    return lowerAsyncCopy(op);
+  copyChunks(op, shape, layout, vec);
+  return success();
+}
+
+void KernelLowering::copyChunks(CopyOp op, ArrayRef<int64_t> shape,
+                                Attribute layout, int64_t vec) {
+  Location loc = op.getLoc();
+  const BufferStorage &src = storage[op.getSource()];
+  const BufferStorage &dst = storage[op.getDest()];
   forEachThreadChunk(
       loc, shape, layout, vec, [&](int64_t slot, ArrayRef<Value> coords) {
         Value vector =
@@ -709,6 +740,142 @@ LogicalResult KernelLowering::lowerCopy(CopyOp op) {
         vector = convertVector(loc, vector, dst.type.getElementType());
         writeChunk(loc, dst, op.getDestOffsets(), coords, slot, vec, vector);
       });
+}
+
+LogicalResult KernelLowering::lowerAsyncCopy(CopyOp op) {
+  Location loc = op.getLoc();
+  const BufferStorage &src = storage[op.getSource()];
+  const BufferStorage &dst = storage[op.getDest()];
+  ArrayRef<int64_t> shape = op.getTileShape();
+  Type elementType = dst.type.getElementType();
+  int64_t vec = widestVector(shape.back(), elementType);
+  int64_t bytes = vec * getElementByteWidth(elementType);
+  // cp.async moves 4, 8 or 16 bytes.
+  if (bytes < 4) {
+    copyChunks(op, shape, Attribute(), vec);
+    return success();
+  }
+  int64_t rank = shape.size();
+  SmallVector<Value> offsets(op.getSourceOffsets());
+  if (offsets.empty())
+    offsets.assign(rank, constant(loc, 0));
+  Value zero = constant(loc, 0), vecValue = constant(loc, vec);
+  auto isMultiple = [&](Value v) {
+    return arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::eq,
+        arith::RemUIOp::create(builder, loc, v, vecValue), zero);
+  };
+  // Every chunk starts at a multiple of vec within the tile, so the chunks
+  // are aligned exactly when the column offset and the row length are.
+  Value aligned = isMultiple(offsets.back());
+  if (rank > 1)
+    aligned = arith::AndIOp::create(builder, loc, aligned,
+                                    isMultiple(src.sizes.back()));
+  auto branch = scf::IfOp::create(builder, loc, aligned, /*withElse=*/true);
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(&branch.getThenRegion().front());
+    auto tokenType = nvgpu::DeviceAsyncTokenType::get(builder.getContext());
+    UnitAttr bypassL1 = bytes == 16 ? builder.getUnitAttr() : UnitAttr();
+    forEachThreadChunk(
+        loc, shape, Attribute(), vec,
+        [&](int64_t, ArrayRef<Value> coords) {
+          SmallVector<Value> g;
+          Value rowsInBounds;
+          for (int64_t d = 0; d < rank; ++d) {
+            g.push_back(arith::AddIOp::create(builder, loc, offsets[d],
+                                              coords[d]));
+            if (d + 1 < rank) {
+              Value in = arith::CmpIOp::create(
+                  builder, loc, arith::CmpIPredicate::ult, g[d],
+                  src.sizes[d]);
+              rowsInBounds = rowsInBounds ? Value(arith::AndIOp::create(
+                                                builder, loc, rowsInBounds, in))
+                                          : in;
+            }
+          }
+          // Elements of the chunk inside the tensor; the rest is
+          // zero-filled. An empty chunk reads from index 0 (nothing).
+          Value last = g.back(), size = src.sizes.back();
+          Value remaining = arith::SelectOp::create(
+              builder, loc,
+              arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
+                                    last, size),
+              arith::SubIOp::create(builder, loc, size, last), zero);
+          Value valid = arith::MinUIOp::create(builder, loc, remaining,
+                                               vecValue);
+          if (rowsInBounds)
+            valid =
+                arith::SelectOp::create(builder, loc, rowsInBounds, valid, zero);
+          Value any = arith::CmpIOp::create(
+              builder, loc, arith::CmpIPredicate::ne, valid, zero);
+          SmallVector<Value> srcIndex;
+          for (Value v : g)
+            srcIndex.push_back(
+                arith::SelectOp::create(builder, loc, any, v, zero));
+          nvgpu::DeviceAsyncCopyOp::create(
+              builder, loc, tokenType, dst.memref, coords, src.memref,
+              srcIndex, builder.getIndexAttr(vec), valid, bypassL1);
+        });
+  }
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(&branch.getElseRegion().front());
+  copyChunks(op, shape, Attribute(), vec);
+  return success();
+}
+
+LogicalResult KernelLowering::lowerAsyncCommit(AsyncCommitOp op) {
+  asyncGroups.push_back(nvgpu::DeviceAsyncCreateGroupOp::create(
+      builder, op.getLoc(),
+      nvgpu::DeviceAsyncTokenType::get(builder.getContext()), ValueRange{}));
+  return success();
+}
+
+LogicalResult KernelLowering::lowerAsyncWait(AsyncWaitOp op) {
+  Location loc = op.getLoc();
+  DominanceInfo dominance(func);
+  Value group;
+  for (Value candidate : llvm::reverse(asyncGroups))
+    if (dominance.properlyDominates(candidate, op)) {
+      group = candidate;
+      break;
+    }
+  // No commit before: an empty group completes at once, so it changes no
+  // count that matters.
+  if (!group)
+    group = nvgpu::DeviceAsyncCreateGroupOp::create(
+        builder, loc, nvgpu::DeviceAsyncTokenType::get(builder.getContext()),
+        ValueRange{});
+  nvgpu::DeviceAsyncWaitOp::create(builder, loc, group,
+                                   builder.getI32IntegerAttr(op.getPending()));
+  gpu::BarrierOp::create(builder, loc);
+  return success();
+}
+
+LogicalResult KernelLowering::lowerStage(StageOp op) {
+  Location loc = op.getLoc();
+  auto it = storage.find(op.getSource());
+  if (it == storage.end())
+    return op.emitOpError("buffer has no storage");
+  const BufferStorage &staged = it->second;
+  auto sourceType = cast<MemRefType>(staged.memref.getType());
+  int64_t rank = sourceType.getRank();
+  SmallVector<OpFoldResult> offsets(rank, builder.getIndexAttr(0));
+  offsets[0] = op.getIndex();
+  SmallVector<OpFoldResult> sizes = {builder.getIndexAttr(1)};
+  for (int64_t d = 1; d < rank; ++d)
+    sizes.push_back(builder.getIndexAttr(sourceType.getDimSize(d)));
+  SmallVector<OpFoldResult> strides(rank, builder.getIndexAttr(1));
+  auto resultType = memref::SubViewOp::inferRankReducedResultType(
+      sourceType.getShape().drop_front(), sourceType, offsets, sizes, strides);
+  Value view = memref::SubViewOp::create(builder, loc,
+                                         cast<MemRefType>(resultType),
+                                         staged.memref, offsets, sizes, strides);
+  BufferType type = op.getResult().getType();
+  BufferStorage tile{type, view, {}};
+  for (int64_t dim : type.getShape())
+    tile.sizes.push_back(constant(loc, dim));
+  storage[op.getResult()] = tile;
   return success();
 }
 

@@ -14,7 +14,7 @@ namespace tile::fe {
 std::string GemmConfig::kernelName() const {
   return "gemm_f16_" + outDtype + "_" + std::to_string(blockM) + "x" +
          std::to_string(blockN) + "x" + std::to_string(blockK) + "_t" +
-         std::to_string(threads);
+         std::to_string(threads) + "_s" + std::to_string(stages);
 }
 
 std::string buildGemm(Program &program, const GemmConfig &config) {
@@ -34,12 +34,13 @@ std::string buildGemm(Program &program, const GemmConfig &config) {
     Buffer Bs = k.allocShared({bK, bN}, f16);
     Buffer acc = k.allocFragment({bM, bN}, f32);
     k.clear(acc);
-    k.forLoop(k.index(0), ceilDiv(A.dim(1), double(bK)), 1, [&](Expr kt) {
-      Expr kOffset = kt * double(bK);
-      k.copy(A.at({row, kOffset}), As);
-      k.copy(B.at({kOffset, col}), Bs);
-      k.gemm(As, Bs, acc);
-    });
+    k.pipelined(k.index(0), ceilDiv(A.dim(1), double(bK)), config.stages,
+                [&](Expr kt) {
+                  Expr kOffset = kt * double(bK);
+                  k.copy(A.at({row, kOffset}), As);
+                  k.copy(B.at({kOffset, col}), Bs);
+                  k.gemm(As, Bs, acc);
+                });
     k.copy(acc, C.at({row, col}));
   });
   return name;

@@ -414,6 +414,11 @@ LogicalResult CopyOp::verify() {
                        "types, but got ")
            << sourceElement << " and " << destElement;
 
+  if (getAsync() && (!source.isGlobal() || !dest.isShared() ||
+                     sourceElement != destElement))
+    return emitOpError("expected an async copy from a global buffer to a "
+                       "shared tile of the same element type");
+
   // A tile operand without offsets is the whole tile.
   ArrayRef<int64_t> tileShape = getTileShape();
   if (!source.isGlobal() && source.getShape() != tileShape)
@@ -446,6 +451,27 @@ LogicalResult FillOp::verify() {
 
 LogicalResult ClearOp::verify() {
   return verifyTileDest(*this, cast<BufferType>(getDest().getType()));
+}
+
+//===----------------------------------------------------------------------===//
+// StageOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult StageOp::verify() {
+  auto source = cast<BufferType>(getSource().getType());
+  auto result = cast<BufferType>(getResult().getType());
+  if (!source.isShared() || !result.isShared())
+    return emitOpError("expected shared tiles, but got a ")
+           << stringifyMemoryScope(source.getScope()) << " source and a "
+           << stringifyMemoryScope(result.getScope()) << " result";
+  if (source.getRank() < 2 ||
+      source.getShape().drop_front() != result.getShape() ||
+      source.getElementType() != result.getElementType())
+    return emitOpError("expected the result to be the source without its "
+                       "leading (stage) dimension, but got ")
+           << formatShape(source.getShape()) << " -> "
+           << formatShape(result.getShape());
+  return success();
 }
 
 //===----------------------------------------------------------------------===//

@@ -224,6 +224,11 @@ public:
   /// thread of the block (scf.for), e.g. over the K tiles of a GEMM.
   void forLoop(Expr lower, Expr upper, int64_t step,
                const std::function<void(Expr)> &body, SourceLoc loc = {});
+  /// `forLoop` whose global -> shared copies (at the start of the body) run
+  /// `stages - 1` iterations ahead as cp.async copies into `stages`-deep
+  /// shared tiles (tile-pipeline), like TileLang's T.Pipelined.
+  void pipelined(Expr lower, Expr upper, int64_t stages,
+                 const std::function<void(Expr)> &body, SourceLoc loc = {});
   /// An element-wise loop over `extents`, spread over the block's threads.
   void parallel(std::vector<int64_t> extents,
                 const std::function<void(const Indices &)> &body,

@@ -39,8 +39,10 @@ struct GemmConfig {
   int64_t blockK = 32;
   int64_t threads = 128;
   std::string outDtype = "f32";
+  /// Software-pipeline depth of the K loop (1: synchronous copies).
+  int64_t stages = 3;
 
-  /// e.g. gemm_f16_f32_128x128x32_t128.
+  /// e.g. gemm_f16_f32_128x128x32_t128_s3.
   std::string kernelName() const;
 };
 

@@ -162,6 +162,13 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
     Element types may differ between floating-point types; values are then
     converted (`arith.extf` / `arith.truncf`).
 
+    `async` (global -> shared of one element type only) starts the copy
+    without waiting for it: it lowers to `cp.async` (16-byte `.cg` where
+    the chunk is 16 bytes and aligned; the missing elements of a chunk at
+    the tensor's edge are zero-filled) and joins the group that the next
+    `tile.async_commit` closes; `tile.async_wait` makes it visible.
+    `tile-pipeline` produces these from pipelined loops.
+
     Lowering: the tile is cut into chunks following the fragment's layout
     (or a 16-byte row-major distribution for shared tiles); each thread
     moves its chunks with one 128-bit access where the chunk is inside the
@@ -177,9 +184,10 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
   let arguments = (ins Arg<Tile_Buffer, "", [MemRead]>:$source,
                        Variadic<Index>:$sourceOffsets,
                        Arg<Tile_Buffer, "", [MemWrite]>:$dest,
-                       Variadic<Index>:$destOffsets);
+                       Variadic<Index>:$destOffsets,
+                       UnitAttr:$async);
   let assemblyFormat = [{
-    $source (`[` $sourceOffsets^ `]`)? `to` $dest (`[` $destOffsets^ `]`)?
+    (`async` $async^)? $source (`[` $sourceOffsets^ `]`)? `to` $dest (`[` $destOffsets^ `]`)?
     attr-dict `:` qualified(type($source)) `to` qualified(type($dest))
   }];
   let hasVerifier = 1;
@@ -226,6 +234,58 @@ def Tile_ClearOp : Tile_Op<"clear"> {
   let arguments = (ins Arg<Tile_Buffer, "", [MemWrite]>:$dest);
   let assemblyFormat = "$dest attr-dict `:` qualified(type($dest))";
   let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Multi-buffering and asynchronous copies
+//===----------------------------------------------------------------------===//
+
+def Tile_StageOp : Tile_Op<"stage", [Pure]> {
+  let summary = "one stage of a multi-buffered shared tile";
+  let description = [{
+    Views stage `index` of a shared tile whose leading dimension counts the
+    stages of a software pipeline: the result has the remaining dimensions.
+    Lowered to a rank-reducing `memref.subview`.
+
+    Example:
+
+    ```mlir
+    %s = tile.stage %As[%i] : !tile.buffer<3x128x32xf16, shared> -> !tile.buffer<128x32xf16, shared>
+    ```
+  }];
+  let arguments = (ins Tile_Buffer:$source, Index:$index);
+  let results = (outs Tile_Buffer:$result);
+  let assemblyFormat = [{
+    $source `[` $index `]` attr-dict `:` qualified(type($source)) `->`
+    qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_AsyncCommitOp : Tile_Op<"async_commit",
+    [MemoryEffects<[MemWrite<DefaultResource>]>]> {
+  let summary = "close the group of async copies issued so far";
+  let description = [{
+    The `tile.copy async` ops issued by the calling thread since the last
+    commit form one group (`cp.async.commit_group`); an empty group is
+    allowed.
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def Tile_AsyncWaitOp : Tile_Op<"async_wait",
+    [MemoryEffects<[MemRead<DefaultResource>, MemWrite<DefaultResource>]>]> {
+  let summary = "wait for async copy groups, then synchronize the block";
+  let description = [{
+    Waits until at most `pending` of the committed groups are still in
+    flight (`cp.async.wait_group`), then synchronizes the block
+    (`bar.sync`), so every thread sees the tiles the completed groups
+    wrote.
+
+    Example: `tile.async_wait 1`
+  }];
+  let arguments = (ins ConfinedAttr<I64Attr, [IntNonNegative]>:$pending);
+  let assemblyFormat = "$pending attr-dict";
 }
 
 //===----------------------------------------------------------------------===//

@@ -10,7 +10,15 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 
+namespace mlir::scf {
+class SCFDialect;
+} // namespace mlir::scf
+
 namespace mlir::tile {
+
+/// The discardable attribute that asks tile-pipeline to pipeline a loop.
+constexpr const char *kNumStagesAttrName = "tile.num_stages";
+
 
 #define GEN_PASS_DECL
 #include "tile/Dialect/Tile/Transforms/Passes.h.inc"

@@ -38,4 +38,55 @@ def TileAssignLayouts : Pass<"tile-assign-layouts", "ModuleOp"> {
   let dependentDialects = [];
 }
 
+def TilePipeline : Pass<"tile-pipeline", "ModuleOp"> {
+  let summary = "software-pipeline loops marked with tile.num_stages";
+  let description = [{
+    Rewrites each `scf.for` inside a `tile.kernel` that carries
+    `tile.num_stages = S` (S >= 2) so that the global -> shared copies of
+    iteration `i + S - 1` run asynchronously while iteration `i` computes:
+
+    - every shared tile that such a copy writes gets `S` stages (a leading
+      dimension) and is read through `tile.stage`;
+    - a prologue issues the copies of the first `S - 1` iterations (each
+      guarded by the trip count), one `tile.async_commit` per iteration;
+    - each iteration starts with `tile.async_wait S-2` (its stage is ready
+      and every thread is done with the stage about to be refilled), issues
+      the copies of iteration `i + S - 1`, commits, then computes on stage
+      `i mod S`;
+    - `tile.async_wait 0` follows the loop.
+
+    The loop body must start with the copies (global -> shared, into tiles
+    allocated outside the loop and written by nothing else); the rest of
+    the body may only read those tiles. Correct for any trip count,
+    including fewer iterations than stages.
+
+    Before:
+
+    ```mlir
+    scf.for %kt = %c0 to %n step %c1 {
+      tile.copy %A[%row, %k] to %As : ...
+      tile.gemm %As, %Bs, %acc : ...
+    } {tile.num_stages = 3 : i64}
+    ```
+
+    After (sketch):
+
+    ```mlir
+    %As3 = tile.alloc_shared : !tile.buffer<3x128x32xf16, shared>
+    scf.if (0 < %n) { tile.copy async %A[...] to (tile.stage %As3[0]) }
+    tile.async_commit
+    scf.if (1 < %n) { ... stage 1 ... }
+    tile.async_commit
+    scf.for %kt = %c0 to %n step %c1 {
+      tile.async_wait 1
+      scf.if (%kt + 2 < %n) { ... stage (%kt + 2) mod 3 ... }
+      tile.async_commit
+      tile.gemm (tile.stage %As3[%kt mod 3]), ...
+    }
+    tile.async_wait 0
+    ```
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect"];
+}
+
 #endif // TILE_DIALECT_TILE_TRANSFORMS_PASSES_TD

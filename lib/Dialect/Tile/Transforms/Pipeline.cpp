@@ -1,0 +1,261 @@
+//===- Pipeline.cpp - Software pipelining of tile loops ----------------------===//
+//
+// Implements -tile-pipeline: the global -> shared copies of a loop marked
+// with tile.num_stages = S run S - 1 iterations ahead of the computation,
+// as asynchronous copies into S-stage shared tiles.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dialect/Tile/IR/Tile.h"
+#include "tile/Dialect/Tile/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir::tile {
+#define GEN_PASS_DEF_TILEPIPELINE
+#include "tile/Dialect/Tile/Transforms/Passes.h.inc"
+} // namespace mlir::tile
+
+using namespace mlir;
+using namespace mlir::tile;
+
+namespace {
+
+/// Pipelines one loop; see the pass description.
+class LoopPipeliner {
+public:
+  LoopPipeliner(scf::ForOp loop, int64_t stages)
+      : loop(loop), stages(stages), builder(loop) {}
+
+  LogicalResult run();
+
+private:
+  LogicalResult findProducers();
+  /// Adds the ops of the loop body that `value` depends on, in order.
+  LogicalResult collectSlice(Value value,
+                             llvm::SetVector<Operation *> &slice);
+  /// Issues the producers' copies of iteration `iv` into stage `stage`.
+  void issue(Value iv, Value stage);
+  Value index(int64_t value) {
+    return arith::ConstantIndexOp::create(builder, loop.getLoc(), value);
+  }
+
+  scf::ForOp loop;
+  int64_t stages;
+  OpBuilder builder;
+  SmallVector<CopyOp> producers;
+  /// Shared tiles the producers write, and their staged replacements.
+  llvm::SetVector<Value> tiles;
+  DenseMap<Value, Value> staged;
+  /// Ops of the body that compute the producers' offsets.
+  llvm::SetVector<Operation *> slice;
+};
+
+LogicalResult LoopPipeliner::collectSlice(Value value,
+                                          llvm::SetVector<Operation *> &out) {
+  Operation *def = value.getDefiningOp();
+  if (!def || !loop->isProperAncestor(def))
+    return success();
+  if (def->getBlock() != loop.getBody() || def->getNumRegions() != 0)
+    return def->emitOpError("computes a pipelined copy's offset inside a "
+                            "nested region, which tile-pipeline cannot "
+                            "replay");
+  if (!isPure(def))
+    return def->emitOpError("computes a pipelined copy's offset but has side "
+                            "effects, so tile-pipeline cannot replay it");
+  for (Value operand : def->getOperands())
+    if (failed(collectSlice(operand, out)))
+      return failure();
+  out.insert(def);
+  return success();
+}
+
+LogicalResult LoopPipeliner::findProducers() {
+  Block *body = loop.getBody();
+  Operation *lastProducer = nullptr;
+  for (Operation &op : body->without_terminator()) {
+    auto copy = dyn_cast<CopyOp>(&op);
+    if (!copy || !copy.getSourceType().isGlobal() ||
+        !copy.getDestType().isShared())
+      continue;
+    auto alloc = copy.getDest().getDefiningOp<AllocSharedOp>();
+    if (!alloc || loop->isAncestor(alloc))
+      return copy.emitOpError("writes a shared tile that is not allocated "
+                              "outside the pipelined loop");
+    if (!copy.getDestOffsets().empty() ||
+        copy.getSourceType().getElementType() !=
+            copy.getDestType().getElementType())
+      return copy.emitOpError("cannot be pipelined: expected a whole-tile "
+                              "copy without element conversion");
+    if (tiles.contains(copy.getDest()))
+      return copy.emitOpError("writes a shared tile that another copy of "
+                              "the pipelined loop writes too");
+    producers.push_back(copy);
+    tiles.insert(copy.getDest());
+    lastProducer = copy;
+  }
+  if (producers.empty())
+    return loop.emitOpError("has tile.num_stages but no global -> shared "
+                            "tile.copy to run ahead");
+
+  // The computation reads the tiles after the copies and writes none of
+  // them; nothing outside the loop touches them.
+  for (Value tile : tiles)
+    for (OpOperand &use : tile.getUses()) {
+      Operation *user = use.getOwner();
+      if (llvm::is_contained(producers, user))
+        continue;
+      if (!loop->isProperAncestor(user))
+        return user->emitOpError("uses a shared tile that a pipelined loop "
+                                 "fills; only the loop may use it");
+      Operation *inBody = body->findAncestorOpInBlock(*user);
+      if (inBody->isBeforeInBlock(lastProducer))
+        return user->emitOpError("reads a pipelined shared tile before the "
+                                 "loop's copies into it");
+      bool writes = (isa<CopyOp>(user) &&
+                     cast<CopyOp>(user).getDest() == tile) ||
+                    (isa<StoreOp>(user) &&
+                     cast<StoreOp>(user).getBuffer() == tile) ||
+                    isa<FillOp, ClearOp>(user);
+      if (writes)
+        return user->emitOpError("writes a shared tile that the pipelined "
+                                 "loop's copies fill");
+    }
+
+  for (CopyOp copy : producers)
+    for (Value offset : copy.getSourceOffsets())
+      if (failed(collectSlice(offset, slice)))
+        return failure();
+  return success();
+}
+
+void LoopPipeliner::issue(Value iv, Value stage) {
+  Location loc = loop.getLoc();
+  IRMapping mapping;
+  mapping.map(loop.getInductionVar(), iv);
+  for (Operation &op : loop.getBody()->without_terminator())
+    if (slice.contains(&op))
+      builder.clone(op, mapping);
+  for (CopyOp copy : producers) {
+    Value view = StageOp::create(builder, loc, copy.getDestType(),
+                                 staged[copy.getDest()], stage);
+    SmallVector<Value> offsets;
+    for (Value offset : copy.getSourceOffsets())
+      offsets.push_back(mapping.lookupOrDefault(offset));
+    CopyOp::create(builder, copy.getLoc(), copy.getSource(), offsets, view,
+                   ValueRange{}, /*async=*/true);
+  }
+}
+
+LogicalResult LoopPipeliner::run() {
+  if (!loop.getInitArgs().empty())
+    return loop.emitOpError("is pipelined but has iter_args, which "
+                            "tile-pipeline does not support");
+  if (failed(findProducers()))
+    return failure();
+  Location loc = loop.getLoc();
+
+  // S stages of each tile the copies fill.
+  for (Value tile : tiles) {
+    auto alloc = tile.getDefiningOp<AllocSharedOp>();
+    auto type = cast<BufferType>(tile.getType());
+    SmallVector<int64_t> shape = {stages};
+    llvm::append_range(shape, type.getShape());
+    builder.setInsertionPoint(alloc);
+    staged[tile] = AllocSharedOp::create(
+        builder, alloc.getLoc(),
+        BufferType::get(shape, type.getElementType(), MemoryScope::Shared));
+  }
+
+  Value lower = loop.getLowerBound(), upper = loop.getUpperBound();
+  Value step = loop.getStep();
+  auto inRange = [&](Value iv) -> Value {
+    return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt, iv,
+                                 upper);
+  };
+  auto guarded = [&](Value condition, function_ref<void()> body) {
+    auto branch = scf::IfOp::create(builder, loc, condition);
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(&branch.getThenRegion().front());
+    body();
+  };
+
+  // Prologue: the copies of the first S - 1 iterations, one group each.
+  builder.setInsertionPoint(loop);
+  for (int64_t s = 0; s < stages - 1; ++s) {
+    Value iv = arith::AddIOp::create(
+        builder, loc, lower,
+        arith::MulIOp::create(builder, loc, step, index(s)));
+    guarded(inRange(iv), [&] { issue(iv, index(s)); });
+    AsyncCommitOp::create(builder, loc);
+  }
+
+  // Steady state: wait for this iteration's stage, refill the stage the
+  // previous iteration used with iteration i + S - 1, compute on stage i.
+  builder.setInsertionPointToStart(loop.getBody());
+  Value iv = loop.getInductionVar();
+  AsyncWaitOp::create(builder, loc, stages - 2);
+  Value iteration = arith::DivUIOp::create(
+      builder, loc, arith::SubIOp::create(builder, loc, iv, lower), step);
+  Value ahead = arith::AddIOp::create(
+      builder, loc, iv,
+      arith::MulIOp::create(builder, loc, step, index(stages - 1)));
+  Value aheadStage = arith::RemUIOp::create(
+      builder, loc,
+      arith::AddIOp::create(builder, loc, iteration, index(stages - 1)),
+      index(stages));
+  guarded(inRange(ahead), [&] { issue(ahead, aheadStage); });
+  AsyncCommitOp::create(builder, loc);
+  Value current = arith::RemUIOp::create(builder, loc, iteration, index(stages));
+  for (Value tile : tiles) {
+    Value view =
+        StageOp::create(builder, loc, tile.getType(), staged[tile], current);
+    tile.replaceUsesWithIf(view, [&](OpOperand &use) {
+      return !llvm::is_contained(producers, use.getOwner());
+    });
+  }
+  for (CopyOp copy : producers)
+    copy.erase();
+
+  // Epilogue: no copy may still be in flight when the kernel moves on.
+  builder.setInsertionPointAfter(loop);
+  AsyncWaitOp::create(builder, loc, 0);
+  for (Value tile : tiles)
+    tile.getDefiningOp()->erase();
+  return success();
+}
+
+struct TilePipelinePass
+    : public tile::impl::TilePipelineBase<TilePipelinePass> {
+  void runOnOperation() override {
+    SmallVector<scf::ForOp> loops;
+    getOperation().walk([&](scf::ForOp loop) {
+      if (loop->hasAttr(kNumStagesAttrName))
+        loops.push_back(loop);
+    });
+    for (scf::ForOp loop : loops) {
+      auto stages = loop->getAttrOfType<IntegerAttr>(kNumStagesAttrName);
+      loop->removeAttr(kNumStagesAttrName);
+      if (!stages || stages.getInt() < 1) {
+        loop.emitOpError("expected tile.num_stages to be an integer of at "
+                         "least 1");
+        return signalPassFailure();
+      }
+      if (!loop->getParentOfType<KernelOp>()) {
+        loop.emitOpError("has tile.num_stages but is not inside a "
+                         "tile.kernel");
+        return signalPassFailure();
+      }
+      // One stage: the copies stay synchronous.
+      if (stages.getInt() == 1)
+        continue;
+      if (failed(LoopPipeliner(loop, stages.getInt()).run()))
+        return signalPassFailure();
+    }
+  }
+};
+
+} // namespace
