@@ -18,6 +18,7 @@
 
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <random>
 
 using namespace tile;
@@ -76,8 +77,14 @@ std::unique_ptr<Fixture> fixture;
 
 void runTimed(benchmark::State &state, const std::function<void()> &work,
               const Problem &p) {
-  for (int i = 0; i < 5; ++i) // warm-up
-    work();
+  // A failing variant is reported and skipped; the others still run.
+  try {
+    for (int i = 0; i < 5; ++i) // warm-up
+      work();
+  } catch (const rt::Error &error) {
+    state.SkipWithError(error.what());
+    return;
+  }
   fixture->stream.synchronize();
   for (auto _ : state)
     state.SetIterationTime(fixture->timeOnceMs(work) / 1e3);
@@ -108,16 +115,23 @@ void benchCublas(benchmark::State &state, Problem p, bool halfOut) {
 
 void benchTile(benchmark::State &state, const bench::KernelVariant &variant,
                Problem p) {
-  rt::Module module =
-      rt::Module::load(fixture->device, variant.cubinPath, variant.manifestPath);
-  rt::Kernel kernel = module.kernel(variant.name);
+  std::optional<rt::Module> module;
+  std::optional<rt::Kernel> kernel;
+  try {
+    module.emplace(rt::Module::load(fixture->device, variant.cubinPath,
+                                    variant.manifestPath));
+    kernel.emplace(module->kernel(variant.name));
+  } catch (const rt::Error &error) {
+    state.SkipWithError(error.what());
+    return;
+  }
   bool halfOut = variant.config.at("out_dtype") == "f16";
   std::vector<rt::Arg> args = {
       rt::Arg::buffer(fixture->A, rt::DType::f16, {p.m, p.k}),
       rt::Arg::buffer(fixture->B, rt::DType::f16, {p.k, p.n}),
       rt::Arg::buffer(fixture->C, halfOut ? rt::DType::f16 : rt::DType::f32,
                       {p.m, p.n})};
-  runTimed(state, [&] { kernel.launch(fixture->stream, args); }, p);
+  runTimed(state, [&] { kernel->launch(fixture->stream, args); }, p);
 }
 
 } // namespace

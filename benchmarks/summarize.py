@@ -35,7 +35,11 @@ def test_line(name, report):
 def gemm_table(bench):
     """Best tile variant per problem and output type against cuBLAS."""
     rows = {}
+    failed = []
     for entry in bench.get("benchmarks", []):
+        if entry.get("error_occurred"):
+            failed.append(f"{entry['run_name']}: {entry.get('error_message')}")
+            continue
         if entry.get("aggregate_name") != "median":
             continue
         name, problem = entry["run_name"].split("/")[:2]
@@ -57,6 +61,8 @@ def gemm_table(bench):
             lines.append(f"{problem:<16} {out:<4} {cublas:>8.1f} "
                          f"{tiles[best]:>10.1f} {tiles[best] / cublas:>6.1%}  "
                          f"{best}")
+    for line in sorted(set(failed)):
+        lines.append("FAILED " + line)
     return lines
 
 
@@ -77,7 +83,7 @@ def main():
     bench = load(os.path.join(args.out, "bench-vector-add.json"))
     rows = {}
     for entry in bench.get("benchmarks", []):
-        if entry.get("aggregate_name") != "median":
+        if entry.get("error_occurred") or entry.get("aggregate_name") != "median":
             continue
         name = entry["run_name"].split("/")[0]
         rows[name] = (entry["real_time"], entry["GB/s"] / 1e9)

@@ -453,21 +453,29 @@ Kernel Module::kernel(const std::string &name) const {
   TILE_CU_CONTEXT("looking up kernel '" + name + "'", ModuleGetFunction,
                   &function, state_->module, name.c_str());
 
-  constexpr unsigned kDefaultSharedLimit = 48 * 1024;
-  if (info->dynamicSharedMemory > kDefaultSharedLimit) {
-    if (info->dynamicSharedMemory >
-        static_cast<unsigned>(device.sharedMemoryPerBlockOptin))
+  // Static + dynamic shared memory above 48 KiB needs an opt-in per kernel
+  // (the compiler's dynamic-shared-memory symbol itself takes a few static
+  // bytes, so a 48 KiB request already crosses the line).
+  constexpr long kDefaultSharedLimit = 48 * 1024;
+  int staticShared = 0;
+  TILE_CU_CONTEXT("querying the static shared memory of kernel '" + name + "'",
+                  FuncGetAttribute, &staticShared,
+                  CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, function);
+  long dynamicShared = info->dynamicSharedMemory;
+  if (dynamicShared > 0 && staticShared + dynamicShared > kDefaultSharedLimit) {
+    if (staticShared + dynamicShared > device.sharedMemoryPerBlockOptin)
       throw Error("kernel '" + name + "' needs " +
-                  std::to_string(info->dynamicSharedMemory) +
-                  " bytes of dynamic shared memory, but " + device.name +
-                  " allows at most " +
+                  std::to_string(dynamicShared) +
+                  " bytes of dynamic shared memory (plus " +
+                  std::to_string(staticShared) + " static), but " +
+                  device.name + " allows at most " +
                   std::to_string(device.sharedMemoryPerBlockOptin) +
                   " per block");
     TILE_CU_CONTEXT("raising the dynamic shared memory limit of kernel '" +
                         name + "'",
                     FuncSetAttribute, function,
                     CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                    static_cast<int>(info->dynamicSharedMemory));
+                    static_cast<int>(dynamicShared));
   }
   return Kernel(state_, info, function);
 }

@@ -163,6 +163,10 @@ private:
                                              const BufferStorage &global,
                                              ArrayRef<Value> g, int64_t vec);
   Value convertVector(Location loc, Value vector, Type elementType);
+  /// Where the element at `coords` of a shared tile is stored: the same
+  /// place, or the #tile.swizzle position.
+  SmallVector<Value> physical(Location loc, const BufferStorage &tile,
+                              ArrayRef<Value> coords);
 
   KernelOp kernel;
   gpu::GPUModuleOp gpuModule;
@@ -571,7 +575,8 @@ Value KernelLowering::readChunk(Location loc, const BufferStorage &src,
     return vector::FromElementsOp::create(builder, loc, vectorType, elements);
   }
   if (src.type.isShared())
-    return vector::LoadOp::create(builder, loc, vectorType, src.memref, coords,
+    return vector::LoadOp::create(builder, loc, vectorType, src.memref,
+                                  physical(loc, src, coords),
                                   /*nontemporal=*/false,
                                   llvm::MaybeAlign(bytes));
 
@@ -635,7 +640,8 @@ void KernelLowering::writeChunk(Location loc, const BufferStorage &dst,
     return;
   }
   if (dst.type.isShared()) {
-    vector::StoreOp::create(builder, loc, vector, dst.memref, coords,
+    vector::StoreOp::create(builder, loc, vector, dst.memref,
+                            physical(loc, dst, coords),
                             /*nontemporal=*/false, llvm::MaybeAlign(bytes));
     return;
   }
@@ -667,6 +673,33 @@ void KernelLowering::writeChunk(Location loc, const BufferStorage &dst,
         builder, loc, vector::ExtractOp::create(builder, loc, vector, lane),
         dst.memref, index);
   }
+}
+
+SmallVector<Value> KernelLowering::physical(Location loc,
+                                            const BufferStorage &tile,
+                                            ArrayRef<Value> coords) {
+  SmallVector<Value> result(coords);
+  if (!isa_and_nonnull<SwizzleLayoutAttr>(tile.type.getLayout()))
+    return result;
+  // col' = ((col / E) xor ((row / P) mod C)) * E + col mod E; see
+  // #tile.swizzle.
+  int64_t perChunk = 16 / getElementByteWidth(tile.type.getElementType());
+  int64_t chunksPerRow = tile.type.getShape().back() / perChunk;
+  int64_t patternRows = std::max<int64_t>(1, 8 / chunksPerRow);
+  int64_t columns = std::min<int64_t>(chunksPerRow, 8);
+  Value row = coords[coords.size() - 2], col = coords.back();
+  Value perChunkValue = constant(loc, perChunk);
+  Value chunk = arith::DivUIOp::create(builder, loc, col, perChunkValue);
+  Value within = arith::RemUIOp::create(builder, loc, col, perChunkValue);
+  Value pattern = arith::RemUIOp::create(
+      builder, loc,
+      arith::DivUIOp::create(builder, loc, row, constant(loc, patternRows)),
+      constant(loc, columns));
+  Value swizzled = arith::XOrIOp::create(builder, loc, chunk, pattern);
+  result.back() = arith::AddIOp::create(
+      builder, loc,
+      arith::MulIOp::create(builder, loc, swizzled, perChunkValue), within);
+  return result;
 }
 
 Value KernelLowering::convertVector(Location loc, Value vector,
@@ -814,7 +847,8 @@ LogicalResult KernelLowering::lowerAsyncCopy(CopyOp op) {
             srcIndex.push_back(
                 arith::SelectOp::create(builder, loc, any, v, zero));
           nvgpu::DeviceAsyncCopyOp::create(
-              builder, loc, tokenType, dst.memref, coords, src.memref,
+              builder, loc, tokenType, dst.memref,
+              physical(loc, dst, coords), src.memref,
               srcIndex, builder.getIndexAttr(vec), valid, bypassL1);
         });
   }
@@ -914,10 +948,12 @@ LogicalResult KernelLowering::lowerElementAccess(Operation *op, Value slot) {
     auto it = storage.find(buffer);
     if (it == storage.end())
       return nullptr;
-    if (it->second.type.isFragment())
+    if (it->second.type.isFragment()) {
       address.assign({slot});
-    else
-      address.assign(indices.begin(), indices.end());
+    } else {
+      SmallVector<Value> coords(indices.begin(), indices.end());
+      address = physical(loc, it->second, coords);
+    }
     return &it->second;
   };
   SmallVector<Value> address;
@@ -1156,7 +1192,7 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
                                         lane16);
       Value col = add(laneHalf, kk);
       aFrags.push_back(nvgpu::LdMatrixOp::create(builder, loc, aType, a.memref,
-                                                 ValueRange{row, col},
+                                                 physical(loc, a, {row, col}),
                                                  /*transpose=*/false,
                                                  /*numTiles=*/4));
     }
@@ -1171,7 +1207,7 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
       else
         index = {add(lane16, kk), add(warpCol, nt * 8)};
       bFrags.push_back(nvgpu::LdMatrixOp::create(builder, loc, bType, b.memref,
-                                                 index, !transposeB,
+                                                 physical(loc, b, index), !transposeB,
                                                  /*numTiles=*/2));
     }
     for (int64_t mt = 0; mt < tilesM; ++mt)

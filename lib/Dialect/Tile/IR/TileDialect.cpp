@@ -168,6 +168,18 @@ LogicalResult BufferType::verify(function_ref<InFlightDiagnostic()> emitError,
   }
   if (!layout)
     return success();
+  if (isa<SwizzleLayoutAttr>(layout)) {
+    if (scope != MemoryScope::Shared)
+      return emitError() << "expected " << layout
+                         << " only on shared tiles, but got a "
+                         << stringifyMemoryScope(scope) << " buffer";
+    if (shape.size() < 2 ||
+        shape.back() * getElementByteWidth(elementType) % 16 != 0)
+      return emitError() << "expected " << layout
+                         << " on a tile of rank 2 or more whose rows are a "
+                            "multiple of 16 bytes";
+    return success();
+  }
   if (scope != MemoryScope::Fragment)
     return emitError() << "expected a layout only on fragments, but a "
                        << stringifyMemoryScope(scope) << " buffer has "

@@ -466,9 +466,11 @@ LogicalResult StageOp::verify() {
            << stringifyMemoryScope(result.getScope()) << " result";
   if (source.getRank() < 2 ||
       source.getShape().drop_front() != result.getShape() ||
-      source.getElementType() != result.getElementType())
+      source.getElementType() != result.getElementType() ||
+      source.getLayout() != result.getLayout())
     return emitOpError("expected the result to be the source without its "
-                       "leading (stage) dimension, but got ")
+                       "leading (stage) dimension and with its layout, but "
+                       "got ")
            << formatShape(source.getShape()) << " -> "
            << formatShape(result.getShape());
   return success();

@@ -56,7 +56,39 @@ chooseWarpGrid(int64_t m, int64_t n, unsigned warps) {
 struct TileAssignLayoutsPass
     : public tile::impl::TileAssignLayoutsBase<TileAssignLayoutsPass> {
   void runOnOperation() override {
-    getOperation().walk([&](KernelOp kernel) { assign(kernel); });
+    getOperation().walk([&](KernelOp kernel) {
+      assign(kernel);
+      swizzleGemmOperands(kernel);
+    });
+  }
+
+  /// Shared tiles that tile.gemm reads with ldmatrix get #tile.swizzle
+  /// (when their rows span more than one 16-byte chunk), and so do the
+  /// stages viewed from them.
+  void swizzleGemmOperands(KernelOp kernel) {
+    auto swizzle = SwizzleLayoutAttr::get(&getContext());
+    kernel.walk([&](GemmOp gemm) {
+      for (Value operand : {gemm.getA(), gemm.getB()}) {
+        Value root = operand;
+        while (auto stage = root.getDefiningOp<StageOp>())
+          root = stage.getSource();
+        auto type = cast<BufferType>(root.getType());
+        if (!root.getDefiningOp<AllocSharedOp>() || type.getLayout() ||
+            type.getShape().back() *
+                    getElementByteWidth(type.getElementType()) <= 16 ||
+            type.getShape().back() *
+                    getElementByteWidth(type.getElementType()) % 16 != 0)
+          continue;
+        setLayoutWithStages(root, swizzle);
+      }
+    });
+  }
+
+  static void setLayoutWithStages(Value tile, Attribute layout) {
+    tile.setType(cast<BufferType>(tile.getType()).withLayout(layout));
+    for (Operation *user : tile.getUsers())
+      if (auto stage = dyn_cast<StageOp>(user))
+        setLayoutWithStages(stage.getResult(), layout);
   }
 
   /// Fragments used together (in one tile.parallel, or copied into each

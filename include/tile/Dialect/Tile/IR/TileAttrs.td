@@ -99,6 +99,37 @@ def Tile_MmaLayoutAttr : Tile_Attr<"MmaLayout", "mma"> {
   }];
 }
 
+def Tile_SwizzleLayoutAttr : Tile_Attr<"SwizzleLayout", "swizzle"> {
+  let summary = "shared-tile layout: 16-byte chunks XOR-swizzled by row";
+  let description = [{
+    A shared tile with this layout stores element `(row, col)` (the last two
+    dimensions) at column
+
+    ```
+    ((col / E) xor ((row / P) mod C)) * E + col mod E
+    ```
+
+    where `E` is the number of elements in 16 bytes, `R` the 16-byte chunks
+    per row, `C = min(R, 8)` and `P = max(1, 8 / R)`. Eight consecutive
+    rows of one chunk column, which `ldmatrix` reads together, then fall
+    into eight different groups of four banks: no bank conflicts. Every
+    16-byte chunk stays whole, so 16-byte copies and `cp.async` still work.
+
+    For 64-byte rows (`R = 4`, a 128x32 f16 tile): the chunk index is XORed
+    with `(row / 2) mod 4`:
+
+    ```
+    row 0,1: chunks 0 1 2 3      row 2,3: chunks 1 0 3 2
+    row 4,5: chunks 2 3 0 1      row 6,7: chunks 3 2 1 0
+    ```
+
+    Requirements: rank 2 or more, rows a multiple of 16 bytes.
+    `tile-assign-layouts` gives it to the shared tiles that `tile.gemm`
+    reads; users may set it on any shared tile.
+  }];
+  let assemblyFormat = "";
+}
+
 def Tile_GridExtentAttr : Tile_Attr<"GridExtent", "extent"> {
   let summary = "the size of one grid dimension of a kernel";
   let description = [{
