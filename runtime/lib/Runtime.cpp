@@ -466,11 +466,11 @@ Kernel Module::kernel(const std::string &name) const {
     if (staticShared + dynamicShared > device.sharedMemoryPerBlockOptin)
       throw Error("kernel '" + name + "' needs " +
                   std::to_string(dynamicShared) +
-                  " bytes of dynamic shared memory (plus " +
-                  std::to_string(staticShared) + " static), but " +
-                  device.name + " allows at most " +
+                  " bytes of dynamic shared memory, but " + device.name +
+                  " allows at most " +
                   std::to_string(device.sharedMemoryPerBlockOptin) +
-                  " per block");
+                  " per block, " + std::to_string(staticShared) +
+                  " of them taken by static shared memory");
     TILE_CU_CONTEXT("raising the dynamic shared memory limit of kernel '" +
                         name + "'",
                     FuncSetAttribute, function,
