@@ -307,6 +307,8 @@ void Kernel::body(std::vector<GridExtent> grid,
                                              paramTypes, paramNames, extents,
                                              threads);
   op = kernel;
+  if (raster > 0)
+    kernel.setRasterPanelAttr(b.getI64IntegerAttr(raster));
   b.setInsertionPointToStart(&kernel.getEntryBlock());
   build(*this);
 }

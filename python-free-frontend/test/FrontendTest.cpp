@@ -150,7 +150,7 @@ TEST(Frontend, GemmCompilesToTensorCoreInstructions) {
   for (const char *instruction :
        {"mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32",
         "ldmatrix.sync.aligned.m8n8.x4.shared.b16",
-        "ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16", "bar.sync",
+        "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16", "bar.sync",
         "cp.async.cg.shared.global", "cp.async.commit_group",
         "cp.async.wait_group"})
     EXPECT_NE(compiled.ptx.find(instruction), std::string::npos)

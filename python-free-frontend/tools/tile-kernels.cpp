@@ -60,6 +60,10 @@ static cl::opt<int64_t> blockK("block-k", cl::desc("gemm: K step"),
 static cl::opt<int64_t> stages("stages",
                                cl::desc("gemm: software-pipeline depth"),
                                cl::init(3), cl::cat(category));
+static cl::opt<int64_t> rasterPanel("raster-panel",
+                                    cl::desc("gemm: rasterization panel "
+                                             "(grid rows; 0 = off)"),
+                                    cl::init(0), cl::cat(category));
 static cl::opt<std::string> outDtype("out-dtype",
                                      cl::desc("gemm: output type (f32, f16)"),
                                      cl::init("f32"), cl::cat(category));
@@ -91,7 +95,8 @@ Variant gemmVariant(const GemmConfig &c) {
                              {"block_k", c.blockK},
                              {"threads", c.threads},
                              {"out_dtype", c.outDtype},
-                             {"stages", c.stages}},
+                             {"stages", c.stages},
+                             {"raster_panel", c.rasterPanel}},
           [c](Program &p) { return buildGemm(p, c); }};
 }
 
@@ -103,14 +108,15 @@ std::vector<Variant> defaultVariants() {
                       {4096, 512},
                       {8192, 512}})
     variants.push_back(vectorAddVariant({n, t, "f32"}));
-  for (GemmConfig c : {GemmConfig{128, 128, 32, 128, "f32", 1},
-                       GemmConfig{128, 128, 32, 128, "f32", 3},
-                       GemmConfig{128, 128, 32, 128, "f32", 4},
-                       GemmConfig{128, 128, 64, 128, "f32", 3},
-                       GemmConfig{128, 128, 32, 256, "f32", 3},
-                       GemmConfig{128, 256, 32, 256, "f32", 3},
-                       GemmConfig{64, 64, 32, 128, "f32", 3},
-                       GemmConfig{128, 128, 32, 128, "f16", 3}})
+  for (GemmConfig c : {GemmConfig{128, 128, 32, 128, "f32", 1, 0},
+                       GemmConfig{128, 128, 64, 128, "f32", 3, 0},
+                       GemmConfig{128, 128, 64, 128, "f32", 3, 8},
+                       GemmConfig{128, 128, 64, 128, "f32", 4, 8},
+                       GemmConfig{128, 256, 32, 256, "f32", 4, 8},
+                       GemmConfig{128, 256, 64, 256, "f32", 3, 8},
+                       GemmConfig{64, 64, 32, 128, "f32", 3, 0},
+                       GemmConfig{128, 128, 64, 128, "f16", 3, 8},
+                       GemmConfig{128, 256, 64, 256, "f16", 3, 8}})
     variants.push_back(gemmVariant(c));
   return variants;
 }
@@ -209,7 +215,8 @@ int emitOne() {
   if (kernelName == "vector_add")
     variant = vectorAddVariant({blockN, threads, dtype});
   else if (kernelName == "gemm")
-    variant = gemmVariant({blockM, blockN, blockK, threads, outDtype, stages});
+    variant = gemmVariant(
+        {blockM, blockN, blockK, threads, outDtype, stages, rasterPanel});
   else {
     llvm::errs() << "tile-kernels: unknown kernel '" << kernelName
                  << "'; --list shows the generators\n";

@@ -13,12 +13,12 @@
 
 // GPU: scf.for
 // GPU: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = false} : memref<128x32xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
-// GPU: nvgpu.ldmatrix {{.*}} {numTiles = 2 : i32, transpose = true} : memref<32x128xf16, #gpu.address_space<workgroup>> -> vector<2x2xf16>
+// GPU: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = true} : memref<32x128xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
 // GPU: nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
 // GPU: gpu.barrier
 
 // PTX: ldmatrix.sync.aligned.m8n8.x4.shared.b16
-// PTX: ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16
+// PTX: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
 // PTX: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // PTX: bar.sync
 // PTX-NOT: .local

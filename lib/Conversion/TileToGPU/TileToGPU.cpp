@@ -87,11 +87,21 @@ bool accessesSharedTile(Operation *op) {
       return;
     // Async copies become visible through tile.async_wait, which
     // synchronizes the block itself.
-    if (auto copy = dyn_cast<CopyOp>(nested); copy && copy.getAsync())
+    auto copy = dyn_cast<CopyOp>(nested);
+    if (copy && copy.getAsync())
       return;
-    for (Value operand : nested->getOperands())
-      if (auto type = dyn_cast<BufferType>(operand.getType()))
-        shared |= type.isShared();
+    for (Value operand : nested->getOperands()) {
+      auto type = dyn_cast<BufferType>(operand.getType());
+      if (!type || !type.isShared())
+        continue;
+      // Reading a pipeline stage needs no barrier after it: stages are
+      // refilled only after the next tile.async_wait (see tile.stage).
+      bool readsOnly = isa<GemmOp, LoadOp>(nested) ||
+                       (copy && copy.getSource() == operand);
+      if (readsOnly && operand.getDefiningOp<StageOp>())
+        continue;
+      shared = true;
+    }
   });
   return shared;
 }
@@ -276,9 +286,33 @@ void KernelLowering::createFunction() {
 
   static const gpu::Dimension dims[] = {gpu::Dimension::x, gpu::Dimension::y,
                                         gpu::Dimension::z};
+  SmallVector<Value> blockIds;
   for (unsigned d = 0; d < kernel.getGridRank(); ++d)
-    kernel.getBlockIndex(d).replaceAllUsesWith(
-        gpu::BlockIdOp::create(builder, loc, dims[d]));
+    blockIds.push_back(gpu::BlockIdOp::create(builder, loc, dims[d]));
+  if (std::optional<int64_t> panel = kernel.getRasterPanel()) {
+    // Rasterization: the linear block id walks panels of `panel` grid rows,
+    // down a column of the panel first (the last panel may be shorter).
+    Value gridX = gpu::GridDimOp::create(builder, loc, gpu::Dimension::x);
+    Value gridY = gpu::GridDimOp::create(builder, loc, gpu::Dimension::y);
+    Value linear = arith::AddIOp::create(
+        builder, loc, arith::MulIOp::create(builder, loc, blockIds[1], gridX),
+        blockIds[0]);
+    Value panelSize = constant(loc, *panel);
+    Value perPanel = arith::MulIOp::create(builder, loc, panelSize, gridX);
+    Value firstRow = arith::MulIOp::create(
+        builder, loc, arith::DivUIOp::create(builder, loc, linear, perPanel),
+        panelSize);
+    Value rows = arith::MinUIOp::create(
+        builder, loc, arith::SubIOp::create(builder, loc, gridY, firstRow),
+        panelSize);
+    Value inPanel = arith::RemUIOp::create(builder, loc, linear, perPanel);
+    blockIds[1] = arith::AddIOp::create(
+        builder, loc, firstRow,
+        arith::RemUIOp::create(builder, loc, inPanel, rows));
+    blockIds[0] = arith::DivUIOp::create(builder, loc, inPanel, rows);
+  }
+  for (unsigned d = 0; d < kernel.getGridRank(); ++d)
+    kernel.getBlockIndex(d).replaceAllUsesWith(blockIds[d]);
 
   // Move the body after the prologue and terminate it. Allocations are
   // later placed before the first operation of the body.
@@ -1196,19 +1230,41 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
                                                  /*transpose=*/false,
                                                  /*numTiles=*/4));
     }
-    // B: x2 ldmatrix per 16x8 tile; transposed when B is stored K x N.
+    // B: one x4 ldmatrix per pair of 16x8 tiles (x2 for an odd last one);
+    // transposed when B is stored K x N. Lanes 16-31 address the second
+    // tile of the pair.
     SmallVector<Value> bFrags;
-    for (int64_t nt = 0; nt < tilesN; ++nt) {
+    for (int64_t nt = 0; nt < tilesN; nt += 2) {
+      bool pair = nt + 1 < tilesN;
+      Value nBase = add(warpCol, nt * 8);
+      if (pair)
+        nBase = arith::AddIOp::create(builder, loc, nBase, laneHalf);
       SmallVector<Value> index;
       if (transposeB)
-        index = {arith::AddIOp::create(builder, loc, add(warpCol, nt * 8),
-                                       lane8),
+        index = {arith::AddIOp::create(builder, loc, nBase, lane8),
                  add(laneQuarter, kk)};
       else
-        index = {add(lane16, kk), add(warpCol, nt * 8)};
-      bFrags.push_back(nvgpu::LdMatrixOp::create(builder, loc, bType, b.memref,
-                                                 physical(loc, b, index), !transposeB,
-                                                 /*numTiles=*/2));
+        index = {add(lane16, kk), nBase};
+      Value loaded = nvgpu::LdMatrixOp::create(
+          builder, loc, pair ? aType : bType, b.memref,
+          physical(loc, b, index), !transposeB, /*numTiles=*/pair ? 4 : 2);
+      if (!pair) {
+        bFrags.push_back(loaded);
+        continue;
+      }
+      // Rows 0-1 are the first tile's operand, rows 2-3 the second's.
+      Value zero = arith::ConstantOp::create(builder, loc,
+                                             builder.getZeroAttr(bType));
+      for (int64_t half = 0; half < 2; ++half) {
+        Value fragment = zero;
+        for (int64_t row = 0; row < 2; ++row)
+          fragment = vector::InsertOp::create(
+              builder, loc,
+              vector::ExtractOp::create(builder, loc, loaded,
+                                        ArrayRef<int64_t>{half * 2 + row}),
+              fragment, ArrayRef<int64_t>{row});
+        bFrags.push_back(fragment);
+      }
     }
     for (int64_t mt = 0; mt < tilesM; ++mt)
       for (int64_t nt = 0; nt < tilesN; ++nt) {

@@ -14,7 +14,8 @@ namespace tile::fe {
 std::string GemmConfig::kernelName() const {
   return "gemm_f16_" + outDtype + "_" + std::to_string(blockM) + "x" +
          std::to_string(blockN) + "x" + std::to_string(blockK) + "_t" +
-         std::to_string(threads) + "_s" + std::to_string(stages);
+         std::to_string(threads) + "_s" + std::to_string(stages) +
+         (rasterPanel ? "_r" + std::to_string(rasterPanel) : "");
 }
 
 std::string buildGemm(Program &program, const GemmConfig &config) {
@@ -27,6 +28,7 @@ std::string buildGemm(Program &program, const GemmConfig &config) {
   Buffer A = k.tensor("A", {kDynamic, kDynamic}, f16);
   Buffer B = k.tensor("B", {kDynamic, kDynamic}, f16);
   Buffer C = k.tensor("C", {kDynamic, kDynamic}, out);
+  k.rasterPanel(config.rasterPanel);
   k.body({ceildiv(B, 1, bN), ceildiv(A, 0, bM)}, [&](Kernel &k) {
     Expr row = k.blockIndex(1) * double(bM);
     Expr col = k.blockIndex(0) * double(bN);

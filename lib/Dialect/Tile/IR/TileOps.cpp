@@ -239,6 +239,15 @@ LogicalResult KernelOp::verify() {
                        "1024, but got ")
            << threads;
 
+  if (std::optional<int64_t> panel = getRasterPanel()) {
+    if (*panel < 1)
+      return emitOpError("expected raster_panel to be at least 1, but got ")
+             << *panel;
+    if (getGrid().size() < 2)
+      return emitOpError("expected a grid of 2 or 3 dimensions with "
+                         "raster_panel, but got ")
+             << getGrid().size();
+  }
   if (getGrid().empty() || getGrid().size() > 3)
     return emitOpError("expected a grid of 1 to 3 dimensions, but got ")
            << getGrid().size();
@@ -473,6 +482,18 @@ LogicalResult StageOp::verify() {
                        "got ")
            << formatShape(source.getShape()) << " -> "
            << formatShape(result.getShape());
+  // Stages are filled by async copies only: a read of a stage then needs no
+  // barrier after it, since the stage is refilled after the next
+  // tile.async_wait, which synchronizes the block.
+  for (OpOperand &use : getResult().getUses()) {
+    Operation *user = use.getOwner();
+    auto copy = dyn_cast<CopyOp>(user);
+    bool writes = (copy && copy.getDest() == getResult()) ||
+                  isa<FillOp, ClearOp, StoreOp>(user);
+    if (writes && !(copy && copy.getAsync()))
+      return user->emitOpError("writes a pipeline stage; stages are filled "
+                               "by async copies only");
+  }
   return success();
 }
 

@@ -196,6 +196,9 @@ public:
   /// Declares a scalar parameter (f32, i32, ...); use `scalar(i)` in the body.
   int scalarParam(const std::string &name, mlir::Type type);
 
+  /// Rasterize a 2-D grid in panels of `rows` grid rows for L2 reuse (the
+  /// kernel's raster_panel); call before `body`. 0 turns it off.
+  void rasterPanel(int64_t rows) { raster = rows; }
   /// Creates the kernel with its grid and fills its body by calling `build`.
   void body(std::vector<GridExtent> grid,
             const std::function<void(Kernel &)> &build, SourceLoc loc = {});
@@ -252,6 +255,7 @@ private:
   SourceLoc declLoc;
   std::vector<mlir::Type> paramTypes;
   std::vector<std::string> paramNames;
+  int64_t raster = 0;
   mlir::OpBuilder b;
   // The tile.kernel once `body` is called; declared tensors resolve to its
   // block arguments from then on.

@@ -41,6 +41,8 @@ struct GemmConfig {
   std::string outDtype = "f32";
   /// Software-pipeline depth of the K loop (1: synchronous copies).
   int64_t stages = 3;
+  /// Block rasterization panel (grid rows per panel; 0: off).
+  int64_t rasterPanel = 0;
 
   /// e.g. gemm_f16_f32_128x128x32_t128_s3.
   std::string kernelName() const;

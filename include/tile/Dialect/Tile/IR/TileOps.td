@@ -36,6 +36,11 @@ def Tile_KernelOp : Tile_Op<"kernel", [
     `ceildiv(%param[dim], n)`. The entry block's arguments are the
     parameters followed by one block index (`index`) per grid dimension.
 
+    `raster_panel = P` (2-D grids) reorders the blocks for L2 reuse: block
+    ids are handed out panel by panel, each panel `P` rows of the grid
+    (y) tall, going down a column of the panel before moving right, so the
+    blocks running together share rows of A and columns of B.
+
     Lowers (`convert-tile-to-gpu`) to a `gpu.func` kernel in a `gpu.module`;
     each global buffer becomes a pointer parameter, and each of its dynamic
     dimensions one `i64` parameter after all buffers and scalars.
@@ -56,7 +61,8 @@ def Tile_KernelOp : Tile_Op<"kernel", [
                        StrArrayAttr:$param_names,
                        TypedArrayAttrBase<Tile_GridExtentAttr,
                                           "grid extents">:$grid,
-                       I64Attr:$threads);
+                       I64Attr:$threads,
+                       OptionalAttr<I64Attr>:$raster_panel);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
