@@ -838,28 +838,33 @@ LogicalResult KernelLowering::lowerAsyncCopy(CopyOp op) {
   if (rank > 1)
     aligned = arith::AndIOp::create(builder, loc, aligned,
                                     isMultiple(src.sizes.back()));
-  auto branch = scf::IfOp::create(builder, loc, aligned, /*withElse=*/true);
-  {
-    OpBuilder::InsertionGuard guard(builder);
-    builder.setInsertionPointToStart(&branch.getThenRegion().front());
-    auto tokenType = nvgpu::DeviceAsyncTokenType::get(builder.getContext());
-    UnitAttr bypassL1 = bytes == 16 ? builder.getUnitAttr() : UnitAttr();
+  auto tokenType = nvgpu::DeviceAsyncTokenType::get(builder.getContext());
+  UnitAttr bypassL1 = bytes == 16 ? builder.getUnitAttr() : UnitAttr();
+  // Tiles wholly inside the tensor (all but the edge tiles) copy every chunk
+  // without per-chunk bounds arithmetic; the others zero-fill what is out.
+  auto issueChunks = [&](bool masked) {
     forEachThreadChunk(
-        loc, shape, Attribute(), vec,
-        [&](int64_t, ArrayRef<Value> coords) {
+        loc, shape, Attribute(), vec, [&](int64_t, ArrayRef<Value> coords) {
           SmallVector<Value> g;
           Value rowsInBounds;
           for (int64_t d = 0; d < rank; ++d) {
-            g.push_back(arith::AddIOp::create(builder, loc, offsets[d],
-                                              coords[d]));
-            if (d + 1 < rank) {
-              Value in = arith::CmpIOp::create(
-                  builder, loc, arith::CmpIPredicate::ult, g[d],
-                  src.sizes[d]);
+            g.push_back(
+                arith::AddIOp::create(builder, loc, offsets[d], coords[d]));
+            if (masked && d + 1 < rank) {
+              Value in =
+                  arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
+                                        g[d], src.sizes[d]);
               rowsInBounds = rowsInBounds ? Value(arith::AndIOp::create(
                                                 builder, loc, rowsInBounds, in))
                                           : in;
             }
+          }
+          if (!masked) {
+            nvgpu::DeviceAsyncCopyOp::create(
+                builder, loc, tokenType, dst.memref,
+                physical(loc, dst, coords), src.memref, g,
+                builder.getIndexAttr(vec), Value(), bypassL1);
+            return;
           }
           // Elements of the chunk inside the tensor; the rest is
           // zero-filled. An empty chunk reads from index 0 (nothing).
@@ -869,11 +874,11 @@ LogicalResult KernelLowering::lowerAsyncCopy(CopyOp op) {
               arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
                                     last, size),
               arith::SubIOp::create(builder, loc, size, last), zero);
-          Value valid = arith::MinUIOp::create(builder, loc, remaining,
-                                               vecValue);
+          Value valid =
+              arith::MinUIOp::create(builder, loc, remaining, vecValue);
           if (rowsInBounds)
-            valid =
-                arith::SelectOp::create(builder, loc, rowsInBounds, valid, zero);
+            valid = arith::SelectOp::create(builder, loc, rowsInBounds, valid,
+                                            zero);
           Value any = arith::CmpIOp::create(
               builder, loc, arith::CmpIPredicate::ne, valid, zero);
           SmallVector<Value> srcIndex;
@@ -881,10 +886,29 @@ LogicalResult KernelLowering::lowerAsyncCopy(CopyOp op) {
             srcIndex.push_back(
                 arith::SelectOp::create(builder, loc, any, v, zero));
           nvgpu::DeviceAsyncCopyOp::create(
-              builder, loc, tokenType, dst.memref,
-              physical(loc, dst, coords), src.memref,
-              srcIndex, builder.getIndexAttr(vec), valid, bypassL1);
+              builder, loc, tokenType, dst.memref, physical(loc, dst, coords),
+              src.memref, srcIndex, builder.getIndexAttr(vec), valid,
+              bypassL1);
         });
+  };
+  Value inside;
+  for (int64_t d = 0; d < rank; ++d) {
+    Value end = arith::AddIOp::create(builder, loc, offsets[d],
+                                      constant(loc, shape[d]));
+    Value fits = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ule,
+                                       end, src.sizes[d]);
+    inside = inside ? Value(arith::AndIOp::create(builder, loc, inside, fits))
+                    : fits;
+  }
+  auto branch = scf::IfOp::create(builder, loc, aligned, /*withElse=*/true);
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(&branch.getThenRegion().front());
+    auto whole = scf::IfOp::create(builder, loc, inside, /*withElse=*/true);
+    builder.setInsertionPointToStart(&whole.getThenRegion().front());
+    issueChunks(/*masked=*/false);
+    builder.setInsertionPointToStart(&whole.getElseRegion().front());
+    issueChunks(/*masked=*/true);
   }
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToStart(&branch.getElseRegion().front());
