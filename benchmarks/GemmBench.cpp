@@ -1,4 +1,5 @@
-//===- GemmBench.cpp - Tensor-core GEMM against cuBLAS ------------------------===//
+//===- GemmBench.cpp - Tensor-core GEMM against cuBLAS
+//------------------------===//
 //
 // Times every compiled GEMM variant and cublasGemmEx (tensor ops, f16
 // inputs, f32 compute, same output type) on the same random row-major
@@ -10,6 +11,7 @@
 
 #include "common/Half.h"
 #include "common/KernelIndex.h"
+#include "common/Timing.h"
 
 #include "tile/runtime/Runtime.h"
 
@@ -36,11 +38,11 @@ struct Problem {
 };
 
 struct Fixture {
-  explicit Fixture(rt::Device device)
-      : device(device), stream(device), start(device), stop(device) {
+  explicit Fixture(rt::Device device) : device(device), timer(device) {
     if (cublasCreate(&handle) != CUBLAS_STATUS_SUCCESS)
       throw rt::Error("cublasCreate failed");
-    cublasSetStream(handle, reinterpret_cast<cudaStream_t>(stream.handle()));
+    cublasSetStream(handle,
+                    reinterpret_cast<cudaStream_t>(timer.stream.handle()));
   }
   ~Fixture() { cublasDestroy(handle); }
 
@@ -58,17 +60,8 @@ struct Fixture {
     C = rt::DeviceBuffer(device, maxC * 4);
   }
 
-  double timeOnceMs(const std::function<void()> &work) {
-    start.record(stream);
-    work();
-    stop.record(stream);
-    stop.synchronize();
-    return rt::Event::elapsedMs(start, stop);
-  }
-
   rt::Device device;
-  rt::Stream stream;
-  rt::Event start, stop;
+  bench::EventTimer timer;
   rt::DeviceBuffer A, B, C;
   cublasHandle_t handle = nullptr;
 };
@@ -77,20 +70,8 @@ std::unique_ptr<Fixture> fixture;
 
 void runTimed(benchmark::State &state, const std::function<void()> &work,
               const Problem &p) {
-  // A failing variant is reported and skipped; the others still run.
-  try {
-    for (int i = 0; i < 5; ++i) // warm-up
-      work();
-  } catch (const rt::Error &error) {
-    state.SkipWithError(error.what());
-    return;
-  }
-  fixture->stream.synchronize();
-  for (auto _ : state)
-    state.SetIterationTime(fixture->timeOnceMs(work) / 1e3);
-  state.counters["TFLOP/s"] = benchmark::Counter(
-      2.0 * p.m * p.n * p.k, benchmark::Counter::kIsIterationInvariantRate,
-      benchmark::Counter::OneK::kIs1000);
+  bench::runTimed(state, fixture->timer, work, /*warmup=*/5, "TFLOP/s",
+                  2.0 * p.m * p.n * p.k);
 }
 
 /// Row-major C = A B is column-major C^T = B^T A^T.
@@ -102,8 +83,8 @@ void benchCublas(benchmark::State &state, Problem p, bool halfOut) {
         cublasStatus_t status = cublasGemmEx(
             fixture->handle, CUBLAS_OP_N, CUBLAS_OP_N, p.n, p.m, p.k, &alpha,
             reinterpret_cast<void *>(fixture->B.ptr()), CUDA_R_16F, p.n,
-            reinterpret_cast<void *>(fixture->A.ptr()), CUDA_R_16F, p.k,
-            &beta, reinterpret_cast<void *>(fixture->C.ptr()),
+            reinterpret_cast<void *>(fixture->A.ptr()), CUDA_R_16F, p.k, &beta,
+            reinterpret_cast<void *>(fixture->C.ptr()),
             halfOut ? CUDA_R_16F : CUDA_R_32F, p.n, CUBLAS_COMPUTE_32F,
             CUBLAS_GEMM_DEFAULT);
         if (status != CUBLAS_STATUS_SUCCESS)
@@ -131,24 +112,20 @@ void benchTile(benchmark::State &state, const bench::KernelVariant &variant,
       rt::Arg::buffer(fixture->B, rt::DType::f16, {p.k, p.n}),
       rt::Arg::buffer(fixture->C, halfOut ? rt::DType::f16 : rt::DType::f32,
                       {p.m, p.n})};
-  runTimed(state, [&] { kernel->launch(fixture->stream, args); }, p);
+  runTimed(
+      state, [&] { kernel->launch(fixture->timer.stream, args); }, p);
 }
 
 } // namespace
 
 int main(int argc, char **argv) {
   benchmark::Initialize(&argc, argv);
-  std::string why;
-  if (!rt::isDriverAvailable(&why) || rt::deviceCount() == 0) {
-    std::cout << "SKIPPED: no CUDA GPU (" << why << ")\n";
+  if (!bench::haveGpu())
     return 0;
-  }
-  std::string dir = bench::kernelDir(TILE_KERNEL_DIR_DEFAULT);
-  auto variants = bench::loadVariants(dir, "gemm");
-  if (!variants || variants->empty()) {
-    std::cerr << "no compiled gemm kernels in " << dir << "\n";
+  std::vector<bench::KernelVariant> variants =
+      bench::requireVariants(TILE_KERNEL_DIR_DEFAULT, "gemm");
+  if (variants.empty())
     return 1;
-  }
   std::vector<Problem> problems = {{1024, 1024, 1024},
                                    {2048, 2048, 2048},
                                    {4096, 4096, 4096},
@@ -166,11 +143,7 @@ int main(int argc, char **argv) {
             << fixture->device.chip() << ")\n";
 
   auto configure = [](benchmark::internal::Benchmark *b) {
-    b->UseManualTime()
-        ->Iterations(1)
-        ->Repetitions(kRepetitions)
-        ->ReportAggregatesOnly(true)
-        ->Unit(benchmark::kMicrosecond);
+    bench::configureRuns(b, kRepetitions);
   };
   for (const Problem &p : problems) {
     for (bool halfOut : {false, true})
@@ -181,12 +154,12 @@ int main(int argc, char **argv) {
           [p, halfOut](benchmark::State &state) {
             benchCublas(state, p, halfOut);
           }));
-    for (const auto &variant : *variants)
-      configure(benchmark::RegisterBenchmark(
-          (variant.name + "/" + p.label()).c_str(),
-          [variant, p](benchmark::State &state) {
-            benchTile(state, variant, p);
-          }));
+    for (const auto &variant : variants)
+      configure(
+          benchmark::RegisterBenchmark((variant.name + "/" + p.label()).c_str(),
+                                       [variant, p](benchmark::State &state) {
+                                         benchTile(state, variant, p);
+                                       }));
   }
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

@@ -1,4 +1,5 @@
-//===- VectorAddBench.cpp - Vector-add bandwidth against a DtoD copy ----------===//
+//===- VectorAddBench.cpp - Vector-add bandwidth against a DtoD copy
+//----------===//
 //
 // Times every compiled vector-add variant on 2^28 random floats and, in the
 // same process, cuMemcpyDtoD over the same number of floats: CUDA events
@@ -9,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "common/KernelIndex.h"
+#include "common/Timing.h"
 
 #include "tile/runtime/Runtime.h"
 
@@ -26,8 +28,7 @@ constexpr int64_t kElements = int64_t(1) << 28;
 constexpr int kRepetitions = 50;
 
 struct Fixture {
-  explicit Fixture(rt::Device device)
-      : device(device), stream(device), start(device), stop(device) {
+  explicit Fixture(rt::Device device) : device(device), timer(device) {
     std::mt19937 rng(1234);
     std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
     std::vector<float> host(kElements);
@@ -39,17 +40,8 @@ struct Fixture {
     B = rt::DeviceBuffer::fromHost(device, host);
     C = rt::DeviceBuffer(device, kElements * sizeof(float));
   }
-  /// Times `work` once with events; the caller repeats.
-  double timeOnceMs(const std::function<void()> &work) {
-    start.record(stream);
-    work();
-    stop.record(stream);
-    stop.synchronize();
-    return rt::Event::elapsedMs(start, stop);
-  }
   rt::Device device;
-  rt::Stream stream;
-  rt::Event start, stop;
+  bench::EventTimer timer;
   rt::DeviceBuffer A, B, C;
 };
 
@@ -57,15 +49,8 @@ std::unique_ptr<Fixture> fixture;
 
 void runTimed(benchmark::State &state, const std::function<void()> &work,
               double bytes) {
-  for (int i = 0; i < 10; ++i) // warm-up
-    work();
-  fixture->stream.synchronize();
-  for (auto _ : state)
-    state.SetIterationTime(fixture->timeOnceMs(work) / 1e3);
+  bench::runTimed(state, fixture->timer, work, /*warmup=*/10, "GB/s", bytes);
   state.counters["bytes"] = bytes;
-  state.counters["GB/s"] = benchmark::Counter(
-      bytes, benchmark::Counter::kIsIterationInvariantRate,
-      benchmark::Counter::OneK::kIs1000);
 }
 
 /// cuMemcpyDtoD(Async) of N floats: the device's copy bandwidth.
@@ -74,22 +59,22 @@ void benchCopy(benchmark::State &state) {
       state,
       [&] {
         fixture->C.copyFromAsync(fixture->A, kElements * sizeof(float),
-                                 fixture->stream);
+                                 fixture->timer.stream);
       },
       2.0 * sizeof(float) * kElements);
 }
 
 void benchVectorAdd(benchmark::State &state,
                     const bench::KernelVariant &variant) {
-  rt::Module module =
-      rt::Module::load(fixture->device, variant.cubinPath, variant.manifestPath);
+  rt::Module module = rt::Module::load(fixture->device, variant.cubinPath,
+                                       variant.manifestPath);
   rt::Kernel kernel = module.kernel(variant.name);
   std::vector<rt::Arg> args = {
       rt::Arg::buffer(fixture->A, rt::DType::f32, {kElements}),
       rt::Arg::buffer(fixture->B, rt::DType::f32, {kElements}),
       rt::Arg::buffer(fixture->C, rt::DType::f32, {kElements})};
   runTimed(
-      state, [&] { kernel.launch(fixture->stream, args); },
+      state, [&] { kernel.launch(fixture->timer.stream, args); },
       3.0 * 4 * kElements);
 }
 
@@ -97,34 +82,25 @@ void benchVectorAdd(benchmark::State &state,
 
 int main(int argc, char **argv) {
   benchmark::Initialize(&argc, argv);
-  std::string why;
-  if (!rt::isDriverAvailable(&why) || rt::deviceCount() == 0) {
-    std::cout << "SKIPPED: no CUDA GPU (" << why << ")\n";
+  if (!bench::haveGpu())
     return 0;
-  }
-  std::string dir = bench::kernelDir(TILE_KERNEL_DIR_DEFAULT);
-  auto variants = bench::loadVariants(dir, "vector_add");
-  if (!variants || variants->empty()) {
-    std::cerr << "no compiled vector_add kernels in " << dir << "\n";
+  std::vector<bench::KernelVariant> variants =
+      bench::requireVariants(TILE_KERNEL_DIR_DEFAULT, "vector_add");
+  if (variants.empty())
     return 1;
-  }
   fixture = std::make_unique<Fixture>(rt::Device::open());
   std::cout << "device: " << fixture->device.name() << " ("
             << fixture->device.chip() << "), N = " << kElements << "\n";
 
   auto configure = [](benchmark::internal::Benchmark *b) {
-    b->UseManualTime()
-        ->Iterations(1)
-        ->Repetitions(kRepetitions)
-        ->ReportAggregatesOnly(true)
-        ->Unit(benchmark::kMicrosecond);
+    bench::configureRuns(b, kRepetitions);
   };
   configure(benchmark::RegisterBenchmark("copy_dtod", benchCopy));
-  for (const auto &variant : *variants)
-    configure(benchmark::RegisterBenchmark(
-        variant.name.c_str(), [variant](benchmark::State &state) {
-          benchVectorAdd(state, variant);
-        }));
+  for (const auto &variant : variants)
+    configure(benchmark::RegisterBenchmark(variant.name.c_str(),
+                                           [variant](benchmark::State &state) {
+                                             benchVectorAdd(state, variant);
+                                           }));
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   fixture.reset();

@@ -1,4 +1,5 @@
-//===- Half.h - IEEE half-precision conversion on the host -------*- C++ -*-===//
+//===- Half.h - IEEE half-precision conversion on the host -------*- C++
+//-*-===//
 //
 // float <-> f16 bit patterns (round to nearest even) for test inputs and
 // references; no dependency on the CUDA runtime headers.

@@ -1,4 +1,5 @@
-//===- KernelIndex.h - Find compiled kernels for GPU tests/benchmarks -*- C++ -*-===//
+//===- KernelIndex.h - Find compiled kernels for GPU tests/benchmarks -*- C++
+//-*-===//
 //
 // `tile-kernels --out-dir=DIR` writes DIR/index.json listing every compiled
 // variant (generator, configuration, cubin, manifest). GPU tests and
@@ -15,6 +16,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <iostream>
 #include <optional>
 #include <string>
 #include <vector>
@@ -53,6 +55,20 @@ loadVariants(const std::string &dir, const std::string &generator) {
                         dir + "/" + entry.at("manifest").get<std::string>()});
   }
   return variants;
+}
+
+/// The variants of `generator` in kernelDir(fallback); says on stderr why
+/// there are none.
+inline std::vector<KernelVariant>
+requireVariants(const std::string &fallback, const std::string &generator) {
+  std::string dir = kernelDir(fallback);
+  auto variants = loadVariants(dir, generator);
+  if (!variants || variants->empty()) {
+    std::cerr << "no compiled " << generator << " kernels in " << dir
+              << " (run tile-kernels --out-dir=" << dir << ")\n";
+    return {};
+  }
+  return *variants;
 }
 
 } // namespace tile::bench

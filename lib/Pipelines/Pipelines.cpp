@@ -1,4 +1,5 @@
-//===- Pipelines.cpp - Named tile compilation pipelines ----------------------===//
+//===- Pipelines.cpp - Named tile compilation pipelines
+//----------------------===//
 //
 // The pipelines are kept as text so that the documentation, `tile-opt
 // --dump-pass-pipeline` and the code show the same passes.
@@ -19,13 +20,12 @@ std::string tile::getTileToGPUPipeline() {
 }
 
 std::string tile::getGPUToNVVMPipeline(const TargetOptions &options) {
-  return llvm::formatv(
-      "nvvm-attach-target{{chip={0} features={1} O={2}},"
-      "gpu.module(convert-nvgpu-to-nvvm,convert-nvvm-to-llvm,"
-      "convert-scf-to-cf,expand-strided-metadata,lower-affine,"
-      "convert-gpu-to-nvvm{{use-bare-ptr-memref-call-conv=1},"
-      "canonicalize,cse),reconcile-unrealized-casts",
-      options.chip, options.features, options.optLevel);
+  return llvm::formatv("nvvm-attach-target{{chip={0} features={1} O={2}},"
+                       "gpu.module(convert-nvgpu-to-nvvm,convert-nvvm-to-llvm,"
+                       "convert-scf-to-cf,expand-strided-metadata,lower-affine,"
+                       "convert-gpu-to-nvvm{{use-bare-ptr-memref-call-conv=1},"
+                       "canonicalize,cse),reconcile-unrealized-casts",
+                       options.chip, options.features, options.optLevel);
 }
 
 std::string tile::getTileToNVVMPipeline(const TargetOptions &options) {
@@ -39,8 +39,7 @@ LogicalResult tile::addPipeline(OpPassManager &pm, StringRef pipeline,
 
 void tile::registerTilePipelines() {
   PassPipelineRegistration<>(
-      "tile-to-gpu",
-      "Stage 1: tile -> gpu.func over scf/vector/memref/arith",
+      "tile-to-gpu", "Stage 1: tile -> gpu.func over scf/vector/memref/arith",
       [](OpPassManager &pm) {
         (void)addPipeline(pm, getTileToGPUPipeline(), llvm::errs());
       });

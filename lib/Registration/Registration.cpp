@@ -1,4 +1,5 @@
-//===- Registration.cpp - What the tile tools register -----------------------===//
+//===- Registration.cpp - What the tile tools register
+//-----------------------===//
 //
 // The only translation unit that includes the heavy upstream GPU/NVVM
 // headers for registration; keep it that way for build time.
@@ -54,9 +55,8 @@ void tile::registerTileDialects(DialectRegistry &registry) {
   registry.insert<tile::TileDialect, affine::AffineDialect, arith::ArithDialect,
                   cf::ControlFlowDialect, func::FuncDialect, gpu::GPUDialect,
                   index::IndexDialect, LLVM::LLVMDialect, math::MathDialect,
-                  memref::MemRefDialect, NVVM::NVVMDialect,
-                  nvgpu::NVGPUDialect, scf::SCFDialect, ub::UBDialect,
-                  vector::VectorDialect>();
+                  memref::MemRefDialect, NVVM::NVVMDialect, nvgpu::NVGPUDialect,
+                  scf::SCFDialect, ub::UBDialect, vector::VectorDialect>();
   // Lowering to LLVM goes through the ConvertToLLVM interfaces.
   arith::registerConvertArithToLLVMInterface(registry);
   cf::registerConvertControlFlowToLLVMInterface(registry);

@@ -1,4 +1,5 @@
-//===- Target.cpp - From NVVM-level IR to PTX, cubins and manifests ----------===//
+//===- Target.cpp - From NVVM-level IR to PTX, cubins and manifests
+//----------===//
 //
 // Serialization goes through the upstream `gpu-module-to-binary` pass and the
 // NVVM target attribute; nothing here writes PTX by hand.
@@ -33,8 +34,7 @@ static gpu::GPUModuleOp findGPUModule(ModuleOp module) {
   return modules.empty() ? gpu::GPUModuleOp() : *modules.begin();
 }
 
-LogicalResult tile::lowerToNVVM(ModuleOp module,
-                                const TargetOptions &options) {
+LogicalResult tile::lowerToNVVM(ModuleOp module, const TargetOptions &options) {
   std::string pipeline;
   gpu::GPUModuleOp gpuModule = findGPUModule(module);
   if (!module.getOps<KernelOp>().empty())

@@ -1,4 +1,5 @@
-//===- Compile.cpp - Compile frontend programs to cubins ---------------------===//
+//===- Compile.cpp - Compile frontend programs to cubins
+//---------------------===//
 //
 // The frontend's path to binaries: the same lowering and serialization that
 // tile-opt and tile-translate use.
@@ -52,9 +53,9 @@ CompiledModule compile(ModuleOp module, const CompileOptions &options,
   if (failed(manifest))
     return result;
   result.manifest = std::move(*manifest);
-  result.compileSeconds = std::chrono::duration<double>(
-                              std::chrono::steady_clock::now() - start)
-                              .count();
+  result.compileSeconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
   result.ok = true;
   return result;
 }

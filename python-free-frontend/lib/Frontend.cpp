@@ -1,4 +1,5 @@
-//===- Frontend.cpp - Write tile kernels in C++ ------------------------------===//
+//===- Frontend.cpp - Write tile kernels in C++
+//------------------------------===//
 //
 // Builds tile dialect IR for the C++ frontend.
 //
@@ -49,11 +50,21 @@ Expr binary(BinaryKind kind, Expr lhs, Expr rhs) {
   Value result;
   if (isa<FloatType>(lhs.type())) {
     switch (kind) {
-    case BinaryKind::Add: result = arith::AddFOp::create(b, loc, l, r); break;
-    case BinaryKind::Sub: result = arith::SubFOp::create(b, loc, l, r); break;
-    case BinaryKind::Mul: result = arith::MulFOp::create(b, loc, l, r); break;
-    case BinaryKind::Div: result = arith::DivFOp::create(b, loc, l, r); break;
-    case BinaryKind::Rem: result = arith::RemFOp::create(b, loc, l, r); break;
+    case BinaryKind::Add:
+      result = arith::AddFOp::create(b, loc, l, r);
+      break;
+    case BinaryKind::Sub:
+      result = arith::SubFOp::create(b, loc, l, r);
+      break;
+    case BinaryKind::Mul:
+      result = arith::MulFOp::create(b, loc, l, r);
+      break;
+    case BinaryKind::Div:
+      result = arith::DivFOp::create(b, loc, l, r);
+      break;
+    case BinaryKind::Rem:
+      result = arith::RemFOp::create(b, loc, l, r);
+      break;
     case BinaryKind::Max:
       result = arith::MaximumFOp::create(b, loc, l, r);
       break;
@@ -63,13 +74,27 @@ Expr binary(BinaryKind kind, Expr lhs, Expr rhs) {
     }
   } else {
     switch (kind) {
-    case BinaryKind::Add: result = arith::AddIOp::create(b, loc, l, r); break;
-    case BinaryKind::Sub: result = arith::SubIOp::create(b, loc, l, r); break;
-    case BinaryKind::Mul: result = arith::MulIOp::create(b, loc, l, r); break;
-    case BinaryKind::Div: result = arith::DivUIOp::create(b, loc, l, r); break;
-    case BinaryKind::Rem: result = arith::RemUIOp::create(b, loc, l, r); break;
-    case BinaryKind::Max: result = arith::MaxSIOp::create(b, loc, l, r); break;
-    case BinaryKind::Min: result = arith::MinSIOp::create(b, loc, l, r); break;
+    case BinaryKind::Add:
+      result = arith::AddIOp::create(b, loc, l, r);
+      break;
+    case BinaryKind::Sub:
+      result = arith::SubIOp::create(b, loc, l, r);
+      break;
+    case BinaryKind::Mul:
+      result = arith::MulIOp::create(b, loc, l, r);
+      break;
+    case BinaryKind::Div:
+      result = arith::DivUIOp::create(b, loc, l, r);
+      break;
+    case BinaryKind::Rem:
+      result = arith::RemUIOp::create(b, loc, l, r);
+      break;
+    case BinaryKind::Max:
+      result = arith::MaxSIOp::create(b, loc, l, r);
+      break;
+    case BinaryKind::Min:
+      result = arith::MinSIOp::create(b, loc, l, r);
+      break;
     }
   }
   return Expr(kernel, result);
@@ -170,12 +195,12 @@ static SmallVector<Value> toValues(const Indices &indices) {
 ElementRef::operator Expr() const {
   Kernel *kernel = buffer.owner();
   OpBuilder &b = kernel->builder();
-  return Expr(kernel,
-              mlir::tile::LoadOp::create(
-                  b, b.getUnknownLoc(),
-                  llvm::cast<mlir::tile::BufferType>(buffer.type())
-                      .getElementType(),
-                  buffer.value(), toValues(indices)));
+  return Expr(
+      kernel,
+      mlir::tile::LoadOp::create(
+          b, b.getUnknownLoc(),
+          llvm::cast<mlir::tile::BufferType>(buffer.type()).getElementType(),
+          buffer.value(), toValues(indices)));
 }
 
 ElementRef &ElementRef::operator=(Expr value) {
@@ -220,14 +245,14 @@ Kernel Program::kernel(const std::string &name, int64_t threads,
 void printDiagnostic(llvm::raw_ostream &os, Diagnostic &diag) {
   auto printOne = [&](Diagnostic &d, StringRef kind) {
     if (auto fileLoc = dyn_cast<FileLineColLoc>(d.getLocation()))
-      os << fileLoc.getFilename().getValue() << ":" << fileLoc.getLine()
-         << ":" << fileLoc.getColumn();
+      os << fileLoc.getFilename().getValue() << ":" << fileLoc.getLine() << ":"
+         << fileLoc.getColumn();
     else
       os << d.getLocation();
     os << ": " << kind << ": " << d << "\n";
   };
-  printOne(diag, diag.getSeverity() == DiagnosticSeverity::Error ? "error"
-                                                                 : "note");
+  printOne(diag,
+           diag.getSeverity() == DiagnosticSeverity::Error ? "error" : "note");
   for (Diagnostic &note : diag.getNotes())
     printOne(note, "note");
 }
@@ -303,9 +328,8 @@ void Kernel::body(std::vector<GridExtent> grid,
     extents.push_back(mlir::tile::GridExtentAttr::get(
         ctx, extent.paramIndex, extent.dim, extent.divisor));
   b.setInsertionPointToEnd(prog->module().getBody());
-  auto kernel = mlir::tile::KernelOp::create(b, location(loc), name,
-                                             paramTypes, paramNames, extents,
-                                             threads);
+  auto kernel = mlir::tile::KernelOp::create(b, location(loc), name, paramTypes,
+                                             paramNames, extents, threads);
   op = kernel;
   if (raster > 0)
     kernel.setRasterPanelAttr(b.getI64IntegerAttr(raster));
@@ -336,24 +360,26 @@ Expr Kernel::constant(double value, Type type, SourceLoc loc) {
   return Expr(this, arith::ConstantOp::create(b, location(loc), attr));
 }
 
-Buffer Kernel::allocShared(std::vector<int64_t> shape, Type elementType,
-                           SourceLoc loc) {
-  auto type = mlir::tile::BufferType::get(shape, elementType,
-                                          mlir::tile::MemoryScope::Shared);
+template <typename AllocOp>
+Buffer Kernel::allocTile(std::vector<int64_t> shape, Type elementType,
+                         mlir::tile::MemoryScope scope, SourceLoc loc) {
   Buffer buffer;
   buffer.kernel = this;
-  buffer.val = mlir::tile::AllocSharedOp::create(b, location(loc), type);
+  buffer.val = AllocOp::create(
+      b, location(loc), mlir::tile::BufferType::get(shape, elementType, scope));
   return buffer;
+}
+
+Buffer Kernel::allocShared(std::vector<int64_t> shape, Type elementType,
+                           SourceLoc loc) {
+  return allocTile<mlir::tile::AllocSharedOp>(
+      shape, elementType, mlir::tile::MemoryScope::Shared, loc);
 }
 
 Buffer Kernel::allocFragment(std::vector<int64_t> shape, Type elementType,
                              SourceLoc loc) {
-  auto type = mlir::tile::BufferType::get(shape, elementType,
-                                          mlir::tile::MemoryScope::Fragment);
-  Buffer buffer;
-  buffer.kernel = this;
-  buffer.val = mlir::tile::AllocFragmentOp::create(b, location(loc), type);
-  return buffer;
+  return allocTile<mlir::tile::AllocFragmentOp>(
+      shape, elementType, mlir::tile::MemoryScope::Fragment, loc);
 }
 
 void Kernel::copyImpl(const Buffer &source, const Indices &sourceOffsets,

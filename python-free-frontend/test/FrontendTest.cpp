@@ -1,4 +1,5 @@
-//===- FrontendTest.cpp - Tests of the C++ frontend --------------------------===//
+//===- FrontendTest.cpp - Tests of the C++ frontend
+//--------------------------===//
 //
 // The frontend builds valid tile IR, reports verifier errors at the user's
 // C++ source line, and its vector-add generator compiles to vectorized PTX.
@@ -39,8 +40,7 @@ TEST(Frontend, VectorAddCompilesToVectorizedPTXAndCubin) {
     CompileOptions options;
     CompiledModule compiled = compile(program.module(), options, name);
     ASSERT_TRUE(compiled.ok) << compiled.error;
-    EXPECT_NE(compiled.ptx.find(".visible .entry " + name),
-              std::string::npos);
+    EXPECT_NE(compiled.ptx.find(".visible .entry " + name), std::string::npos);
     EXPECT_NE(compiled.ptx.find("ld.global.v4"), std::string::npos)
         << compiled.ptx;
     EXPECT_NE(compiled.ptx.find("st.global.v4"), std::string::npos);
@@ -153,8 +153,7 @@ TEST(Frontend, GemmCompilesToTensorCoreInstructions) {
         "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16", "bar.sync",
         "cp.async.cg.shared.global", "cp.async.commit_group",
         "cp.async.wait_group"})
-    EXPECT_NE(compiled.ptx.find(instruction), std::string::npos)
-        << instruction;
+    EXPECT_NE(compiled.ptx.find(instruction), std::string::npos) << instruction;
   EXPECT_EQ(compiled.ptx.find(".local"), std::string::npos);
   // Three stages of the 128x32 and 32x128 f16 tiles.
   EXPECT_NE(compiled.manifest.find("\"dynamic_shared_memory\": 49152"),

@@ -1,4 +1,5 @@
-//===- tile-kernels.cpp - Generate and compile the kernel library ------------===//
+//===- tile-kernels.cpp - Generate and compile the kernel library
+//------------===//
 //
 // Builds kernels with the C++ frontend generators and compiles them:
 //
@@ -33,9 +34,9 @@ using namespace tile::fe;
 static cl::OptionCategory category("tile-kernels options");
 static cl::opt<bool> list("list", cl::desc("List the kernel generators"),
                           cl::cat(category));
-static cl::opt<std::string> kernelName("kernel",
-                                       cl::desc("Generator to run (vector_add)"),
-                                       cl::cat(category));
+static cl::opt<std::string>
+    kernelName("kernel", cl::desc("Generator to run (vector_add)"),
+               cl::cat(category));
 static cl::opt<std::string>
     emit("emit", cl::desc("With --kernel: mlir, ptx, cubin or manifest"),
          cl::init("mlir"), cl::cat(category));
@@ -83,8 +84,9 @@ struct Variant {
 
 Variant vectorAddVariant(const VectorAddConfig &c) {
   return {"vector_add",
-          llvm::json::Object{
-              {"block_n", c.blockN}, {"threads", c.threads}, {"dtype", c.dtype}},
+          llvm::json::Object{{"block_n", c.blockN},
+                             {"threads", c.threads},
+                             {"dtype", c.dtype}},
           [c](Program &p) { return buildVectorAdd(p, c); }};
 }
 
@@ -185,23 +187,22 @@ int compileAll() {
       llvm::errs() << compiled.error;
       continue;
     }
-    index.push_back(llvm::json::Object{
-        {"name", name},
-        {"generator", variant.generator},
-        {"config", llvm::json::Object(variant.config)},
-        {"chip", std::string(chip)},
-        {"cubin", name + ".cubin"},
-        {"ptx", name + ".ptx"},
-        {"manifest", name + ".manifest.json"},
-        {"compile_ms", compiled.compileSeconds * 1e3}});
+    index.push_back(
+        llvm::json::Object{{"name", name},
+                           {"generator", variant.generator},
+                           {"config", llvm::json::Object(variant.config)},
+                           {"chip", std::string(chip)},
+                           {"cubin", name + ".cubin"},
+                           {"ptx", name + ".ptx"},
+                           {"manifest", name + ".manifest.json"},
+                           {"compile_ms", compiled.compileSeconds * 1e3}});
   }
   std::string text;
   llvm::raw_string_ostream os(text);
-  os << llvm::formatv("{0:2}",
-                      llvm::json::Value(llvm::json::Object{
-                          {"format", "tile-kernel-index"},
-                          {"version", 1},
-                          {"kernels", std::move(index)}}))
+  os << llvm::formatv("{0:2}", llvm::json::Value(llvm::json::Object{
+                                   {"format", "tile-kernel-index"},
+                                   {"version", 1},
+                                   {"kernels", std::move(index)}}))
      << "\n";
   if (!writeFile(outDir + "/index.json", text))
     return 1;
@@ -236,11 +237,11 @@ int emitOne() {
     CompileOptions options = compileOptions();
     options.emitCubin = emit == "cubin";
     // The manifest names the cubin only when it is written next to it.
-    CompiledModule compiled = compile(
-        program.module(), options,
-        emit == "cubin" && output != "-"
-            ? llvm::sys::path::filename(output).str()
-            : std::string());
+    CompiledModule compiled =
+        compile(program.module(), options,
+                emit == "cubin" && output != "-"
+                    ? llvm::sys::path::filename(output).str()
+                    : std::string());
     if (!compiled.ok) {
       llvm::errs() << compiled.error;
       return 1;
@@ -278,7 +279,8 @@ int main(int argc, char **argv) {
                     "(--block-n, --num-threads, --dtype)\n"
                  << "gemm         C = A x B on tensor cores, f16 in, f32 "
                     "accumulate, any M, N, K (--block-m, --block-n, "
-                    "--block-k, --num-threads, --out-dtype, --stages)\n";
+                    "--block-k, --num-threads, --out-dtype, --stages, "
+                    "--raster-panel)\n";
     return 0;
   }
   try {

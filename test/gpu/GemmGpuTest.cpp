@@ -1,4 +1,5 @@
-//===- GemmGpuTest.cpp - Tensor-core GEMM on the GPU --------------------------===//
+//===- GemmGpuTest.cpp - Tensor-core GEMM on the GPU
+//--------------------------===//
 //
 // Runs every compiled GEMM variant on random f16 inputs and compares with a
 // float64 reference by relative error ||C - ref|| / ||ref||: every element
@@ -17,8 +18,8 @@
 
 #include <cmath>
 #include <map>
-#include <tuple>
 #include <random>
+#include <tuple>
 
 using namespace tile;
 
@@ -30,8 +31,8 @@ protected:
     std::string why;
     if (!rt::isDriverAvailable(&why) || rt::deviceCount() == 0)
       GTEST_SKIP() << "no CUDA GPU: " << (why.empty() ? "no device" : why);
-    auto found = bench::loadVariants(bench::kernelDir(TILE_KERNEL_DIR_DEFAULT),
-                                     "gemm");
+    auto found =
+        bench::loadVariants(bench::kernelDir(TILE_KERNEL_DIR_DEFAULT), "gemm");
     if (!found || found->empty())
       GTEST_SKIP() << "no compiled gemm kernels in "
                    << bench::kernelDir(TILE_KERNEL_DIR_DEFAULT);

@@ -1,4 +1,5 @@
-//===- VectorAddGpuTest.cpp - Vector add on the GPU ---------------------------===//
+//===- VectorAddGpuTest.cpp - Vector add on the GPU
+//---------------------------===//
 //
 // Runs every compiled vector-add variant through the runtime on random
 // inputs of many lengths (including 2^28 and the odd 1,000,003) and compares
@@ -77,8 +78,7 @@ int64_t checkVectorAdd(rt::Device &device, const bench::KernelVariant &variant,
   int64_t mismatches = 0;
   for (int64_t i = 0; i < n; ++i) {
     float expected = data.a[i] + data.b[i];
-    if (std::memcmp(&expected, &c[i], sizeof(float)) != 0 &&
-        mismatches++ < 5)
+    if (std::memcmp(&expected, &c[i], sizeof(float)) != 0 && mismatches++ < 5)
       ADD_FAILURE() << variant.name << " n=" << n << ": C[" << i
                     << "] = " << c[i] << ", expected " << expected;
   }

@@ -1,4 +1,5 @@
-//===- tile-translate.cpp - Tile IR to PTX, cubins and manifests -------------===//
+//===- tile-translate.cpp - Tile IR to PTX, cubins and manifests
+//-------------===//
 //
 // Reads a tile module at any stage (tile, gpu or NVVM level), finishes the
 // lowering for the requested chip, and writes PTX, a cubin, a fatbinary or
@@ -33,10 +34,10 @@ static cl::opt<std::string> outputFilename("o", cl::desc("Output file"),
 static cl::opt<std::string>
     emit("emit", cl::desc("What to write: ptx, cubin, fatbin or manifest"),
          cl::init("ptx"), cl::cat(category));
-static cl::opt<std::string> manifestOut(
-    "manifest-out",
-    cl::desc("Also write the kernel manifest (JSON) to this file"),
-    cl::value_desc("filename"), cl::cat(category));
+static cl::opt<std::string>
+    manifestOut("manifest-out",
+                cl::desc("Also write the kernel manifest (JSON) to this file"),
+                cl::value_desc("filename"), cl::cat(category));
 static cl::opt<std::string> chip("chip",
                                  cl::desc("Target chip when the input is not "
                                           "lowered yet (sm_80, sm_90, ...)"),
@@ -44,9 +45,10 @@ static cl::opt<std::string> chip("chip",
 static cl::opt<std::string> features("features",
                                      cl::desc("PTX features (e.g. +ptx80)"),
                                      cl::init("+ptx80"), cl::cat(category));
-static cl::opt<std::string> cudaToolkit(
-    "cuda-toolkit", cl::desc("CUDA toolkit root (ptxas, libdevice)"),
-    cl::init(TILE_CUDA_TOOLKIT_ROOT), cl::cat(category));
+static cl::opt<std::string>
+    cudaToolkit("cuda-toolkit",
+                cl::desc("CUDA toolkit root (ptxas, libdevice)"),
+                cl::init(TILE_CUDA_TOOLKIT_ROOT), cl::cat(category));
 
 static LogicalResult writeFile(StringRef path, StringRef contents) {
   std::string error;
@@ -91,9 +93,9 @@ int main(int argc, char **argv) {
   if (failed(tile::lowerToNVVM(*module, target)))
     return 1;
 
-  std::string binaryName = outputFilename == "-"
-                               ? std::string()
-                               : llvm::sys::path::filename(outputFilename).str();
+  std::string binaryName =
+      outputFilename == "-" ? std::string()
+                            : llvm::sys::path::filename(outputFilename).str();
   if (emit == "manifest") {
     FailureOr<std::string> manifest =
         tile::buildKernelManifest(*module, /*binaryName=*/"");

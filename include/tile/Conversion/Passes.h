@@ -1,4 +1,5 @@
-//===- Passes.h - Tile conversion passes -------------------------*- C++ -*-===//
+//===- Passes.h - Tile conversion passes -------------------------*- C++
+//-*-===//
 //
 // Declarations of the passes that lower the tile dialect.
 //

@@ -34,12 +34,9 @@ struct TargetPipelineOptions
   Option<std::string> features{*this, "features",
                                llvm::cl::desc("PTX features, e.g. +ptx80"),
                                llvm::cl::init("+ptx80")};
-  Option<unsigned> optLevel{*this, "O",
-                            llvm::cl::desc("LLVM optimization level"),
-                            llvm::cl::init(3)};
-  TargetOptions toTargetOptions() const {
-    return {chip, features, optLevel};
-  }
+  Option<unsigned> optLevel{
+      *this, "O", llvm::cl::desc("LLVM optimization level"), llvm::cl::init(3)};
+  TargetOptions toTargetOptions() const { return {chip, features, optLevel}; }
 };
 
 /// Stage 1, tile -> gpu: software pipelining, layouts, then

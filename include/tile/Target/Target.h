@@ -1,4 +1,5 @@
-//===- Target.h - From NVVM-level IR to PTX, cubins and manifests -*- C++ -*-===//
+//===- Target.h - From NVVM-level IR to PTX, cubins and manifests -*- C++
+//-*-===//
 //
 // The last step of the toolchain, shared by tile-translate and the C++
 // frontend: finish the lowering if needed, serialize the gpu.module through

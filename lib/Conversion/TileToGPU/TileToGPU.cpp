@@ -1,4 +1,5 @@
-//===- TileToGPU.cpp - Lower tile kernels to gpu.func ------------------------===//
+//===- TileToGPU.cpp - Lower tile kernels to gpu.func
+//------------------------===//
 //
 // Implements -convert-tile-to-gpu: each tile.kernel becomes a gpu.func kernel
 // whose tile operations are unrolled per thread into scf, vector, memref and
@@ -96,8 +97,8 @@ bool accessesSharedTile(Operation *op) {
         continue;
       // Reading a pipeline stage needs no barrier after it: stages are
       // refilled only after the next tile.async_wait (see tile.stage).
-      bool readsOnly = isa<GemmOp, LoadOp>(nested) ||
-                       (copy && copy.getSource() == operand);
+      bool readsOnly =
+          isa<GemmOp, LoadOp>(nested) || (copy && copy.getSource() == operand);
       if (readsOnly && operand.getDefiningOp<StageOp>())
         continue;
       shared = true;
@@ -202,8 +203,7 @@ private:
 void KernelLowering::createFunction() {
   MLIRContext *ctx = kernel.getContext();
   Location loc = kernel.getLoc();
-  auto globalSpace =
-      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Global);
+  auto globalSpace = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Global);
 
   // Parameters: buffers as bare pointers, scalars as they are, then one index
   // per dynamic dimension of each buffer.
@@ -228,8 +228,8 @@ void KernelLowering::createFunction() {
                                 builder.getFunctionType(argTypes, {}));
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
                 builder.getUnitAttr());
-  func.setKnownBlockSizeAttr(builder.getDenseI32ArrayAttr(
-      {static_cast<int32_t>(numThreads), 1, 1}));
+  func.setKnownBlockSizeAttr(
+      builder.getDenseI32ArrayAttr({static_cast<int32_t>(numThreads), 1, 1}));
 
   Block &entry = func.getBody().front();
   builder.setInsertionPointToStart(&entry);
@@ -259,19 +259,19 @@ void KernelLowering::createFunction() {
       staticStrides[d] = staticStride;
       if (d > 0) {
         stride = arith::MulIOp::create(builder, loc, stride, global.sizes[d]);
-        staticStride = ShapedType::isDynamic(staticStride) ||
-                               buffer.isDynamicDim(d)
-                           ? ShapedType::kDynamic
-                           : staticStride * buffer.getDimSize(d);
+        staticStride =
+            ShapedType::isDynamic(staticStride) || buffer.isDynamicDim(d)
+                ? ShapedType::kDynamic
+                : staticStride * buffer.getDimSize(d);
       }
     }
     // Static sizes and strides stay attributes so the memref type keeps them.
     SmallVector<OpFoldResult> sizes;
     for (int64_t d = 0; d < buffer.getRank(); ++d) {
-      sizes.push_back(buffer.isDynamicDim(d)
-                          ? OpFoldResult(global.sizes[d])
-                          : OpFoldResult(builder.getIndexAttr(
-                                buffer.getDimSize(d))));
+      sizes.push_back(
+          buffer.isDynamicDim(d)
+              ? OpFoldResult(global.sizes[d])
+              : OpFoldResult(builder.getIndexAttr(buffer.getDimSize(d))));
       if (!ShapedType::isDynamic(staticStrides[d]))
         strides[d] = builder.getIndexAttr(staticStrides[d]);
     }
@@ -319,8 +319,7 @@ void KernelLowering::createFunction() {
   Operation *terminator = gpu::ReturnOp::create(builder, loc);
   Block &body = kernel.getEntryBlock();
   prologueEnd = body.empty() ? terminator : &body.front();
-  entry.getOperations().splice(terminator->getIterator(),
-                               body.getOperations());
+  entry.getOperations().splice(terminator->getIterator(), body.getOperations());
 }
 
 Value KernelLowering::getDynamicSharedMemory() {
@@ -328,7 +327,8 @@ Value KernelLowering::getDynamicSharedMemory() {
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPointToStart(&func.getBody().front());
     auto type = MemRefType::get(
-        {ShapedType::kDynamic}, builder.getI8Type(), MemRefLayoutAttrInterface(),
+        {ShapedType::kDynamic}, builder.getI8Type(),
+        MemRefLayoutAttrInterface(),
         gpu::AddressSpaceAttr::get(builder.getContext(),
                                    gpu::AddressSpace::Workgroup));
     dynamicSharedMemory =
@@ -396,12 +396,12 @@ FailureOr<DictionaryAttr> KernelLowering::run() {
     for (int64_t d = 0; d < buffer.getRank(); ++d) {
       shape.push_back(i64(buffer.isDynamicDim(d) ? -1 : buffer.getDimSize(d)));
       if (buffer.isDynamicDim(d))
-        dimParams.push_back(dict(
-            {{str("name"), str((Twine(name) + ".dim" + Twine(d)).str())},
-             {str("kind"), str("dim")},
-             {str("type"), str("i64")},
-             {str("buffer"), str(name)},
-             {str("dim"), i64(d)}}));
+        dimParams.push_back(
+            dict({{str("name"), str((Twine(name) + ".dim" + Twine(d)).str())},
+                  {str("kind"), str("dim")},
+                  {str("type"), str("i64")},
+                  {str("buffer"), str(name)},
+                  {str("dim"), i64(d)}}));
     }
     params.push_back(
         dict({{str("name"), str(name)},
@@ -424,12 +424,12 @@ FailureOr<DictionaryAttr> KernelLowering::run() {
               {str("dim"), i64(extent.getDim())},
               {str("divisor"), i64(extent.getDivisor())}}));
   }
-  return dict({{str("name"), str(kernel.getSymName())},
-               {str("block"),
-                builder.getArrayAttr({i64(numThreads), i64(1), i64(1)})},
-               {str("grid"), builder.getArrayAttr(grid)},
-               {str("dynamic_shared_memory"), i64(sharedBytes)},
-               {str("params"), builder.getArrayAttr(params)}});
+  return dict(
+      {{str("name"), str(kernel.getSymName())},
+       {str("block"), builder.getArrayAttr({i64(numThreads), i64(1), i64(1)})},
+       {str("grid"), builder.getArrayAttr(grid)},
+       {str("dynamic_shared_memory"), i64(sharedBytes)},
+       {str("params"), builder.getArrayAttr(params)}});
 }
 
 LogicalResult KernelLowering::lowerOp(Operation *op) {
@@ -557,8 +557,7 @@ std::pair<Value, Value>
 KernelLowering::globalAccessChecks(Location loc, const BufferStorage &global,
                                    ArrayRef<Value> g, int64_t vec) {
   auto ult = [&](Value a, Value b) {
-    return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult, a,
-                                 b);
+    return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult, a, b);
   };
   auto band = [&](Value a, Value b) -> Value {
     return a ? Value(arith::AndIOp::create(builder, loc, a, b)) : b;
@@ -572,8 +571,7 @@ KernelLowering::globalAccessChecks(Location loc, const BufferStorage &global,
         arith::ConstantOp::create(builder, loc, builder.getBoolAttr(true));
   // g_last + vec <= size_last  <=>  g_last < size_last - vec + 1, without
   // wrapping below zero.
-  Value end = arith::AddIOp::create(builder, loc, g[last],
-                                    constant(loc, vec));
+  Value end = arith::AddIOp::create(builder, loc, g[last], constant(loc, vec));
   Value vectorInBounds = arith::CmpIOp::create(
       builder, loc, arith::CmpIPredicate::ule, end, global.sizes[last]);
   Value fast = band(rowsInBounds, vectorInBounds);
@@ -604,15 +602,14 @@ Value KernelLowering::readChunk(Location loc, const BufferStorage &src,
   if (src.type.isFragment()) {
     SmallVector<Value> elements;
     for (int64_t lane = 0; lane < vec; ++lane)
-      elements.push_back(memref::LoadOp::create(
-          builder, loc, src.memref, constant(loc, slot + lane)));
+      elements.push_back(memref::LoadOp::create(builder, loc, src.memref,
+                                                constant(loc, slot + lane)));
     return vector::FromElementsOp::create(builder, loc, vectorType, elements);
   }
   if (src.type.isShared())
-    return vector::LoadOp::create(builder, loc, vectorType, src.memref,
-                                  physical(loc, src, coords),
-                                  /*nontemporal=*/false,
-                                  llvm::MaybeAlign(bytes));
+    return vector::LoadOp::create(
+        builder, loc, vectorType, src.memref, physical(loc, src, coords),
+        /*nontemporal=*/false, llvm::MaybeAlign(bytes));
 
   // Global: one aligned vector load inside the tensor, masked scalars at the
   // edges (out-of-bounds elements read as zero).
@@ -636,27 +633,26 @@ Value KernelLowering::readChunk(Location loc, const BufferStorage &src,
   int64_t last = g.size() - 1;
   for (int64_t lane = 0; lane < vec; ++lane) {
     SmallVector<Value> index(g);
-    index[last] = arith::AddIOp::create(builder, loc, g[last],
-                                        constant(loc, lane));
+    index[last] =
+        arith::AddIOp::create(builder, loc, g[last], constant(loc, lane));
     Value valid = arith::AndIOp::create(
         builder, loc, rowsInBounds,
         arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
                               index[last], src.sizes[last]));
-    auto masked = scf::IfOp::create(builder, loc, TypeRange{elementType},
-                                    valid, /*withElseRegion=*/true);
+    auto masked = scf::IfOp::create(builder, loc, TypeRange{elementType}, valid,
+                                    /*withElseRegion=*/true);
     OpBuilder::InsertionGuard inner(builder);
     builder.setInsertionPointToStart(&masked.getThenRegion().front());
-    scf::YieldOp::create(builder, loc,
-                         ValueRange{memref::LoadOp::create(
-                             builder, loc, src.memref, index)});
+    scf::YieldOp::create(
+        builder, loc,
+        ValueRange{memref::LoadOp::create(builder, loc, src.memref, index)});
     builder.setInsertionPointToStart(&masked.getElseRegion().front());
     scf::YieldOp::create(builder, loc, zero);
     elements.push_back(masked.getResult(0));
   }
-  scf::YieldOp::create(
-      builder, loc,
-      ValueRange{vector::FromElementsOp::create(builder, loc, vectorType,
-                                                elements)});
+  scf::YieldOp::create(builder, loc,
+                       ValueRange{vector::FromElementsOp::create(
+                           builder, loc, vectorType, elements)});
   return branch.getResult(0);
 }
 
@@ -694,8 +690,8 @@ void KernelLowering::writeChunk(Location loc, const BufferStorage &dst,
   int64_t last = g.size() - 1;
   for (int64_t lane = 0; lane < vec; ++lane) {
     SmallVector<Value> index(g);
-    index[last] = arith::AddIOp::create(builder, loc, g[last],
-                                        constant(loc, lane));
+    index[last] =
+        arith::AddIOp::create(builder, loc, g[last], constant(loc, lane));
     Value valid = arith::AndIOp::create(
         builder, loc, rowsInBounds,
         arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
@@ -747,9 +743,8 @@ Value KernelLowering::convertVector(Location loc, Value vector,
   // f16 <-> bf16: neither extf nor truncf casts between types of the same
   // width, so go through f32.
   if (sourceWidth == targetWidth) {
-    Value wide = arith::ExtFOp::create(builder, loc,
-                                       type.clone(builder.getF32Type()),
-                                       vector);
+    Value wide = arith::ExtFOp::create(
+        builder, loc, type.clone(builder.getF32Type()), vector);
     return arith::TruncFOp::create(builder, loc, target, wide);
   }
   if (targetWidth > sourceWidth)
@@ -851,9 +846,8 @@ LogicalResult KernelLowering::lowerAsyncCopy(CopyOp op) {
             g.push_back(
                 arith::AddIOp::create(builder, loc, offsets[d], coords[d]));
             if (masked && d + 1 < rank) {
-              Value in =
-                  arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
-                                        g[d], src.sizes[d]);
+              Value in = arith::CmpIOp::create(
+                  builder, loc, arith::CmpIPredicate::ult, g[d], src.sizes[d]);
               rowsInBounds = rowsInBounds ? Value(arith::AndIOp::create(
                                                 builder, loc, rowsInBounds, in))
                                           : in;
@@ -861,9 +855,8 @@ LogicalResult KernelLowering::lowerAsyncCopy(CopyOp op) {
           }
           if (!masked) {
             nvgpu::DeviceAsyncCopyOp::create(
-                builder, loc, tokenType, dst.memref,
-                physical(loc, dst, coords), src.memref, g,
-                builder.getIndexAttr(vec), Value(), bypassL1);
+                builder, loc, tokenType, dst.memref, physical(loc, dst, coords),
+                src.memref, g, builder.getIndexAttr(vec), Value(), bypassL1);
             return;
           }
           // Elements of the chunk inside the tensor; the rest is
@@ -887,8 +880,7 @@ LogicalResult KernelLowering::lowerAsyncCopy(CopyOp op) {
                 arith::SelectOp::create(builder, loc, any, v, zero));
           nvgpu::DeviceAsyncCopyOp::create(
               builder, loc, tokenType, dst.memref, physical(loc, dst, coords),
-              src.memref, srcIndex, builder.getIndexAttr(vec), valid,
-              bypassL1);
+              src.memref, srcIndex, builder.getIndexAttr(vec), valid, bypassL1);
         });
   };
   Value inside;
@@ -960,9 +952,9 @@ LogicalResult KernelLowering::lowerStage(StageOp op) {
   SmallVector<OpFoldResult> strides(rank, builder.getIndexAttr(1));
   auto resultType = memref::SubViewOp::inferRankReducedResultType(
       sourceType.getShape().drop_front(), sourceType, offsets, sizes, strides);
-  Value view = memref::SubViewOp::create(builder, loc,
-                                         cast<MemRefType>(resultType),
-                                         staged.memref, offsets, sizes, strides);
+  Value view =
+      memref::SubViewOp::create(builder, loc, cast<MemRefType>(resultType),
+                                staged.memref, offsets, sizes, strides);
   BufferType type = op.getResult().getType();
   BufferStorage tile{type, view, {}};
   for (int64_t dim : type.getShape())
@@ -1093,40 +1085,41 @@ LogicalResult KernelLowering::lowerParallel(ParallelOp op) {
 
   Block &body = op.getBodyBlock();
   LogicalResult result = success();
-  forEachThreadChunk(loc, shape, layout, vec, [&](int64_t firstSlot,
-                                                  ArrayRef<Value> first) {
-    for (int64_t lane = 0; lane < vec && succeeded(result); ++lane) {
-      SmallVector<Value> coords(first);
-      if (lane)
-        coords.back() = arith::AddIOp::create(builder, loc, coords.back(),
-                                              constant(loc, lane));
-      Value slot = constant(loc, firstSlot + lane);
-      IRMapping mapping;
-      mapping.map(body.getArguments(), coords);
-      SmallVector<Operation *> accesses;
-      for (Operation &inner : body.without_terminator()) {
-        Operation *clone = builder.clone(inner, mapping);
-        clone->walk([&](Operation *nested) {
-          if (isa<LoadOp, StoreOp, DimOp>(nested))
-            accesses.push_back(nested);
-        });
-      }
-      OpBuilder::InsertionGuard guard(builder);
-      for (Operation *access : accesses) {
-        // A tile.dim in the body is cloned with it; its sizes are defined in
-        // the prologue, so it is replaced here like one outside the loop.
-        if (auto dim = dyn_cast<DimOp>(access)) {
-          if (failed(lowerDim(dim)))
-            result = failure();
-          else
-            dim->erase();
-          continue;
+  forEachThreadChunk(
+      loc, shape, layout, vec, [&](int64_t firstSlot, ArrayRef<Value> first) {
+        for (int64_t lane = 0; lane < vec && succeeded(result); ++lane) {
+          SmallVector<Value> coords(first);
+          if (lane)
+            coords.back() = arith::AddIOp::create(builder, loc, coords.back(),
+                                                  constant(loc, lane));
+          Value slot = constant(loc, firstSlot + lane);
+          IRMapping mapping;
+          mapping.map(body.getArguments(), coords);
+          SmallVector<Operation *> accesses;
+          for (Operation &inner : body.without_terminator()) {
+            Operation *clone = builder.clone(inner, mapping);
+            clone->walk([&](Operation *nested) {
+              if (isa<LoadOp, StoreOp, DimOp>(nested))
+                accesses.push_back(nested);
+            });
+          }
+          OpBuilder::InsertionGuard guard(builder);
+          for (Operation *access : accesses) {
+            // A tile.dim in the body is cloned with it; its sizes are defined
+            // in the prologue, so it is replaced here like one outside the
+            // loop.
+            if (auto dim = dyn_cast<DimOp>(access)) {
+              if (failed(lowerDim(dim)))
+                result = failure();
+              else
+                dim->erase();
+              continue;
+            }
+            if (failed(lowerElementAccess(access, slot)))
+              result = failure();
+          }
         }
-        if (failed(lowerElementAccess(access, slot)))
-          result = failure();
-      }
-    }
-  });
+      });
   return result;
 }
 
@@ -1168,15 +1161,15 @@ void KernelLowering::forEachThreadChunk(
   Value warpsN = constant(loc, mma.getWarpsN());
   Value rowBase = arith::AddIOp::create(
       builder, loc,
-      arith::MulIOp::create(
-          builder, loc, arith::DivUIOp::create(builder, loc, warp, warpsN),
-          constant(loc, warpRows)),
+      arith::MulIOp::create(builder, loc,
+                            arith::DivUIOp::create(builder, loc, warp, warpsN),
+                            constant(loc, warpRows)),
       arith::DivUIOp::create(builder, loc, lane, constant(loc, 4)));
   Value colBase = arith::AddIOp::create(
       builder, loc,
-      arith::MulIOp::create(
-          builder, loc, arith::RemUIOp::create(builder, loc, warp, warpsN),
-          constant(loc, warpCols)),
+      arith::MulIOp::create(builder, loc,
+                            arith::RemUIOp::create(builder, loc, warp, warpsN),
+                            constant(loc, warpCols)),
       arith::MulIOp::create(
           builder, loc,
           arith::RemUIOp::create(builder, loc, lane, constant(loc, 4)),
@@ -1228,7 +1221,8 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
   // ldmatrix row addresses: lane l supplies row l of the 8x8 matrices.
   Value lane16 = arith::RemUIOp::create(builder, loc, lane, constant(loc, 16));
   Value laneHalf = arith::MulIOp::create(
-      builder, loc, arith::DivUIOp::create(builder, loc, lane, constant(loc, 16)),
+      builder, loc,
+      arith::DivUIOp::create(builder, loc, lane, constant(loc, 16)),
       constant(loc, 8));
   Value lane8 = arith::RemUIOp::create(builder, loc, lane, constant(loc, 8));
   Value laneQuarter = arith::MulIOp::create(
@@ -1246,8 +1240,8 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
     // A: x4 ldmatrix per 16x16 tile; lanes 0-15 rows at k, 16-31 at k + 8.
     SmallVector<Value> aFrags;
     for (int64_t mt = 0; mt < tilesM; ++mt) {
-      Value row = arith::AddIOp::create(builder, loc, add(warpRow, mt * 16),
-                                        lane16);
+      Value row =
+          arith::AddIOp::create(builder, loc, add(warpRow, mt * 16), lane16);
       Value col = add(laneHalf, kk);
       aFrags.push_back(nvgpu::LdMatrixOp::create(builder, loc, aType, a.memref,
                                                  physical(loc, a, {row, col}),
@@ -1270,15 +1264,15 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
       else
         index = {add(lane16, kk), nBase};
       Value loaded = nvgpu::LdMatrixOp::create(
-          builder, loc, pair ? aType : bType, b.memref,
-          physical(loc, b, index), !transposeB, /*numTiles=*/pair ? 4 : 2);
+          builder, loc, pair ? aType : bType, b.memref, physical(loc, b, index),
+          !transposeB, /*numTiles=*/pair ? 4 : 2);
       if (!pair) {
         bFrags.push_back(loaded);
         continue;
       }
       // Rows 0-1 are the first tile's operand, rows 2-3 the second's.
-      Value zero = arith::ConstantOp::create(builder, loc,
-                                             builder.getZeroAttr(bType));
+      Value zero =
+          arith::ConstantOp::create(builder, loc, builder.getZeroAttr(bType));
       for (int64_t half = 0; half < 2; ++half) {
         Value fragment = zero;
         for (int64_t row = 0; row < 2; ++row)
@@ -1299,9 +1293,9 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
                                                constant(loc, slot + i)));
         Value accVector =
             vector::FromElementsOp::create(builder, loc, cType, acc);
-        Value result = nvgpu::MmaSyncOp::create(
-            builder, loc, aFrags[mt], bFrags[nt], accVector,
-            ArrayRef<int64_t>{16, 8, 16});
+        Value result =
+            nvgpu::MmaSyncOp::create(builder, loc, aFrags[mt], bFrags[nt],
+                                     accVector, ArrayRef<int64_t>{16, 8, 16});
         for (int64_t i = 0; i < 4; ++i)
           memref::StoreOp::create(
               builder, loc,

@@ -1,4 +1,5 @@
-//===- TileDialect.cpp - Tile dialect, types and attributes -----------------===//
+//===- TileDialect.cpp - Tile dialect, types and attributes
+//-----------------===//
 //
 // Registration of the tile dialect and the implementation of its buffer
 // type and layout attributes.
@@ -88,11 +89,12 @@ RowMajorLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 // MmaLayoutAttr
 //===----------------------------------------------------------------------===//
 
-LogicalResult MmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                    unsigned warpsM, unsigned warpsN) {
+LogicalResult
+MmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                      unsigned warpsM, unsigned warpsN) {
   if (warpsM == 0 || warpsN == 0 || warpsM * warpsN > 32)
-    return emitError() << "expected 1 to 32 warps in total, but got "
-                       << warpsM << "x" << warpsN;
+    return emitError() << "expected 1 to 32 warps in total, but got " << warpsM
+                       << "x" << warpsN;
   return success();
 }
 
@@ -192,8 +194,8 @@ LogicalResult BufferType::verify(function_ref<InFlightDiagnostic()> emitError,
         shape[1] % (8 * mma.getWarpsN()) != 0)
       return emitError() << "expected a fragment shape that is a multiple of "
                          << 16 * mma.getWarpsM() << "x" << 8 * mma.getWarpsN()
-                         << " for " << layout << ", but got " << shape[0]
-                         << "x" << shape[1];
+                         << " for " << layout << ", but got " << shape[0] << "x"
+                         << shape[1];
     return success();
   }
   auto rowMajor = dyn_cast<RowMajorLayoutAttr>(layout);
@@ -212,11 +214,11 @@ LogicalResult BufferType::verify(function_ref<InFlightDiagnostic()> emitError,
 
 BufferType BufferType::cloneWith(std::optional<ArrayRef<int64_t>> shape,
                                  Type elementType) const {
-  return BufferType::get(getContext(), shape ? *shape : getShape(),
-                         elementType, getScope(), getLayout());
+  return BufferType::get(getContext(), shape ? *shape : getShape(), elementType,
+                         getScope(), getLayout());
 }
 
 BufferType BufferType::withLayout(Attribute layout) const {
-  return BufferType::get(getContext(), getShape(), getElementType(),
-                         getScope(), layout);
+  return BufferType::get(getContext(), getShape(), getElementType(), getScope(),
+                         layout);
 }

@@ -1,4 +1,5 @@
-//===- TileOps.cpp - Tile dialect operations ---------------------------------===//
+//===- TileOps.cpp - Tile dialect operations
+//---------------------------------===//
 //
 // Custom assembly formats, builders and verifiers of the tile operations.
 //
@@ -196,8 +197,8 @@ void KernelOp::getAsmBlockArgumentNames(Region &region,
     return;
   Block &entry = region.front();
   // Also called to print invalid ops: never trust the attribute sizes.
-  unsigned named = std::min<unsigned>(getParamNames().size(),
-                                      entry.getNumArguments());
+  unsigned named =
+      std::min<unsigned>(getParamNames().size(), entry.getNumArguments());
   for (unsigned i = 0, e = std::min(getNumParams(), named); i < e; ++i)
     setNameFn(entry.getArgument(i), getParamName(i));
   static const char *const blockIndexNames[] = {"bx", "by", "bz"};
@@ -286,14 +287,13 @@ LogicalResult KernelOp::verifyRegions() {
   if (entry.getNumArguments() != expected)
     return emitOpError("expected ")
            << expected << " entry block arguments (" << getNumParams()
-           << " parameters and " << getGridRank()
-           << " block indices), but got " << entry.getNumArguments();
+           << " parameters and " << getGridRank() << " block indices), but got "
+           << entry.getNumArguments();
   for (unsigned i = 0; i < getNumParams(); ++i)
     if (entry.getArgument(i).getType() != getFunctionType().getInput(i))
       return emitOpError("entry block argument #")
              << i << " has type " << entry.getArgument(i).getType()
-             << ", but the parameter type is "
-             << getFunctionType().getInput(i);
+             << ", but the parameter type is " << getFunctionType().getInput(i);
   for (unsigned d = 0; d < getGridRank(); ++d)
     if (!getBlockIndex(d).getType().isIndex())
       return emitOpError("expected block index #")
@@ -314,8 +314,9 @@ LogicalResult KernelOp::verifyRegions() {
     if (auto layout = dyn_cast_or_null<RowMajorLayoutAttr>(type.getLayout());
         layout && numElements % (threads * layout.getVec()) != 0) {
       alloc.emitOpError("expected the fragment's ")
-          << numElements << " elements to be a multiple of threads x vec = "
-          << threads << " x " << layout.getVec();
+          << numElements
+          << " elements to be a multiple of threads x vec = " << threads
+          << " x " << layout.getVec();
       return WalkResult::interrupt();
     }
     if (auto layout = dyn_cast_or_null<MmaLayoutAttr>(type.getLayout());
@@ -406,9 +407,8 @@ LogicalResult CopyOp::verify() {
              << which << " is a " << stringifyMemoryScope(type.getScope())
              << " tile";
     if (static_cast<int64_t>(offsets.size()) != type.getRank())
-      return emitOpError("expected ")
-             << type.getRank() << " " << which << " offsets, but got "
-             << offsets.size();
+      return emitOpError("expected ") << type.getRank() << " " << which
+                                      << " offsets, but got " << offsets.size();
     return success();
   };
   if (failed(checkOffsets("source", source, getSourceOffsets())) ||
@@ -423,8 +423,8 @@ LogicalResult CopyOp::verify() {
                        "types, but got ")
            << sourceElement << " and " << destElement;
 
-  if (getAsync() && (!source.isGlobal() || !dest.isShared() ||
-                     sourceElement != destElement))
+  if (getAsync() &&
+      (!source.isGlobal() || !dest.isShared() || sourceElement != destElement))
     return emitOpError("expected an async copy from a global buffer to a "
                        "shared tile of the same element type");
 
@@ -508,7 +508,8 @@ LogicalResult GemmOp::verify() {
            << stringifyMemoryScope(a.getScope()) << " A and a "
            << stringifyMemoryScope(b.getScope()) << " B";
   if (!c.isFragment())
-    return emitOpError("expected the accumulator C to be a fragment, but got a ")
+    return emitOpError(
+               "expected the accumulator C to be a fragment, but got a ")
            << stringifyMemoryScope(c.getScope()) << " buffer";
   if (a.getRank() != 2 || b.getRank() != 2 || c.getRank() != 2)
     return emitOpError("expected rank-2 A, B and C");

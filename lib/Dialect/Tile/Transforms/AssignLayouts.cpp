@@ -1,4 +1,5 @@
-//===- AssignLayouts.cpp - Default layouts for fragments ---------------------===//
+//===- AssignLayouts.cpp - Default layouts for fragments
+//---------------------===//
 //
 // Implements -tile-assign-layouts: every fragment without a layout gets the
 // widest row-major layout that its shape and the kernel's threads allow.
@@ -75,9 +76,11 @@ struct TileAssignLayoutsPass
         auto type = cast<BufferType>(root.getType());
         if (!root.getDefiningOp<AllocSharedOp>() || type.getLayout() ||
             type.getShape().back() *
-                    getElementByteWidth(type.getElementType()) <= 16 ||
+                    getElementByteWidth(type.getElementType()) <=
+                16 ||
             type.getShape().back() *
-                    getElementByteWidth(type.getElementType()) % 16 != 0)
+                    getElementByteWidth(type.getElementType()) % 16 !=
+                0)
           continue;
         setLayoutWithStages(root, swizzle);
       }
@@ -156,9 +159,9 @@ struct TileAssignLayoutsPass
       auto type = cast<BufferType>(fragment.getType());
       if (it == groupMma.end() || type.getLayout())
         continue;
-      if (type.getShape() != cast<BufferType>(
-                                 groups.getLeaderValue(fragment).getType())
-                                 .getShape()) {
+      if (type.getShape() !=
+          cast<BufferType>(groups.getLeaderValue(fragment).getType())
+              .getShape()) {
         fragment.getDefiningOp()->emitOpError(
             "is used with a gemm accumulator of another shape, so it cannot "
             "share its #tile.mma layout");

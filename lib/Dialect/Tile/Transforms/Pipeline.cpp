@@ -1,4 +1,5 @@
-//===- Pipeline.cpp - Software pipelining of tile loops ----------------------===//
+//===- Pipeline.cpp - Software pipelining of tile loops
+//----------------------===//
 //
 // Implements -tile-pipeline: the global -> shared copies of a loop marked
 // with tile.num_stages = S run S - 1 iterations ahead of the computation,
@@ -35,8 +36,7 @@ public:
 private:
   LogicalResult findProducers();
   /// Adds the ops of the loop body that `value` depends on, in order.
-  LogicalResult collectSlice(Value value,
-                             llvm::SetVector<Operation *> &slice);
+  LogicalResult collectSlice(Value value, llvm::SetVector<Operation *> &slice);
   /// Issues the producers' copies of iteration `iv` into stage `stage`.
   void issue(Value iv, Value stage);
   Value index(int64_t value) {
@@ -115,11 +115,10 @@ LogicalResult LoopPipeliner::findProducers() {
       if (inBody->isBeforeInBlock(lastProducer))
         return user->emitOpError("reads a pipelined shared tile before the "
                                  "loop's copies into it");
-      bool writes = (isa<CopyOp>(user) &&
-                     cast<CopyOp>(user).getDest() == tile) ||
-                    (isa<StoreOp>(user) &&
-                     cast<StoreOp>(user).getBuffer() == tile) ||
-                    isa<FillOp, ClearOp>(user);
+      bool writes =
+          (isa<CopyOp>(user) && cast<CopyOp>(user).getDest() == tile) ||
+          (isa<StoreOp>(user) && cast<StoreOp>(user).getBuffer() == tile) ||
+          isa<FillOp, ClearOp>(user);
       if (writes)
         return user->emitOpError("writes a shared tile that the pipelined "
                                  "loop's copies fill");
@@ -209,7 +208,8 @@ LogicalResult LoopPipeliner::run() {
       index(stages));
   guarded(inRange(ahead), [&] { issue(ahead, aheadStage); });
   AsyncCommitOp::create(builder, loc);
-  Value current = arith::RemUIOp::create(builder, loc, iteration, index(stages));
+  Value current =
+      arith::RemUIOp::create(builder, loc, iteration, index(stages));
   for (Value tile : tiles) {
     Value view =
         StageOp::create(builder, loc, tile.getType(), staged[tile], current);

@@ -38,6 +38,7 @@
 
 namespace mlir::tile {
 class KernelOp;
+enum class MemoryScope : uint32_t;
 } // namespace mlir::tile
 
 namespace tile::fe {
@@ -137,8 +138,8 @@ public:
 private:
   friend class Kernel;
   Kernel *kernel = nullptr;
-  mlir::Value val;       // set for tiles
-  int paramIndex = -1;   // set for kernel parameters
+  mlir::Value val;     // set for tiles
+  int paramIndex = -1; // set for kernel parameters
 };
 
 /// Prints `file:line:col: error: message` and its notes.
@@ -212,10 +213,8 @@ public:
                      SourceLoc loc = {});
   Buffer allocFragment(std::vector<int64_t> shape, mlir::Type elementType,
                        SourceLoc loc = {});
-  void copy(const BufferRegion &source, const Buffer &dest,
-            SourceLoc loc = {});
-  void copy(const Buffer &source, const BufferRegion &dest,
-            SourceLoc loc = {});
+  void copy(const BufferRegion &source, const Buffer &dest, SourceLoc loc = {});
+  void copy(const Buffer &source, const BufferRegion &dest, SourceLoc loc = {});
   void copy(const Buffer &source, const Buffer &dest, SourceLoc loc = {});
   void fill(const Buffer &dest, Expr value, SourceLoc loc = {});
   void clear(const Buffer &dest, SourceLoc loc = {});
@@ -245,9 +244,11 @@ private:
   friend class Program;
   friend class Buffer;
   Kernel(Program &program, std::string name, int64_t threads, SourceLoc loc);
+  template <typename AllocOp>
+  Buffer allocTile(std::vector<int64_t> shape, mlir::Type elementType,
+                   mlir::tile::MemoryScope scope, SourceLoc loc);
   void copyImpl(const Buffer &source, const Indices &sourceOffsets,
-                const Buffer &dest, const Indices &destOffsets,
-                SourceLoc loc);
+                const Buffer &dest, const Indices &destOffsets, SourceLoc loc);
 
   Program *prog;
   std::string name;

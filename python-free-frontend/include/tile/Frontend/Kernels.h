@@ -22,7 +22,8 @@ struct VectorAddConfig {
   /// Element type name: "f32", "f16", "bf16".
   std::string dtype = "f32";
 
-  /// A kernel name that encodes the configuration, e.g. vector_add_f32_1024x256.
+  /// A kernel name that encodes the configuration, e.g.
+  /// vector_add_f32_1024x256.
   std::string kernelName() const;
 };
 

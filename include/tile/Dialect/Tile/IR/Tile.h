@@ -1,4 +1,5 @@
-//===- Tile.h - Tile dialect --------------------------------------*- C++ -*-===//
+//===- Tile.h - Tile dialect --------------------------------------*- C++
+//-*-===//
 //
 // The tile dialect: its types, attributes and operations.
 //

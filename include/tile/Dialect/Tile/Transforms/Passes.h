@@ -1,4 +1,5 @@
-//===- Passes.h - Tile dialect transformation passes -------------*- C++ -*-===//
+//===- Passes.h - Tile dialect transformation passes -------------*- C++
+//-*-===//
 //
 // Declarations of the passes that rewrite tile IR into tile IR.
 //
@@ -18,7 +19,6 @@ namespace mlir::tile {
 
 /// The discardable attribute that asks tile-pipeline to pipeline a loop.
 constexpr const char *kNumStagesAttrName = "tile.num_stages";
-
 
 #define GEN_PASS_DECL
 #include "tile/Dialect/Tile/Transforms/Passes.h.inc"

@@ -1,0 +1,79 @@
+//===- Timing.h - CUDA-event timing for Google Benchmark --------*- C++ -*-===//
+//
+// What every GPU benchmark here does the same way: warm up, time each launch
+// with a pair of CUDA events (Google Benchmark manual time), report a rate,
+// run a fixed number of single-launch repetitions and keep the aggregates
+// (median first), and skip a variant that fails instead of aborting.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_BENCHMARKS_COMMON_TIMING_H
+#define TILE_BENCHMARKS_COMMON_TIMING_H
+
+#include "tile/runtime/Runtime.h"
+
+#include <benchmark/benchmark.h>
+
+#include <functional>
+#include <iostream>
+#include <string>
+
+namespace tile::bench {
+
+/// A stream and the two events that time one enqueue on it.
+struct EventTimer {
+  explicit EventTimer(const rt::Device &device)
+      : stream(device), start(device), stop(device) {}
+  double timeOnceMs(const std::function<void()> &work) {
+    start.record(stream);
+    work();
+    stop.record(stream);
+    stop.synchronize();
+    return rt::Event::elapsedMs(start, stop);
+  }
+  rt::Stream stream;
+  rt::Event start, stop;
+};
+
+/// Times `work` once per benchmark iteration after `warmup` untimed runs and
+/// reports `counter` = `amount` per second (e.g. bytes -> GB/s).
+inline void runTimed(benchmark::State &state, EventTimer &timer,
+                     const std::function<void()> &work, int warmup,
+                     const std::string &counter, double amount) {
+  try {
+    for (int i = 0; i < warmup; ++i)
+      work();
+    timer.stream.synchronize();
+    for (auto _ : state)
+      state.SetIterationTime(timer.timeOnceMs(work) / 1e3);
+  } catch (const rt::Error &error) {
+    state.SkipWithError(error.what());
+    return;
+  }
+  state.counters[counter] =
+      benchmark::Counter(amount, benchmark::Counter::kIsIterationInvariantRate,
+                         benchmark::Counter::OneK::kIs1000);
+}
+
+/// One launch per iteration, `repetitions` of them, aggregates only.
+inline void configureRuns(benchmark::internal::Benchmark *b, int repetitions) {
+  b->UseManualTime()
+      ->Iterations(1)
+      ->Repetitions(repetitions)
+      ->ReportAggregatesOnly(true)
+      ->Unit(benchmark::kMicrosecond);
+}
+
+/// False (after saying why) when there is no GPU to benchmark on.
+inline bool haveGpu() {
+  std::string why;
+  if (rt::isDriverAvailable(&why) && rt::deviceCount() > 0)
+    return true;
+  std::cout << "SKIPPED: no CUDA GPU (" << (why.empty() ? "no device" : why)
+            << ")\n";
+  return false;
+}
+
+} // namespace tile::bench
+
+#endif // TILE_BENCHMARKS_COMMON_TIMING_H
