@@ -1236,7 +1236,9 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
     return arith::AddIOp::create(builder, loc, v, constant(loc, offset));
   };
 
-  for (int64_t kk = 0; kk < k; kk += 16) {
+  // The A and B operands of one 16-wide K step.
+  using Operands = std::pair<SmallVector<Value>, SmallVector<Value>>;
+  auto loadOperands = [&](int64_t kk) -> Operands {
     // A: x4 ldmatrix per 16x16 tile; lanes 0-15 rows at k, 16-31 at k + 8.
     SmallVector<Value> aFrags;
     for (int64_t mt = 0; mt < tilesM; ++mt) {
@@ -1284,6 +1286,17 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
         bFrags.push_back(fragment);
       }
     }
+    return {aFrags, bFrags};
+  };
+
+  // Registers double-buffer the operands: step kk + 16's ldmatrix are
+  // issued before step kk's MMAs, so shared-memory latency overlaps them.
+  Operands current = loadOperands(0);
+  for (int64_t kk = 0; kk < k; kk += 16) {
+    Operands next;
+    if (kk + 16 < k)
+      next = loadOperands(kk + 16);
+    auto &[aFrags, bFrags] = current;
     for (int64_t mt = 0; mt < tilesM; ++mt)
       for (int64_t nt = 0; nt < tilesN; ++nt) {
         int64_t slot = (mt * tilesN + nt) * 4;
@@ -1303,6 +1316,7 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
                                         ArrayRef<int64_t>{i / 2, i % 2}),
               c.memref, constant(loc, slot + i));
       }
+    current = std::move(next);
   }
   return success();
 }
