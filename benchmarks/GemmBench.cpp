@@ -74,19 +74,26 @@ void runTimed(benchmark::State &state, const std::function<void()> &work,
                   2.0 * p.m * p.n * p.k);
 }
 
-/// Row-major C = A B is column-major C^T = B^T A^T.
-void benchCublas(benchmark::State &state, Problem p, bool halfOut) {
+cudaDataType cudaType(const std::string &dtype) {
+  return dtype == "f16"    ? CUDA_R_16F
+         : dtype == "bf16" ? CUDA_R_16BF
+                           : CUDA_R_32F;
+}
+
+/// Row-major C = A B is column-major C^T = B^T A^T. bf16 runs read the same
+/// random bits as the f16 ones (as bf16 values: small, random, non-zero).
+void benchCublas(benchmark::State &state, Problem p, const std::string &in,
+                 const std::string &out) {
   float alpha = 1, beta = 0;
   runTimed(
       state,
       [&] {
         cublasStatus_t status = cublasGemmEx(
             fixture->handle, CUBLAS_OP_N, CUBLAS_OP_N, p.n, p.m, p.k, &alpha,
-            reinterpret_cast<void *>(fixture->B.ptr()), CUDA_R_16F, p.n,
-            reinterpret_cast<void *>(fixture->A.ptr()), CUDA_R_16F, p.k, &beta,
-            reinterpret_cast<void *>(fixture->C.ptr()),
-            halfOut ? CUDA_R_16F : CUDA_R_32F, p.n, CUBLAS_COMPUTE_32F,
-            CUBLAS_GEMM_DEFAULT);
+            reinterpret_cast<void *>(fixture->B.ptr()), cudaType(in), p.n,
+            reinterpret_cast<void *>(fixture->A.ptr()), cudaType(in), p.k,
+            &beta, reinterpret_cast<void *>(fixture->C.ptr()), cudaType(out),
+            p.n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
         if (status != CUBLAS_STATUS_SUCCESS)
           throw rt::Error("cublasGemmEx failed with status " +
                           std::to_string(status));
@@ -106,12 +113,17 @@ void benchTile(benchmark::State &state, const bench::KernelVariant &variant,
     state.SkipWithError(error.what());
     return;
   }
-  bool halfOut = variant.config.at("out_dtype") == "f16";
+  std::string out = variant.config.at("out_dtype");
+  rt::DType inType = variant.config.value("in_dtype", "f16") == "bf16"
+                         ? rt::DType::bf16
+                         : rt::DType::f16;
   std::vector<rt::Arg> args = {
-      rt::Arg::buffer(fixture->A, rt::DType::f16, {p.m, p.k}),
-      rt::Arg::buffer(fixture->B, rt::DType::f16, {p.k, p.n}),
-      rt::Arg::buffer(fixture->C, halfOut ? rt::DType::f16 : rt::DType::f32,
-                      {p.m, p.n})};
+      rt::Arg::buffer(fixture->A, inType, {p.m, p.k}),
+      rt::Arg::buffer(fixture->B, inType,
+                      variant.config.value("transpose_b", false)
+                          ? std::vector<int64_t>{p.n, p.k}
+                          : std::vector<int64_t>{p.k, p.n}),
+      rt::Arg::buffer(fixture->C, *rt::parseDType(out), {p.m, p.n})};
   runTimed(
       state, [&] { kernel->launch(fixture->timer.stream, args); }, p);
 }
@@ -130,7 +142,11 @@ int main(int argc, char **argv) {
                                    {2048, 2048, 2048},
                                    {4096, 4096, 4096},
                                    {8192, 8192, 8192},
-                                   {4096, 1024, 8192}};
+                                   {4096, 1024, 8192},
+                                   // LLM-like: an MLP up-projection, and
+                                   // decoding with 16 tokens.
+                                   {8192, 8192, 28672},
+                                   {16, 8192, 8192}};
   fixture = std::make_unique<Fixture>(rt::Device::open());
   int64_t maxA = 0, maxB = 0, maxC = 0;
   for (const Problem &p : problems) {
@@ -146,14 +162,13 @@ int main(int argc, char **argv) {
     bench::configureRuns(b, kRepetitions);
   };
   for (const Problem &p : problems) {
-    for (bool halfOut : {false, true})
-      configure(benchmark::RegisterBenchmark(
-          ("cublas_f16_" + std::string(halfOut ? "f16" : "f32") + "/" +
-           p.label())
-              .c_str(),
-          [p, halfOut](benchmark::State &state) {
-            benchCublas(state, p, halfOut);
-          }));
+    for (std::string in : {"f16", "bf16"})
+      for (std::string out : {std::string("f32"), in})
+        configure(benchmark::RegisterBenchmark(
+            ("cublas_" + in + "_" + out + "/" + p.label()).c_str(),
+            [p, in, out](benchmark::State &state) {
+              benchCublas(state, p, in, out);
+            }));
     for (const auto &variant : variants)
       configure(
           benchmark::RegisterBenchmark((variant.name + "/" + p.label()).c_str(),

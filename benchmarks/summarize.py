@@ -46,19 +46,20 @@ def gemm_table(bench):
         rows.setdefault(problem, {})[name] = entry["TFLOP/s"] / 1e12
     if not rows:
         return ["", "no gemm benchmark results: " + str(bench.get("error", ""))]
-    lines = ["", "GEMM, f16 inputs, f32 accumulation, median of 20 (CUDA "
-             "events); TFLOP/s = 2MNK/t",
-             f"{'M x N x K':<16} {'out':<4} {'cuBLAS':>8} {'tile best':>10} "
+    lines = ["", "GEMM, f32 accumulation, median of 20 (CUDA events); "
+             "TFLOP/s = 2MNK/t",
+             f"{'M x N x K':<16} {'in->out':<9} {'cuBLAS':>8} {'tile best':>10} "
              f"{'ratio':>7}  config"]
     for problem, results in rows.items():
-        for out in ("f32", "f16"):
-            cublas = results.get(f"cublas_f16_{out}")
+        for inp, out in (("f16", "f32"), ("f16", "f16"), ("bf16", "f32"),
+                         ("bf16", "bf16")):
+            cublas = results.get(f"cublas_{inp}_{out}")
             tiles = {k: v for k, v in results.items()
-                     if k.startswith(f"gemm_f16_{out}_")}
+                     if k.startswith(f"gemm_{inp}_{out}_")}
             if not cublas or not tiles:
                 continue
             best = max(tiles, key=tiles.get)
-            lines.append(f"{problem:<16} {out:<4} {cublas:>8.1f} "
+            lines.append(f"{problem:<16} {inp + '->' + out:<9} {cublas:>8.1f} "
                          f"{tiles[best]:>10.1f} {tiles[best] / cublas:>6.1%}  "
                          f"{best}")
     for line in sorted(set(failed)):

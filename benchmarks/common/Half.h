@@ -1,8 +1,7 @@
-//===- Half.h - IEEE half-precision conversion on the host -------*- C++
-//-*-===//
+//===- Half.h - f16 and bf16 conversion on the host -------------*- C++ -*-===//
 //
-// float <-> f16 bit patterns (round to nearest even) for test inputs and
-// references; no dependency on the CUDA runtime headers.
+// float <-> f16 / bf16 bit patterns (round to nearest even) for test inputs
+// and references; no dependency on the CUDA runtime headers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -67,6 +66,29 @@ inline uint16_t floatToHalf(float f) {
   if (rest > 0x1000 || (rest == 0x1000 && (half & 1)))
     ++half; // may carry into the exponent, which is correct rounding
   return uint16_t(half);
+}
+
+inline float bf16ToFloat(uint16_t h) {
+  uint32_t bits = uint32_t(h) << 16;
+  float f;
+  std::memcpy(&f, &bits, sizeof(f));
+  return f;
+}
+
+/// Round to nearest even (finite inputs).
+inline uint16_t floatToBf16(float f) {
+  uint32_t bits;
+  std::memcpy(&bits, &f, sizeof(bits));
+  bits += 0x7fff + ((bits >> 16) & 1);
+  return uint16_t(bits >> 16);
+}
+
+/// f16 or bf16 bits <-> float.
+inline float lowToFloat(uint16_t h, bool bf16) {
+  return bf16 ? bf16ToFloat(h) : halfToFloat(h);
+}
+inline uint16_t floatToLow(float f, bool bf16) {
+  return bf16 ? floatToBf16(f) : floatToHalf(f);
 }
 
 } // namespace tile::bench

@@ -1,5 +1,4 @@
-//===- KernelIndex.h - Find compiled kernels for GPU tests/benchmarks -*- C++
-//-*-===//
+//===- KernelIndex.h - Compiled kernels for GPU runs ------------*- C++ -*-===//
 //
 // `tile-kernels --out-dir=DIR` writes DIR/index.json listing every compiled
 // variant (generator, configuration, cubin, manifest). GPU tests and

@@ -65,6 +65,12 @@ static cl::opt<int64_t> rasterPanel("raster-panel",
                                     cl::desc("gemm: rasterization panel "
                                              "(grid rows; 0 = off)"),
                                     cl::init(0), cl::cat(category));
+static cl::opt<bool> transposeB("transpose-b",
+                                cl::desc("gemm: B is N x K (C = A B^T)"),
+                                cl::cat(category));
+static cl::opt<std::string> inDtype("in-dtype",
+                                    cl::desc("gemm: input type (f16, bf16)"),
+                                    cl::init("f16"), cl::cat(category));
 static cl::opt<std::string> outDtype("out-dtype",
                                      cl::desc("gemm: output type (f32, f16)"),
                                      cl::init("f32"), cl::cat(category));
@@ -98,7 +104,9 @@ Variant gemmVariant(const GemmConfig &c) {
                              {"threads", c.threads},
                              {"out_dtype", c.outDtype},
                              {"stages", c.stages},
-                             {"raster_panel", c.rasterPanel}},
+                             {"raster_panel", c.rasterPanel},
+                             {"transpose_b", c.transposeB},
+                             {"in_dtype", c.inDtype}},
           [c](Program &p) { return buildGemm(p, c); }};
 }
 
@@ -110,16 +118,21 @@ std::vector<Variant> defaultVariants() {
                       {4096, 512},
                       {8192, 512}})
     variants.push_back(vectorAddVariant({n, t, "f32"}));
-  for (GemmConfig c : {GemmConfig{128, 128, 32, 128, "f32", 1, 0},
-                       GemmConfig{128, 128, 64, 128, "f32", 3, 0},
-                       GemmConfig{128, 128, 64, 128, "f32", 3, 8},
-                       GemmConfig{128, 128, 32, 128, "f32", 4, 8},
-                       GemmConfig{128, 128, 64, 256, "f32", 3, 8},
-                       GemmConfig{256, 128, 64, 256, "f32", 3, 8},
-                       GemmConfig{128, 256, 64, 256, "f32", 3, 8},
-                       GemmConfig{64, 64, 32, 128, "f32", 3, 0},
-                       GemmConfig{128, 128, 64, 128, "f16", 3, 8},
-                       GemmConfig{128, 256, 64, 256, "f16", 3, 8}})
+  for (GemmConfig c :
+       {GemmConfig{128, 128, 32, 128, "f32", 1, 0},
+        GemmConfig{128, 128, 64, 128, "f32", 3, 0},
+        GemmConfig{128, 128, 64, 128, "f32", 3, 8},
+        GemmConfig{128, 128, 32, 128, "f32", 4, 8},
+        GemmConfig{128, 128, 64, 256, "f32", 3, 8},
+        GemmConfig{256, 128, 64, 256, "f32", 3, 8},
+        GemmConfig{128, 256, 64, 256, "f32", 3, 8},
+        GemmConfig{64, 64, 32, 128, "f32", 3, 0},
+        GemmConfig{128, 128, 64, 128, "f16", 3, 8},
+        GemmConfig{128, 256, 64, 256, "f16", 3, 8},
+        GemmConfig{128, 256, 64, 256, "f32", 3, 8, true},
+        GemmConfig{128, 256, 64, 256, "f32", 3, 8, false, "bf16"},
+        GemmConfig{128, 256, 64, 256, "bf16", 3, 8, false, "bf16"},
+        GemmConfig{128, 128, 64, 128, "f32", 3, 8, false, "bf16"}})
     variants.push_back(gemmVariant(c));
   return variants;
 }
@@ -160,7 +173,7 @@ int compileAll() {
   llvm::json::Array index;
   int failures = 0;
   llvm::outs() << llvm::formatv(
-      "{0,-32} {1,10} {2,9} {3,6} {4,6} {5,6} {6,6}  {7}\n", "kernel",
+      "{0,-38} {1,10} {2,9} {3,6} {4,6} {5,6} {6,6}  {7}\n", "kernel",
       "compile ms", "PTX B", "ld.v4", "st.v4", "mma", "local", "status");
   for (const Variant &variant : defaultVariants()) {
     Program program;
@@ -178,7 +191,7 @@ int compileAll() {
               writeFile(base + ".manifest.json", compiled.manifest);
     bool usesLocal = count(compiled.ptx, ".local") != 0;
     llvm::outs() << llvm::formatv(
-        "{0,-32} {1,10:f1} {2,9} {3,6} {4,6} {5,6} {6,6}  {7}\n", name,
+        "{0,-38} {1,10:f1} {2,9} {3,6} {4,6} {5,6} {6,6}  {7}\n", name,
         compiled.compileSeconds * 1e3, compiled.ptx.size(),
         count(compiled.ptx, "ld.global.v4"),
         count(compiled.ptx, "st.global.v4"), count(compiled.ptx, "mma.sync"),
@@ -217,8 +230,8 @@ int emitOne() {
   if (kernelName == "vector_add")
     variant = vectorAddVariant({blockN, threads, dtype});
   else if (kernelName == "gemm")
-    variant = gemmVariant(
-        {blockM, blockN, blockK, threads, outDtype, stages, rasterPanel});
+    variant = gemmVariant({blockM, blockN, blockK, threads, outDtype, stages,
+                           rasterPanel, transposeB, inDtype});
   else {
     llvm::errs() << "tile-kernels: unknown kernel '" << kernelName
                  << "'; --list shows the generators\n";
@@ -278,10 +291,10 @@ int main(int argc, char **argv) {
   if (list) {
     llvm::outs() << "vector_add   C = A + B, 1-D, any length "
                     "(--block-n, --num-threads, --dtype)\n"
-                 << "gemm         C = A x B on tensor cores, f16 in, f32 "
+                 << "gemm         C = A x B on tensor cores, f16/bf16 in, f32 "
                     "accumulate, any M, N, K (--block-m, --block-n, "
                     "--block-k, --num-threads, --out-dtype, --stages, "
-                    "--raster-panel)\n";
+                    "--raster-panel, --transpose-b, --in-dtype)\n";
     return 0;
   }
   try {

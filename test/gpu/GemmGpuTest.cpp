@@ -52,15 +52,26 @@ double gemmRelativeError(rt::Device &device,
                          bool sampled) {
   std::mt19937 rng(s.m * 31 + s.n * 7 + s.k);
   std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  bool bf16In = variant.config.value("in_dtype", "f16") == "bf16";
+  bool bf16Out = variant.config.at("out_dtype") == "bf16";
+  rt::DType inType = bf16In ? rt::DType::bf16 : rt::DType::f16;
   std::vector<uint16_t> a(s.m * s.k), b(s.k * s.n);
   for (auto &x : a)
-    x = bench::floatToHalf(dist(rng));
+    x = bench::floatToLow(dist(rng), bf16In);
   for (auto &x : b)
-    x = bench::floatToHalf(dist(rng));
-  bool halfOut = variant.config.at("out_dtype") == "f16";
+    x = bench::floatToLow(dist(rng), bf16In);
+  bool halfOut = variant.config.at("out_dtype") != "f32";
   size_t outBytes = halfOut ? 2 : 4;
   rt::DeviceBuffer A = rt::DeviceBuffer::fromHost(device, a);
-  rt::DeviceBuffer B = rt::DeviceBuffer::fromHost(device, b);
+  // An "NT" variant takes B as N x K: upload B transposed; the reference
+  // below uses the K x N values either way.
+  bool transposeB = variant.config.value("transpose_b", false);
+  std::vector<uint16_t> bUpload = b;
+  if (transposeB)
+    for (int64_t p = 0; p < s.k; ++p)
+      for (int64_t j = 0; j < s.n; ++j)
+        bUpload[j * s.k + p] = b[p * s.n + j];
+  rt::DeviceBuffer B = rt::DeviceBuffer::fromHost(device, bUpload);
   const int64_t guard = 64;
   rt::DeviceBuffer C(device, (s.m * s.n + guard) * outBytes);
   C.fillBytes(0xff); // NaN in f16 and f32
@@ -69,9 +80,14 @@ double gemmRelativeError(rt::Device &device,
   rt::Kernel kernel = module.kernel(variant.name);
   rt::Stream stream(device);
   kernel.launch(stream,
-                {rt::Arg::buffer(A, rt::DType::f16, {s.m, s.k}),
-                 rt::Arg::buffer(B, rt::DType::f16, {s.k, s.n}),
-                 rt::Arg::buffer(C, halfOut ? rt::DType::f16 : rt::DType::f32,
+                {rt::Arg::buffer(A, inType, {s.m, s.k}),
+                 rt::Arg::buffer(B, inType,
+                                 transposeB ? std::vector<int64_t>{s.n, s.k}
+                                            : std::vector<int64_t>{s.k, s.n}),
+                 rt::Arg::buffer(C,
+                                 !halfOut  ? rt::DType::f32
+                                 : bf16Out ? rt::DType::bf16
+                                           : rt::DType::f16,
                                  {s.m, s.n})});
   stream.synchronize();
 
@@ -80,7 +96,7 @@ double gemmRelativeError(rt::Device &device,
   if (halfOut) {
     std::vector<uint16_t> raw = C.download<uint16_t>();
     for (size_t i = 0; i < c.size(); ++i)
-      c[i] = bench::halfToFloat(raw[i]);
+      c[i] = bench::lowToFloat(raw[i], bf16Out);
     for (int64_t i = 0; i < guard; ++i)
       guardIntact &= raw[s.m * s.n + i] == 0xffff;
   } else {
@@ -94,9 +110,9 @@ double gemmRelativeError(rt::Device &device,
 
   std::vector<double> af(a.size()), bf(b.size());
   for (size_t i = 0; i < a.size(); ++i)
-    af[i] = bench::halfToFloat(a[i]);
+    af[i] = bench::lowToFloat(a[i], bf16In);
   for (size_t i = 0; i < b.size(); ++i)
-    bf[i] = bench::halfToFloat(b[i]);
+    bf[i] = bench::lowToFloat(b[i], bf16In);
   double diff = 0, norm = 0;
   auto check = [&](int64_t i, int64_t j) {
     double ref = 0;
@@ -149,7 +165,9 @@ double tolerance(const bench::KernelVariant &variant) {
   // f16 inputs are exact in f32 products; f32 accumulation errors grow with
   // K (about 1e-5 measured at K = 8192); an f16 output adds one rounding
   // (2^-11).
-  return variant.config.at("out_dtype") == "f16" ? 1e-3 : 1e-4;
+  // A bf16 output rounds to 2^-8.
+  std::string out = variant.config.at("out_dtype");
+  return out == "bf16" ? 5e-3 : out == "f16" ? 1e-3 : 1e-4;
 }
 
 TEST_F(GemmGpu, SmallAndOddShapesAreExactToRounding) {

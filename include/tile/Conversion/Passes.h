@@ -1,5 +1,4 @@
-//===- Passes.h - Tile conversion passes -------------------------*- C++
-//-*-===//
+//===- Passes.h - Tile conversion passes ------------------------*- C++ -*-===//
 //
 // Declarations of the passes that lower the tile dialect.
 //
@@ -21,6 +20,12 @@ class GPUDialect;
 namespace memref {
 class MemRefDialect;
 } // namespace memref
+namespace LLVM {
+class LLVMDialect;
+} // namespace LLVM
+namespace NVVM {
+class NVVMDialect;
+} // namespace NVVM
 namespace nvgpu {
 class NVGPUDialect;
 } // namespace nvgpu

@@ -1,5 +1,4 @@
-//===- Target.h - From NVVM-level IR to PTX, cubins and manifests -*- C++
-//-*-===//
+//===- Target.h - PTX, cubins and kernel manifests --------------*- C++ -*-===//
 //
 // The last step of the toolchain, shared by tile-translate and the C++
 // frontend: finish the lowering if needed, serialize the gpu.module through

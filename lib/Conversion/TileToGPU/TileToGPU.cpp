@@ -12,6 +12,8 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -154,6 +156,10 @@ private:
   /// The warp index and the lane of the calling thread.
   std::pair<Value, Value> getWarpAndLane(Location loc);
   LogicalResult lowerGemm(GemmOp op);
+  /// One m16n8k16 MMA: D = A x B + C, with the ldmatrix operands and the
+  /// four f32 accumulator elements of the calling thread.
+  SmallVector<Value> multiplyAccumulate(Location loc, Value a, Value b,
+                                        ArrayRef<Value> c);
   LogicalResult lowerStage(StageOp op);
   /// Global -> shared with cp.async (zero-filled at the tensor's edge), or
   /// synchronously when the rows are not aligned to the chunk size.
@@ -1189,6 +1195,50 @@ void KernelLowering::forEachThreadChunk(
 // Tensor cores
 //===----------------------------------------------------------------------===//
 
+SmallVector<Value> KernelLowering::multiplyAccumulate(Location loc, Value a,
+                                                      Value b,
+                                                      ArrayRef<Value> c) {
+  auto aType = cast<VectorType>(a.getType());
+  Type f32 = builder.getF32Type();
+  SmallVector<Value> result;
+  if (aType.getElementType().isF16()) {
+    Value acc = vector::FromElementsOp::create(builder, loc,
+                                               VectorType::get({2, 2}, f32), c);
+    Value d = nvgpu::MmaSyncOp::create(builder, loc, a, b, acc,
+                                       ArrayRef<int64_t>{16, 8, 16});
+    for (int64_t i = 0; i < 4; ++i)
+      result.push_back(vector::ExtractOp::create(
+          builder, loc, d, ArrayRef<int64_t>{i / 2, i % 2}));
+    return result;
+  }
+  // bf16: nvgpu.mma.sync cannot lower it, so use nvvm.mma.sync on the
+  // operands' packed 32-bit registers.
+  auto packed = [&](Value fragment) {
+    SmallVector<Value> registers;
+    int64_t rows = cast<VectorType>(fragment.getType()).getDimSize(0);
+    for (int64_t r = 0; r < rows; ++r) {
+      Value pair = vector::ExtractOp::create(builder, loc, fragment,
+                                             ArrayRef<int64_t>{r});
+      Value word = vector::BitCastOp::create(
+          builder, loc, VectorType::get({1}, builder.getI32Type()), pair);
+      registers.push_back(
+          vector::ExtractOp::create(builder, loc, word, ArrayRef<int64_t>{0}));
+    }
+    return registers;
+  };
+  auto structType = LLVM::LLVMStructType::getLiteral(builder.getContext(),
+                                                     SmallVector<Type>(4, f32));
+  Value d = NVVM::MmaOp::create(
+      builder, loc, structType, packed(a), packed(b), c,
+      ArrayRef<int64_t>{16, 8, 16}, std::nullopt, std::nullopt,
+      std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::bf16, NVVM::MMATypes::bf16},
+      std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                     NVVM::MMALayout::col});
+  for (int64_t i = 0; i < 4; ++i)
+    result.push_back(LLVM::ExtractValueOp::create(builder, loc, d, i));
+  return result;
+}
+
 LogicalResult KernelLowering::lowerGemm(GemmOp op) {
   Location loc = op.getLoc();
   const BufferStorage &a = storage[op.getA()];
@@ -1205,10 +1255,9 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
   int64_t k = a.type.getDimSize(1);
   int64_t warpRows = m / mma.getWarpsM(), warpCols = n / mma.getWarpsN();
   int64_t tilesM = warpRows / 16, tilesN = warpCols / 8;
-  Type f16 = builder.getF16Type(), f32 = builder.getF32Type();
-  auto aType = VectorType::get({4, 2}, f16);
-  auto bType = VectorType::get({2, 2}, f16);
-  auto cType = VectorType::get({2, 2}, f32);
+  Type input = a.type.getElementType(), f32 = builder.getF32Type();
+  auto aType = VectorType::get({4, 2}, input);
+  auto bType = VectorType::get({2, 2}, input);
 
   auto [warp, lane] = getWarpAndLane(loc);
   Value warpsN = constant(loc, mma.getWarpsN());
@@ -1304,17 +1353,11 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
         for (int64_t i = 0; i < 4; ++i)
           acc.push_back(memref::LoadOp::create(builder, loc, c.memref,
                                                constant(loc, slot + i)));
-        Value accVector =
-            vector::FromElementsOp::create(builder, loc, cType, acc);
-        Value result =
-            nvgpu::MmaSyncOp::create(builder, loc, aFrags[mt], bFrags[nt],
-                                     accVector, ArrayRef<int64_t>{16, 8, 16});
+        SmallVector<Value> sums =
+            multiplyAccumulate(loc, aFrags[mt], bFrags[nt], acc);
         for (int64_t i = 0; i < 4; ++i)
-          memref::StoreOp::create(
-              builder, loc,
-              vector::ExtractOp::create(builder, loc, result,
-                                        ArrayRef<int64_t>{i / 2, i % 2}),
-              c.memref, constant(loc, slot + i));
+          memref::StoreOp::create(builder, loc, sums[i], c.memref,
+                                  constant(loc, slot + i));
       }
     current = std::move(next);
   }

@@ -13,14 +13,16 @@
 namespace tile::fe {
 
 std::string GemmConfig::kernelName() const {
-  return "gemm_f16_" + outDtype + "_" + std::to_string(blockM) + "x" +
-         std::to_string(blockN) + "x" + std::to_string(blockK) + "_t" +
+  return "gemm_" + inDtype + "_" + outDtype + "_" + std::to_string(blockM) +
+         "x" + std::to_string(blockN) + "x" + std::to_string(blockK) + "_t" +
          std::to_string(threads) + "_s" + std::to_string(stages) +
-         (rasterPanel ? "_r" + std::to_string(rasterPanel) : "");
+         (rasterPanel ? "_r" + std::to_string(rasterPanel) : "") +
+         (transposeB ? "_nt" : "");
 }
 
 std::string buildGemm(Program &program, const GemmConfig &config) {
-  mlir::Type f16 = program.f16(), f32 = program.f32();
+  mlir::Type f16 = parseElementType(program, config.inDtype);
+  mlir::Type f32 = program.f32();
   mlir::Type out = parseElementType(program, config.outDtype);
   std::string name = config.kernelName();
   int64_t bM = config.blockM, bN = config.blockN, bK = config.blockK;
@@ -30,19 +32,21 @@ std::string buildGemm(Program &program, const GemmConfig &config) {
   Buffer B = k.tensor("B", {kDynamic, kDynamic}, f16);
   Buffer C = k.tensor("C", {kDynamic, kDynamic}, out);
   k.rasterPanel(config.rasterPanel);
-  k.body({ceildiv(B, 1, bN), ceildiv(A, 0, bM)}, [&](Kernel &k) {
+  bool nt = config.transposeB;
+  k.body({ceildiv(B, nt ? 0 : 1, bN), ceildiv(A, 0, bM)}, [&](Kernel &k) {
     Expr row = k.blockIndex(1) * double(bM);
     Expr col = k.blockIndex(0) * double(bN);
     Buffer As = k.allocShared({bM, bK}, f16);
-    Buffer Bs = k.allocShared({bK, bN}, f16);
+    Buffer Bs =
+        nt ? k.allocShared({bN, bK}, f16) : k.allocShared({bK, bN}, f16);
     Buffer acc = k.allocFragment({bM, bN}, f32);
     k.clear(acc);
     k.pipelined(k.index(0), ceilDiv(A.dim(1), double(bK)), config.stages,
                 [&](Expr kt) {
                   Expr kOffset = kt * double(bK);
                   k.copy(A.at({row, kOffset}), As);
-                  k.copy(B.at({kOffset, col}), Bs);
-                  k.gemm(As, Bs, acc);
+                  k.copy(nt ? B.at({col, kOffset}) : B.at({kOffset, col}), Bs);
+                  k.gemm(As, Bs, acc, nt);
                 });
     k.copy(acc, C.at({row, col}));
   });

@@ -620,7 +620,7 @@ tile.kernel @gemm_f32_inputs(%A: !tile.buffer<?xf16, global>) grid(%bx) = [1] th
   %a = tile.alloc_shared : !tile.buffer<16x16xf32, shared>
   %b = tile.alloc_shared : !tile.buffer<16x8xf32, shared>
   %c = tile.alloc_fragment : !tile.buffer<16x8xf32, fragment>
-  // expected-error@+1 {{expected f16 A and B, but got 'f32' and 'f32'}}
+  // expected-error@+1 {{expected f16 or bf16 A and B of one type, but got 'f32' and 'f32'}}
   tile.gemm %a, %b, %c : !tile.buffer<16x16xf32, shared>, !tile.buffer<16x8xf32, shared>, !tile.buffer<16x8xf32, fragment>
 }
 

@@ -513,8 +513,9 @@ LogicalResult GemmOp::verify() {
            << stringifyMemoryScope(c.getScope()) << " buffer";
   if (a.getRank() != 2 || b.getRank() != 2 || c.getRank() != 2)
     return emitOpError("expected rank-2 A, B and C");
-  if (!a.getElementType().isF16() || b.getElementType() != a.getElementType())
-    return emitOpError("expected f16 A and B, but got ")
+  if (!(a.getElementType().isF16() || a.getElementType().isBF16()) ||
+      b.getElementType() != a.getElementType())
+    return emitOpError("expected f16 or bf16 A and B of one type, but got ")
            << a.getElementType() << " and " << b.getElementType();
   if (!c.getElementType().isF32())
     return emitOpError("expected an f32 accumulator, but got ")

@@ -30,10 +30,11 @@ struct VectorAddConfig {
 /// Adds the vector-add kernel to `program`; returns its name.
 std::string buildVectorAdd(Program &program, const VectorAddConfig &config);
 
-/// C = A x B on tensor cores for row-major A (M x K) and B (K x N), any M,
+/// C = A x B on tensor cores for row-major A (M x K) and B (K x N, or N x K
+/// with transposeB), any M,
 /// N, K (tails masked; K a multiple of 8 keeps every global load 16-byte
 /// vectorized): blockM x blockN output tiles per block, K in steps of
-/// blockK, f16 inputs, f32 accumulation, `outDtype` output.
+/// blockK, f16 or bf16 inputs, f32 accumulation, `outDtype` output.
 struct GemmConfig {
   int64_t blockM = 128;
   int64_t blockN = 128;
@@ -44,8 +45,13 @@ struct GemmConfig {
   int64_t stages = 3;
   /// Block rasterization panel (grid rows per panel; 0: off).
   int64_t rasterPanel = 0;
+  /// B is given N x K (row-major), i.e. C = A x B^T ("NT" GEMM).
+  bool transposeB = false;
+  /// Input type: "f16" or "bf16".
+  std::string inDtype = "f16";
 
-  /// e.g. gemm_f16_f32_128x128x32_t128_s3.
+  /// e.g. gemm_f16_f32_128x128x32_t128_s3 (input, output, tile, threads,
+  /// stages[, raster panel][, _nt]).
   std::string kernelName() const;
 };
 

@@ -1,5 +1,4 @@
-//===- Tile.h - Tile dialect --------------------------------------*- C++
-//-*-===//
+//===- Tile.h - Tile dialect ------------------------------------*- C++ -*-===//
 //
 // The tile dialect: its types, attributes and operations.
 //

@@ -1,5 +1,4 @@
-//===- Passes.h - Tile dialect transformation passes -------------*- C++
-//-*-===//
+//===- Passes.h - Tile dialect transformation passes ------------*- C++ -*-===//
 //
 // Declarations of the passes that rewrite tile IR into tile IR.
 //
