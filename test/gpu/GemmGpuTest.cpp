@@ -137,11 +137,12 @@ double gemmRelativeError(rt::Device &device,
       if (!check(i, j))
         return -1;
   } else {
-    // The inputs depend only on the shape: compute the full reference once
-    // per shape (i-p-j order, cache friendly) for all variants.
-    static std::map<std::tuple<int64_t, int64_t, int64_t>, std::vector<double>>
+    // The inputs depend only on the shape and the input type: compute the
+    // full reference once per pair (i-p-j order, cache friendly).
+    static std::map<std::tuple<int64_t, int64_t, int64_t, bool>,
+                    std::vector<double>>
         references;
-    std::vector<double> &ref = references[{s.m, s.n, s.k}];
+    std::vector<double> &ref = references[{s.m, s.n, s.k, bf16In}];
     if (ref.empty()) {
       ref.assign(s.m * s.n, 0.0);
       for (int64_t i = 0; i < s.m; ++i)
