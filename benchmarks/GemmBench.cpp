@@ -118,7 +118,10 @@ void benchTile(benchmark::State &state, const bench::KernelVariant &variant,
                          ? rt::DType::bf16
                          : rt::DType::f16;
   std::vector<rt::Arg> args = {
-      rt::Arg::buffer(fixture->A, inType, {p.m, p.k}),
+      rt::Arg::buffer(fixture->A, inType,
+                      variant.config.value("transpose_a", false)
+                          ? std::vector<int64_t>{p.k, p.m}
+                          : std::vector<int64_t>{p.m, p.k}),
       rt::Arg::buffer(fixture->B, inType,
                       variant.config.value("transpose_b", false)
                           ? std::vector<int64_t>{p.n, p.k}

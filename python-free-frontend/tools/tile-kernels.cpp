@@ -68,6 +68,9 @@ static cl::opt<int64_t> rasterPanel("raster-panel",
 static cl::opt<bool> transposeB("transpose-b",
                                 cl::desc("gemm: B is N x K (C = A B^T)"),
                                 cl::cat(category));
+static cl::opt<bool> transposeA("transpose-a",
+                                cl::desc("gemm: A is K x M (C = A^T B)"),
+                                cl::cat(category));
 static cl::opt<std::string> inDtype("in-dtype",
                                     cl::desc("gemm: input type (f16, bf16)"),
                                     cl::init("f16"), cl::cat(category));
@@ -106,7 +109,8 @@ Variant gemmVariant(const GemmConfig &c) {
                              {"stages", c.stages},
                              {"raster_panel", c.rasterPanel},
                              {"transpose_b", c.transposeB},
-                             {"in_dtype", c.inDtype}},
+                             {"in_dtype", c.inDtype},
+                             {"transpose_a", c.transposeA}},
           [c](Program &p) { return buildGemm(p, c); }};
 }
 
@@ -132,7 +136,9 @@ std::vector<Variant> defaultVariants() {
         GemmConfig{128, 256, 64, 256, "f32", 3, 8, true},
         GemmConfig{128, 256, 64, 256, "f32", 3, 8, false, "bf16"},
         GemmConfig{128, 256, 64, 256, "bf16", 3, 8, false, "bf16"},
-        GemmConfig{128, 128, 64, 128, "f32", 3, 8, false, "bf16"}})
+        GemmConfig{128, 128, 64, 128, "f32", 3, 8, false, "bf16"},
+        GemmConfig{128, 256, 64, 256, "f32", 3, 8, false, "f16", true},
+        GemmConfig{128, 256, 64, 256, "f32", 3, 8, true, "f16", true}})
     variants.push_back(gemmVariant(c));
   return variants;
 }
@@ -231,7 +237,7 @@ int emitOne() {
     variant = vectorAddVariant({blockN, threads, dtype});
   else if (kernelName == "gemm")
     variant = gemmVariant({blockM, blockN, blockK, threads, outDtype, stages,
-                           rasterPanel, transposeB, inDtype});
+                           rasterPanel, transposeB, inDtype, transposeA});
   else {
     llvm::errs() << "tile-kernels: unknown kernel '" << kernelName
                  << "'; --list shows the generators\n";
@@ -289,12 +295,13 @@ int main(int argc, char **argv) {
                               "tile-kernels: build and compile kernels "
                               "with the C++ frontend generators\n");
   if (list) {
-    llvm::outs() << "vector_add   C = A + B, 1-D, any length "
-                    "(--block-n, --num-threads, --dtype)\n"
-                 << "gemm         C = A x B on tensor cores, f16/bf16 in, f32 "
-                    "accumulate, any M, N, K (--block-m, --block-n, "
-                    "--block-k, --num-threads, --out-dtype, --stages, "
-                    "--raster-panel, --transpose-b, --in-dtype)\n";
+    llvm::outs()
+        << "vector_add   C = A + B, 1-D, any length "
+           "(--block-n, --num-threads, --dtype)\n"
+        << "gemm         C = A x B on tensor cores, f16/bf16 in, f32 "
+           "accumulate, any M, N, K (--block-m, --block-n, "
+           "--block-k, --num-threads, --out-dtype, --stages, "
+           "--raster-panel, --transpose-a, --transpose-b, --in-dtype)\n";
     return 0;
   }
   try {

@@ -62,7 +62,14 @@ double gemmRelativeError(rt::Device &device,
     x = bench::floatToLow(dist(rng), bf16In);
   bool halfOut = variant.config.at("out_dtype") != "f32";
   size_t outBytes = halfOut ? 2 : 4;
-  rt::DeviceBuffer A = rt::DeviceBuffer::fromHost(device, a);
+  // A "TN"/"TT" variant takes A as K x M: upload it transposed.
+  bool transposeA = variant.config.value("transpose_a", false);
+  std::vector<uint16_t> aUpload = a;
+  if (transposeA)
+    for (int64_t i = 0; i < s.m; ++i)
+      for (int64_t p = 0; p < s.k; ++p)
+        aUpload[p * s.m + i] = a[i * s.k + p];
+  rt::DeviceBuffer A = rt::DeviceBuffer::fromHost(device, aUpload);
   // An "NT" variant takes B as N x K: upload B transposed; the reference
   // below uses the K x N values either way.
   bool transposeB = variant.config.value("transpose_b", false);
@@ -80,7 +87,9 @@ double gemmRelativeError(rt::Device &device,
   rt::Kernel kernel = module.kernel(variant.name);
   rt::Stream stream(device);
   kernel.launch(stream,
-                {rt::Arg::buffer(A, inType, {s.m, s.k}),
+                {rt::Arg::buffer(A, inType,
+                                 transposeA ? std::vector<int64_t>{s.k, s.m}
+                                            : std::vector<int64_t>{s.m, s.k}),
                  rt::Arg::buffer(B, inType,
                                  transposeB ? std::vector<int64_t>{s.n, s.k}
                                             : std::vector<int64_t>{s.k, s.n}),

@@ -1252,7 +1252,8 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
                           "layout; run -tile-assign-layouts first");
   bool transposeB = op.getTransposeB();
   int64_t m = c.type.getDimSize(0), n = c.type.getDimSize(1);
-  int64_t k = a.type.getDimSize(1);
+  bool transposeA = op.getTransposeA();
+  int64_t k = a.type.getDimSize(transposeA ? 0 : 1);
   int64_t warpRows = m / mma.getWarpsM(), warpCols = n / mma.getWarpsN();
   int64_t tilesM = warpRows / 16, tilesN = warpCols / 8;
   Type input = a.type.getElementType(), f32 = builder.getF32Type();
@@ -1288,16 +1289,24 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
   // The A and B operands of one 16-wide K step.
   using Operands = std::pair<SmallVector<Value>, SmallVector<Value>>;
   auto loadOperands = [&](int64_t kk) -> Operands {
-    // A: x4 ldmatrix per 16x16 tile; lanes 0-15 rows at k, 16-31 at k + 8.
+    // A: x4 ldmatrix per 16x16 tile. M x K: lanes 0-15 address rows m at
+    // k, lanes 16-31 at k + 8. K x M (.trans): lane l addresses row
+    // k + l mod 8 (+8 for lanes 16-31) at column m (+8 for lanes 8-15 and
+    // 24-31), giving the four 8x8 matrices in the order mma expects.
     SmallVector<Value> aFrags;
     for (int64_t mt = 0; mt < tilesM; ++mt) {
-      Value row =
-          arith::AddIOp::create(builder, loc, add(warpRow, mt * 16), lane16);
-      Value col = add(laneHalf, kk);
-      aFrags.push_back(nvgpu::LdMatrixOp::create(builder, loc, aType, a.memref,
-                                                 physical(loc, a, {row, col}),
-                                                 /*transpose=*/false,
-                                                 /*numTiles=*/4));
+      SmallVector<Value> index;
+      if (transposeA)
+        index = {arith::AddIOp::create(builder, loc, add(lane8, kk), laneHalf),
+                 arith::AddIOp::create(builder, loc, add(warpRow, mt * 16),
+                                       laneQuarter)};
+      else
+        index = {
+            arith::AddIOp::create(builder, loc, add(warpRow, mt * 16), lane16),
+            add(laneHalf, kk)};
+      aFrags.push_back(nvgpu::LdMatrixOp::create(
+          builder, loc, aType, a.memref, physical(loc, a, index), transposeA,
+          /*numTiles=*/4));
     }
     // B: one x4 ldmatrix per pair of 16x8 tiles (x2 for an odd last one);
     // transposed when B is stored K x N. Lanes 16-31 address the second

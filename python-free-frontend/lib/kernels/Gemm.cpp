@@ -17,7 +17,10 @@ std::string GemmConfig::kernelName() const {
          "x" + std::to_string(blockN) + "x" + std::to_string(blockK) + "_t" +
          std::to_string(threads) + "_s" + std::to_string(stages) +
          (rasterPanel ? "_r" + std::to_string(rasterPanel) : "") +
-         (transposeB ? "_nt" : "");
+         (transposeA || transposeB
+              ? std::string("_") + (transposeA ? "t" : "n") +
+                    (transposeB ? "t" : "n")
+              : std::string());
 }
 
 std::string buildGemm(Program &program, const GemmConfig &config) {
@@ -32,24 +35,28 @@ std::string buildGemm(Program &program, const GemmConfig &config) {
   Buffer B = k.tensor("B", {kDynamic, kDynamic}, f16);
   Buffer C = k.tensor("C", {kDynamic, kDynamic}, out);
   k.rasterPanel(config.rasterPanel);
-  bool nt = config.transposeB;
-  k.body({ceildiv(B, nt ? 0 : 1, bN), ceildiv(A, 0, bM)}, [&](Kernel &k) {
-    Expr row = k.blockIndex(1) * double(bM);
-    Expr col = k.blockIndex(0) * double(bN);
-    Buffer As = k.allocShared({bM, bK}, f16);
-    Buffer Bs =
-        nt ? k.allocShared({bN, bK}, f16) : k.allocShared({bK, bN}, f16);
-    Buffer acc = k.allocFragment({bM, bN}, f32);
-    k.clear(acc);
-    k.pipelined(k.index(0), ceilDiv(A.dim(1), double(bK)), config.stages,
-                [&](Expr kt) {
-                  Expr kOffset = kt * double(bK);
-                  k.copy(A.at({row, kOffset}), As);
-                  k.copy(nt ? B.at({col, kOffset}) : B.at({kOffset, col}), Bs);
-                  k.gemm(As, Bs, acc, nt);
-                });
-    k.copy(acc, C.at({row, col}));
-  });
+  // Transposed operands are stored K x M (A) and N x K (B).
+  bool ta = config.transposeA, nt = config.transposeB;
+  k.body({ceildiv(B, nt ? 0 : 1, bN), ceildiv(A, ta ? 1 : 0, bM)},
+         [&](Kernel &k) {
+           Expr row = k.blockIndex(1) * double(bM);
+           Expr col = k.blockIndex(0) * double(bN);
+           Buffer As =
+               ta ? k.allocShared({bK, bM}, f16) : k.allocShared({bM, bK}, f16);
+           Buffer Bs =
+               nt ? k.allocShared({bN, bK}, f16) : k.allocShared({bK, bN}, f16);
+           Buffer acc = k.allocFragment({bM, bN}, f32);
+           k.clear(acc);
+           k.pipelined(
+               k.index(0), ceilDiv(A.dim(ta ? 0 : 1), double(bK)),
+               config.stages, [&](Expr kt) {
+                 Expr kOffset = kt * double(bK);
+                 k.copy(ta ? A.at({kOffset, row}) : A.at({row, kOffset}), As);
+                 k.copy(nt ? B.at({col, kOffset}) : B.at({kOffset, col}), Bs);
+                 k.gemm(As, Bs, acc, nt, ta);
+               });
+           k.copy(acc, C.at({row, col}));
+         });
   return name;
 }
 

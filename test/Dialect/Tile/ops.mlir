@@ -241,3 +241,13 @@ tile.kernel @dims(%A: !tile.buffer<?x8x?xf32, global>)
   %s = tile.alloc_shared : !tile.buffer<4x8xf32, shared>
   %d = tile.dim %s[1] {tile.tag} : !tile.buffer<4x8xf32, shared>
 }
+
+// tile.gemm with both operands transposed (A stored K x M, B stored N x K).
+// CHECK-LABEL: tile.kernel @gemm_tt(
+// CHECK: tile.gemm %{{.*}}, %{{.*}}, %{{.*}} {transpose_a, transpose_b} : !tile.buffer<32x64xf16, shared>, !tile.buffer<128x32xf16, shared>, !tile.buffer<64x128xf32, fragment>
+tile.kernel @gemm_tt(%A: !tile.buffer<?x?xf16, global>) grid(%bx) = [1] threads(128) {
+  %a = tile.alloc_shared : !tile.buffer<32x64xf16, shared>
+  %b = tile.alloc_shared : !tile.buffer<128x32xf16, shared>
+  %c = tile.alloc_fragment : !tile.buffer<64x128xf32, fragment>
+  tile.gemm %a, %b, %c {transpose_a, transpose_b} : !tile.buffer<32x64xf16, shared>, !tile.buffer<128x32xf16, shared>, !tile.buffer<64x128xf32, fragment>
+}

@@ -520,12 +520,13 @@ LogicalResult GemmOp::verify() {
   if (!c.getElementType().isF32())
     return emitOpError("expected an f32 accumulator, but got ")
            << c.getElementType();
-  int64_t m = a.getDimSize(0), k = a.getDimSize(1);
+  int64_t m = getTransposeA() ? a.getDimSize(1) : a.getDimSize(0);
+  int64_t k = getTransposeA() ? a.getDimSize(0) : a.getDimSize(1);
   int64_t bk = getTransposeB() ? b.getDimSize(1) : b.getDimSize(0);
   int64_t n = getTransposeB() ? b.getDimSize(0) : b.getDimSize(1);
   if (bk != k)
     return emitOpError("expected B to have K = ")
-           << k << " (the columns of A), but got " << bk
+           << k << " (the K of A), but got " << bk
            << (getTransposeB() ? " columns (transpose_b)" : " rows");
   if (c.getDimSize(0) != m || c.getDimSize(1) != n)
     return emitOpError("expected C of shape ")

@@ -218,10 +218,12 @@ public:
   void copy(const Buffer &source, const Buffer &dest, SourceLoc loc = {});
   void fill(const Buffer &dest, Expr value, SourceLoc loc = {});
   void clear(const Buffer &dest, SourceLoc loc = {});
-  /// C += A x B on tensor cores: A, B shared f16 tiles, C an f32 fragment.
-  /// With `transposeB`, B is stored N x K.
+  /// C += A x B on tensor cores: A, B shared f16/bf16 tiles, C an f32
+  /// fragment. With `transposeB`, B is stored N x K; with `transposeA`, A is
+  /// stored K x M.
   void gemm(const Buffer &a, const Buffer &b, const Buffer &c,
-            bool transposeB = false, SourceLoc loc = {});
+            bool transposeB = false, bool transposeA = false,
+            SourceLoc loc = {});
   /// A sequential loop `for (i = lower; i < upper; i += step)` run by every
   /// thread of the block (scf.for), e.g. over the K tiles of a GEMM.
   void forLoop(Expr lower, Expr upper, int64_t step,

@@ -49,6 +49,8 @@ struct GemmConfig {
   bool transposeB = false;
   /// Input type: "f16" or "bf16".
   std::string inDtype = "f16";
+  /// A is given K x M (row-major), i.e. C = A^T x B.
+  bool transposeA = false;
 
   /// e.g. gemm_f16_f32_128x128x32_t128_s3 (input, output, tile, threads,
   /// stages[, raster panel][, _nt]).

@@ -301,15 +301,16 @@ def Tile_AsyncWaitOp : Tile_Op<"async_wait",
 def Tile_GemmOp : Tile_Op<"gemm"> {
   let summary = "C += A x B on tensor cores";
   let description = [{
-    Multiplies the shared-memory tiles `A` (`M x K`) and `B` (`K x N`, or
-    `N x K` with `transpose_b`) and adds the product to the f32 fragment
+    Multiplies the shared-memory tiles `A` (`M x K`, or `K x M` with
+    `transpose_a`) and `B` (`K x N`, or `N x K` with `transpose_b`) and adds
+    the product to the f32 fragment
     `C` (`M x N`), whose layout is `#tile.mma` (given by
     `tile-assign-layouts` when absent). Inputs are f16 or bf16; M must be a
     multiple of 16 times the warp rows, N of 8 times the warp columns, and K
     of 16.
 
     Lowering: each warp loads its A and B operands with `nvgpu.ldmatrix`
-    (`.trans` for a K x N B) and issues one `nvgpu.mma.sync` (m16n8k16,
+    (`.trans` for a K x M A and a K x N B) and issues one `nvgpu.mma.sync` (m16n8k16,
     f32 accumulation; `nvvm.mma.sync` for bf16, which `nvgpu.mma.sync`
     does not lower) per 16x8 tile of its sub-tile per 16-wide K step
     ([PTX ISA: mma](https://docs.nvidia.com/cuda/parallel-thread-execution/#warp-level-matrix-instructions-mma)).
@@ -323,7 +324,8 @@ def Tile_GemmOp : Tile_Op<"gemm"> {
   let arguments = (ins Arg<Tile_Buffer, "", [MemRead]>:$a,
                        Arg<Tile_Buffer, "", [MemRead]>:$b,
                        Arg<Tile_Buffer, "", [MemRead, MemWrite]>:$c,
-                       UnitAttr:$transpose_b);
+                       UnitAttr:$transpose_b,
+                       UnitAttr:$transpose_a);
   let assemblyFormat = [{
     $a `,` $b `,` $c attr-dict `:` qualified(type($a)) `,` qualified(type($b))
     `,` qualified(type($c))
