@@ -610,7 +610,7 @@ tile.kernel @gemm_bad_k(%A: !tile.buffer<?xf16, global>) grid(%bx) = [1] threads
   %a = tile.alloc_shared : !tile.buffer<16x32xf16, shared>
   %b = tile.alloc_shared : !tile.buffer<16x8xf16, shared>
   %c = tile.alloc_fragment : !tile.buffer<16x8xf32, fragment>
-  // expected-error@+1 {{expected B to have K = 32 (the columns of A), but got 16 rows}}
+  // expected-error@+1 {{expected B to have K = 32 (the K of A), but got 16 rows}}
   tile.gemm %a, %b, %c : !tile.buffer<16x32xf16, shared>, !tile.buffer<16x8xf16, shared>, !tile.buffer<16x8xf32, fragment>
 }
 
