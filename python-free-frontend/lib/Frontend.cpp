@@ -413,9 +413,10 @@ void Kernel::clear(const Buffer &dest, SourceLoc loc) {
 }
 
 void Kernel::gemm(const Buffer &a, const Buffer &bTile, const Buffer &c,
-                  bool transposeB, bool transposeA, SourceLoc loc) {
+                  bool transposeB, bool transposeA, bool clearAccum,
+                  SourceLoc loc) {
   mlir::tile::GemmOp::create(b, location(loc), a.value(), bTile.value(),
-                             c.value(), transposeB, transposeA);
+                             c.value(), transposeB, transposeA, clearAccum);
 }
 
 void Kernel::forLoop(Expr lower, Expr upper, int64_t step,

@@ -197,7 +197,8 @@ TEST_F(GemmGpu, SmallAndOddShapesAreExactToRounding) {
 TEST_F(GemmGpu, LargeShapesSampled) {
   rt::Device device = rt::Device::open();
   for (const auto &variant : variants)
-    for (Shape s : {Shape{2048, 2048, 2048}, Shape{4096, 1024, 8192}}) {
+    for (Shape s : {Shape{2048, 2048, 2048}, Shape{4096, 1024, 8192},
+                    Shape{4096, 4096, 4096}, Shape{8192, 8192, 8192}}) {
       double error = gemmRelativeError(device, variant, s, true);
       EXPECT_GE(error, 0) << variant.name << ": NaN or write past the end";
       EXPECT_LE(error, tolerance(variant))

@@ -1347,6 +1347,14 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
     return {aFrags, bFrags};
   };
 
+  // clear_accum: C = A x B, so the accumulator starts from zero.
+  if (op.getClearAccum()) {
+    Value zero =
+        arith::ConstantOp::create(builder, loc, builder.getZeroAttr(f32));
+    for (int64_t slot = 0; slot < tilesM * tilesN * 4; ++slot)
+      memref::StoreOp::create(builder, loc, zero, c.memref,
+                              constant(loc, slot));
+  }
   // Registers double-buffer the operands: step kk + 16's ldmatrix are
   // issued before step kk's MMAs, so shared-memory latency overlaps them.
   Operands current = loadOperands(0);

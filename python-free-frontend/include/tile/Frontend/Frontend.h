@@ -221,9 +221,10 @@ public:
   /// C += A x B on tensor cores: A, B shared f16/bf16 tiles, C an f32
   /// fragment. With `transposeB`, B is stored N x K; with `transposeA`, A is
   /// stored K x M.
+  /// `clearAccum` computes C = A x B instead of C += A x B.
   void gemm(const Buffer &a, const Buffer &b, const Buffer &c,
             bool transposeB = false, bool transposeA = false,
-            SourceLoc loc = {});
+            bool clearAccum = false, SourceLoc loc = {});
   /// A sequential loop `for (i = lower; i < upper; i += step)` run by every
   /// thread of the block (scf.for), e.g. over the K tiles of a GEMM.
   void forLoop(Expr lower, Expr upper, int64_t step,

@@ -303,7 +303,8 @@ def Tile_GemmOp : Tile_Op<"gemm"> {
   let description = [{
     Multiplies the shared-memory tiles `A` (`M x K`, or `K x M` with
     `transpose_a`) and `B` (`K x N`, or `N x K` with `transpose_b`) and adds
-    the product to the f32 fragment
+    the product to the f32 fragment (or, with `clear_accum`, stores the
+    product in it: `C = A x B`)
     `C` (`M x N`), whose layout is `#tile.mma` (given by
     `tile-assign-layouts` when absent). Inputs are f16 or bf16; M must be a
     multiple of 16 times the warp rows, N of 8 times the warp columns, and K
@@ -325,7 +326,8 @@ def Tile_GemmOp : Tile_Op<"gemm"> {
                        Arg<Tile_Buffer, "", [MemRead]>:$b,
                        Arg<Tile_Buffer, "", [MemRead, MemWrite]>:$c,
                        UnitAttr:$transpose_b,
-                       UnitAttr:$transpose_a);
+                       UnitAttr:$transpose_a,
+                       UnitAttr:$clear_accum);
   let assemblyFormat = [{
     $a `,` $b `,` $c attr-dict `:` qualified(type($a)) `,` qualified(type($b))
     `,` qualified(type($c))
