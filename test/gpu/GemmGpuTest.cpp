@@ -45,6 +45,16 @@ struct Shape {
   int64_t m, n, k;
 };
 
+/// The cols x rows transpose of a row-major rows x cols matrix.
+std::vector<uint16_t> transposed(const std::vector<uint16_t> &matrix,
+                                 int64_t rows, int64_t cols) {
+  std::vector<uint16_t> result(matrix.size());
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c)
+      result[c * rows + r] = matrix[r * cols + c];
+  return result;
+}
+
 /// Relative error of `variant` on one shape; -1 when an element is NaN or
 /// the guard past C was overwritten.
 double gemmRelativeError(rt::Device &device,
@@ -62,23 +72,14 @@ double gemmRelativeError(rt::Device &device,
     x = bench::floatToLow(dist(rng), bf16In);
   bool halfOut = variant.config.at("out_dtype") != "f32";
   size_t outBytes = halfOut ? 2 : 4;
-  // A "TN"/"TT" variant takes A as K x M: upload it transposed.
+  // Transposed variants take A as K x M and B as N x K: upload those
+  // transposed; the reference below uses the M x K and K x N values.
   bool transposeA = variant.config.value("transpose_a", false);
-  std::vector<uint16_t> aUpload = a;
-  if (transposeA)
-    for (int64_t i = 0; i < s.m; ++i)
-      for (int64_t p = 0; p < s.k; ++p)
-        aUpload[p * s.m + i] = a[i * s.k + p];
-  rt::DeviceBuffer A = rt::DeviceBuffer::fromHost(device, aUpload);
-  // An "NT" variant takes B as N x K: upload B transposed; the reference
-  // below uses the K x N values either way.
   bool transposeB = variant.config.value("transpose_b", false);
-  std::vector<uint16_t> bUpload = b;
-  if (transposeB)
-    for (int64_t p = 0; p < s.k; ++p)
-      for (int64_t j = 0; j < s.n; ++j)
-        bUpload[j * s.k + p] = b[p * s.n + j];
-  rt::DeviceBuffer B = rt::DeviceBuffer::fromHost(device, bUpload);
+  rt::DeviceBuffer A = rt::DeviceBuffer::fromHost(
+      device, transposeA ? transposed(a, s.m, s.k) : a);
+  rt::DeviceBuffer B = rt::DeviceBuffer::fromHost(
+      device, transposeB ? transposed(b, s.k, s.n) : b);
   const int64_t guard = 64;
   rt::DeviceBuffer C(device, (s.m * s.n + guard) * outBytes);
   C.fillBytes(0xff); // NaN in f16 and f32
