@@ -763,7 +763,6 @@ Value KernelLowering::convertVector(Location loc, Value vector,
 //===----------------------------------------------------------------------===//
 
 LogicalResult KernelLowering::lowerCopy(CopyOp op) {
-  Location loc = op.getLoc();
   const BufferStorage &src = storage[op.getSource()];
   const BufferStorage &dst = storage[op.getDest()];
   if (!src.memref || !dst.memref)
