@@ -843,6 +843,20 @@ LogicalResult KernelLowering::lowerAsyncCopy(CopyOp op) {
   // Tiles wholly inside the tensor (all but the edge tiles) copy every chunk
   // without per-chunk bounds arithmetic; the others zero-fill what is out.
   auto issueChunks = [&](bool masked) {
+    // Unmasked chunks address a view of the tile, so each chunk's offset
+    // (its coordinates in the tile) is loop-invariant and only the view's
+    // base moves from one K step to the next.
+    Value tileView;
+    if (!masked) {
+      SmallVector<OpFoldResult> viewOffsets(offsets.begin(), offsets.end());
+      SmallVector<OpFoldResult> sizes, strides;
+      for (int64_t dim : shape) {
+        sizes.push_back(builder.getIndexAttr(dim));
+        strides.push_back(builder.getIndexAttr(1));
+      }
+      tileView = memref::SubViewOp::create(builder, loc, src.memref,
+                                           viewOffsets, sizes, strides);
+    }
     forEachThreadChunk(
         loc, shape, Attribute(), vec, [&](int64_t, ArrayRef<Value> coords) {
           SmallVector<Value> g;
@@ -861,7 +875,8 @@ LogicalResult KernelLowering::lowerAsyncCopy(CopyOp op) {
           if (!masked) {
             nvgpu::DeviceAsyncCopyOp::create(
                 builder, loc, tokenType, dst.memref, physical(loc, dst, coords),
-                src.memref, g, builder.getIndexAttr(vec), Value(), bypassL1);
+                tileView, coords, builder.getIndexAttr(vec), Value(),
+                bypassL1);
             return;
           }
           // Elements of the chunk inside the tensor; the rest is
