@@ -419,21 +419,26 @@ void Kernel::gemm(const Buffer &a, const Buffer &bTile, const Buffer &c,
                              c.value(), transposeB, transposeA, clearAccum);
 }
 
-void Kernel::forLoop(Expr lower, Expr upper, int64_t step,
-                     const std::function<void(Expr)> &body, SourceLoc loc) {
+Operation *Kernel::buildForLoop(Expr lower, Expr upper, int64_t step,
+                                const std::function<void(Expr)> &body,
+                                SourceLoc loc) {
   Location l = location(loc);
   Value stepValue = arith::ConstantIndexOp::create(b, l, step);
   auto loop = scf::ForOp::create(b, l, lower.value(), upper.value(), stepValue);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(loop.getBody()->getTerminator());
   body(Expr(this, loop.getInductionVar()));
+  return loop;
+}
+
+void Kernel::forLoop(Expr lower, Expr upper, int64_t step,
+                     const std::function<void(Expr)> &body, SourceLoc loc) {
+  buildForLoop(lower, upper, step, body, loc);
 }
 
 void Kernel::pipelined(Expr lower, Expr upper, int64_t stages,
                        const std::function<void(Expr)> &body, SourceLoc loc) {
-  forLoop(lower, upper, 1, body, loc);
-  // forLoop left the insertion point right after the new loop.
-  Operation *loop = b.getInsertionPoint()->getPrevNode();
+  Operation *loop = buildForLoop(lower, upper, 1, body, loc);
   loop->setAttr(mlir::tile::kNumStagesAttrName, b.getI64IntegerAttr(stages));
 }
 

@@ -140,7 +140,8 @@ private:
   }
   SmallVector<Value> delinearize(Location loc, Value linear,
                                  ArrayRef<int64_t> shape);
-  FailureOr<int64_t> fragmentVector(Operation *user, BufferType type);
+  /// Consecutive elements per chunk of a fragment layout.
+  FailureOr<int64_t> fragmentVector(Operation *user, Attribute layout);
   /// Calls `body(chunkIndexInThread, linearChunk)` for each chunk of the
   /// calling thread, guarded when the last round is partial.
   void forEachChunk(Location loc, const Distribution &dist,
@@ -528,15 +529,15 @@ SmallVector<Value> KernelLowering::delinearize(Location loc, Value linear,
 }
 
 FailureOr<int64_t> KernelLowering::fragmentVector(Operation *user,
-                                                  BufferType type) {
+                                                  Attribute layout) {
   // An MMA accumulator holds pairs of consecutive columns.
-  if (isa_and_nonnull<MmaLayoutAttr>(type.getLayout()))
+  if (isa_and_nonnull<MmaLayoutAttr>(layout))
     return 2;
-  auto layout = dyn_cast_or_null<RowMajorLayoutAttr>(type.getLayout());
-  if (!layout)
+  auto rowMajor = dyn_cast_or_null<RowMajorLayoutAttr>(layout);
+  if (!rowMajor)
     return user->emitOpError("expected fragment operands with a layout; run "
                              "-tile-assign-layouts first");
-  return static_cast<int64_t>(layout.getVec());
+  return static_cast<int64_t>(rowMajor.getVec());
 }
 
 void KernelLowering::forEachChunk(Location loc, const Distribution &dist,
@@ -775,7 +776,7 @@ LogicalResult KernelLowering::lowerCopy(CopyOp op) {
   for (const BufferStorage *side : {&src, &dst}) {
     if (!side->type.isFragment())
       continue;
-    FailureOr<int64_t> fragmentVec = fragmentVector(op, side->type);
+    FailureOr<int64_t> fragmentVec = fragmentVector(op, side->type.getLayout());
     if (failed(fragmentVec))
       return failure();
     if (layout && layout != side->type.getLayout())
@@ -875,8 +876,7 @@ LogicalResult KernelLowering::lowerAsyncCopy(CopyOp op) {
           if (!masked) {
             nvgpu::DeviceAsyncCopyOp::create(
                 builder, loc, tokenType, dst.memref, physical(loc, dst, coords),
-                tileView, coords, builder.getIndexAttr(vec), Value(),
-                bypassL1);
+                tileView, coords, builder.getIndexAttr(vec), Value(), bypassL1);
             return;
           }
           // Elements of the chunk inside the tensor; the rest is
@@ -1095,9 +1095,7 @@ LogicalResult KernelLowering::lowerParallel(ParallelOp op) {
     if (!layout)
       return layoutSource->emitOpError("expected a fragment with a layout; "
                                        "run -tile-assign-layouts first");
-    FailureOr<int64_t> fragmentVec = fragmentVector(
-        layoutSource, BufferType::get(shape, builder.getF32Type(),
-                                      MemoryScope::Fragment, layout));
+    FailureOr<int64_t> fragmentVec = fragmentVector(layoutSource, layout);
     if (failed(fragmentVec))
       return failure();
     vec = *fragmentVec;

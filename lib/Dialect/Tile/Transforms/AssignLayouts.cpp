@@ -183,8 +183,8 @@ struct TileAssignLayoutsPass
         continue;
       unsigned vec = chooseVectorWidth(cast<BufferType>(fragment.getType()),
                                        kernel.getThreads());
-      auto [it, inserted] = chosen.try_emplace(leader, vec);
-      it->second = std::min(it->second, vec);
+      unsigned &groupWidth = chosen.try_emplace(leader, vec).first->second;
+      groupWidth = std::min(groupWidth, vec);
     }
     for (auto [leader, vec] : chosen)
       groupVec[leader] = vec;

@@ -247,6 +247,9 @@ private:
   friend class Program;
   friend class Buffer;
   Kernel(Program &program, std::string name, int64_t threads, SourceLoc loc);
+  mlir::Operation *buildForLoop(Expr lower, Expr upper, int64_t step,
+                                const std::function<void(Expr)> &body,
+                                SourceLoc loc);
   template <typename AllocOp>
   Buffer allocTile(std::vector<int64_t> shape, mlir::Type elementType,
                    mlir::tile::MemoryScope scope, SourceLoc loc);
