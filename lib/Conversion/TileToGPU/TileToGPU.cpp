@@ -35,7 +35,6 @@ namespace {
 /// Byte alignment of each shared-memory tile inside the dynamic allocation.
 constexpr int64_t kSharedAlignment = 128;
 /// Widest global/shared access of one thread, in bytes.
-constexpr int64_t kMaxAccessBytes = 16;
 
 /// Where a tile buffer lives after lowering.
 struct BufferStorage {
@@ -70,10 +69,7 @@ Distribution distribute(ArrayRef<int64_t> shape, int64_t vec,
 
 /// The widest power-of-two vector of at most 16 bytes that divides `lastDim`.
 int64_t widestVector(int64_t lastDim, Type elementType) {
-  int64_t vec = kMaxAccessBytes / getElementByteWidth(elementType);
-  while (vec > 1 && lastDim % vec != 0)
-    vec /= 2;
-  return vec;
+  return getWidestVector(lastDim, elementType);
 }
 
 int64_t alignTo(int64_t value, int64_t alignment) {
@@ -841,86 +837,44 @@ LogicalResult KernelLowering::lowerAsyncCopy(CopyOp op) {
                                     isMultiple(src.sizes.back()));
   auto tokenType = nvgpu::DeviceAsyncTokenType::get(builder.getContext());
   UnitAttr bypassL1 = bytes == 16 ? builder.getUnitAttr() : UnitAttr();
-  // Tiles wholly inside the tensor (all but the edge tiles) copy every chunk
-  // without per-chunk bounds arithmetic; the others zero-fill what is out.
-  auto issueChunks = [&](bool masked) {
-    // Unmasked chunks address a view of the tile, so each chunk's offset
-    // (its coordinates in the tile) is loop-invariant and only the view's
-    // base moves from one K step to the next.
-    Value tileView;
-    if (!masked) {
-      SmallVector<OpFoldResult> viewOffsets(offsets.begin(), offsets.end());
-      SmallVector<OpFoldResult> sizes, strides;
-      for (int64_t dim : shape) {
-        sizes.push_back(builder.getIndexAttr(dim));
-        strides.push_back(builder.getIndexAttr(1));
-      }
-      tileView = memref::SubViewOp::create(builder, loc, src.memref,
-                                           viewOffsets, sizes, strides);
-    }
-    forEachThreadChunk(
-        loc, shape, Attribute(), vec, [&](int64_t, ArrayRef<Value> coords) {
-          SmallVector<Value> g;
-          Value rowsInBounds;
-          for (int64_t d = 0; d < rank; ++d) {
-            g.push_back(
-                arith::AddIOp::create(builder, loc, offsets[d], coords[d]));
-            if (masked && d + 1 < rank) {
-              Value in = arith::CmpIOp::create(
-                  builder, loc, arith::CmpIPredicate::ult, g[d], src.sizes[d]);
-              rowsInBounds = rowsInBounds ? Value(arith::AndIOp::create(
-                                                builder, loc, rowsInBounds, in))
-                                          : in;
-            }
-          }
-          if (!masked) {
-            nvgpu::DeviceAsyncCopyOp::create(
-                builder, loc, tokenType, dst.memref, physical(loc, dst, coords),
-                tileView, coords, builder.getIndexAttr(vec), Value(), bypassL1);
-            return;
-          }
-          // Elements of the chunk inside the tensor; the rest is
-          // zero-filled. An empty chunk reads from index 0 (nothing).
-          Value last = g.back(), size = src.sizes.back();
-          Value remaining = arith::SelectOp::create(
-              builder, loc,
-              arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
-                                    last, size),
-              arith::SubIOp::create(builder, loc, size, last), zero);
-          Value valid =
-              arith::MinUIOp::create(builder, loc, remaining, vecValue);
-          if (rowsInBounds)
-            valid = arith::SelectOp::create(builder, loc, rowsInBounds, valid,
-                                            zero);
-          Value any = arith::CmpIOp::create(
-              builder, loc, arith::CmpIPredicate::ne, valid, zero);
-          SmallVector<Value> srcIndex;
-          for (Value v : g)
-            srcIndex.push_back(
-                arith::SelectOp::create(builder, loc, any, v, zero));
-          nvgpu::DeviceAsyncCopyOp::create(
-              builder, loc, tokenType, dst.memref, physical(loc, dst, coords),
-              src.memref, srcIndex, builder.getIndexAttr(vec), valid, bypassL1);
-        });
-  };
-  Value inside;
-  for (int64_t d = 0; d < rank; ++d) {
-    Value end = arith::AddIOp::create(builder, loc, offsets[d],
-                                      constant(loc, shape[d]));
-    Value fits = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ule,
-                                       end, src.sizes[d]);
-    inside = inside ? Value(arith::AndIOp::create(builder, loc, inside, fits))
-                    : fits;
-  }
   auto branch = scf::IfOp::create(builder, loc, aligned, /*withElse=*/true);
   {
+    // Aligned: every chunk lies wholly inside or wholly outside the tensor
+    // (chunks start at multiples of vec, and so do the row lengths), so a
+    // chunk is one cp.async whose source size is vec or 0 (zero-fill). The
+    // chunks address a view of the tile: their offsets are loop-invariant,
+    // and there is no branch, so the copies schedule among the MMAs.
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPointToStart(&branch.getThenRegion().front());
-    auto whole = scf::IfOp::create(builder, loc, inside, /*withElse=*/true);
-    builder.setInsertionPointToStart(&whole.getThenRegion().front());
-    issueChunks(/*masked=*/false);
-    builder.setInsertionPointToStart(&whole.getElseRegion().front());
-    issueChunks(/*masked=*/true);
+    SmallVector<OpFoldResult> viewOffsets(offsets.begin(), offsets.end());
+    SmallVector<OpFoldResult> sizes, strides;
+    SmallVector<Value> remaining;
+    for (int64_t d = 0; d < rank; ++d) {
+      sizes.push_back(builder.getIndexAttr(shape[d]));
+      strides.push_back(builder.getIndexAttr(1));
+      remaining.push_back(
+          arith::SubIOp::create(builder, loc, src.sizes[d], offsets[d]));
+    }
+    Value tileView = memref::SubViewOp::create(builder, loc, src.memref,
+                                               viewOffsets, sizes, strides);
+    forEachThreadChunk(
+        loc, shape, Attribute(), vec, [&](int64_t, ArrayRef<Value> coords) {
+          // Signed: a tile past the end has a negative remainder.
+          Value inside;
+          for (int64_t d = 0; d < rank; ++d) {
+            Value in = arith::CmpIOp::create(
+                builder, loc, arith::CmpIPredicate::slt, coords[d],
+                remaining[d]);
+            inside = inside ? Value(arith::AndIOp::create(builder, loc,
+                                                          inside, in))
+                            : in;
+          }
+          Value valid =
+              arith::SelectOp::create(builder, loc, inside, vecValue, zero);
+          nvgpu::DeviceAsyncCopyOp::create(
+              builder, loc, tokenType, dst.memref, physical(loc, dst, coords),
+              tileView, coords, builder.getIndexAttr(vec), valid, bypassL1);
+        });
   }
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToStart(&branch.getElseRegion().front());

@@ -1,7 +1,10 @@
 // -tile-pipeline: a K loop marked tile.num_stages = 3 gets 3-stage shared
 // tiles, a prologue for the first 2 iterations (guarded by the trip count,
 // one commit each), a steady state that waits for its stage, refills the
-// stage two iterations ahead and computes, and a final wait.
+// stage two iterations ahead (unguarded: past the end the copies read
+// nothing) and computes, and a final wait. The pipelined loop runs when the
+// rows of A and B are whole 16-byte chunks; otherwise a copy of the loop
+// runs one iteration at a time on stage 0.
 //
 // RUN: tile-opt %s -split-input-file -tile-pipeline | FileCheck %s
 // RUN: tile-opt %s -split-input-file -tile-to-gpu | FileCheck %s --check-prefix=GPU
@@ -10,6 +13,16 @@
 // CHECK: %[[N:.*]] = arith.ceildivui
 // CHECK: %[[AS:.*]] = tile.alloc_shared : !tile.buffer<3x64x32xf16, shared>
 // CHECK: %[[BS:.*]] = tile.alloc_shared : !tile.buffer<3x32x64xf16, shared>
+// Versioning on the row lengths (K for A, N for B) being multiples of 8.
+// CHECK: %[[K:.*]] = tile.dim %A[1]
+// CHECK-NEXT: %{{.*}} = arith.constant 0 : index
+// CHECK-NEXT: %[[C8:.*]] = arith.constant 8 : index
+// CHECK-NEXT: %[[KREM:.*]] = arith.remui %[[K]], %[[C8]] : index
+// CHECK-NEXT: %[[KOK:.*]] = arith.cmpi eq, %[[KREM]]
+// CHECK: tile.dim %B[1]
+// CHECK: %[[NOK:.*]] = arith.cmpi eq
+// CHECK-NEXT: %[[OK:.*]] = arith.andi %[[KOK]], %[[NOK]] : i1
+// CHECK-NEXT: scf.if %[[OK]] {
 // Prologue: iterations 0 and 1 into stages 0 and 1.
 // CHECK: %[[P0:.*]] = arith.cmpi slt, %{{.*}}, %[[N]] : index
 // CHECK-NEXT: scf.if %[[P0]] {
@@ -23,34 +36,55 @@
 // CHECK: tile.copy async %B[
 // CHECK: }
 // CHECK-NEXT: tile.async_commit
-// Steady state.
+// Steady state: no branch around the refill.
 // CHECK: scf.for %[[KT:.*]] = %{{.*}} to %[[N]]
 // CHECK-NEXT: tile.async_wait 1
-// CHECK: %[[AHEAD:.*]] = arith.addi %[[KT]], %{{.*}} : index
-// CHECK: %[[NEXT:.*]] = arith.remui %{{.*}}, %{{.*}} : index
-// CHECK: %[[IN:.*]] = arith.cmpi slt, %[[AHEAD]], %[[N]] : index
-// CHECK-NEXT: scf.if %[[IN]] {
+// CHECK-NOT: scf.if
+// CHECK: %[[NEXT32:.*]] = arith.remui %{{.*}}, %{{.*}} : i32
+// CHECK-NEXT: %[[NEXT:.*]] = arith.index_castui %[[NEXT32]] : i32 to index
+// CHECK-NOT: scf.if
 // CHECK: tile.stage %[[AS]][%[[NEXT]]]
 // CHECK-NEXT: tile.copy async %A[
 // CHECK: tile.stage %[[BS]][%[[NEXT]]]
 // CHECK-NEXT: tile.copy async %B[
-// CHECK: }
 // CHECK-NEXT: tile.async_commit
-// CHECK: %[[CUR:.*]] = arith.remui
+// CHECK: %[[CUR32:.*]] = arith.remui %{{.*}}, %{{.*}} : i32
+// CHECK-NEXT: %[[CUR:.*]] = arith.index_castui %[[CUR32]]
 // CHECK-NEXT: %[[A0:.*]] = tile.stage %[[AS]][%[[CUR]]]
 // CHECK-NEXT: %[[B0:.*]] = tile.stage %[[BS]][%[[CUR]]]
 // CHECK-NOT: tile.copy
 // CHECK: tile.gemm %[[A0]], %[[B0]], %{{.*}}
 // CHECK-NEXT: }
 // CHECK-NEXT: tile.async_wait 0
+// The fallback: stage 0, wait / copy / wait / compute.
+// CHECK-NEXT: } else {
+// CHECK: %[[FA:.*]] = tile.stage %[[AS]][%{{.*}}]
+// CHECK: %[[FB:.*]] = tile.stage %[[BS]][%{{.*}}]
+// CHECK-NEXT: scf.for
+// CHECK-NEXT: tile.async_wait 0
+// CHECK: tile.copy async %A[{{.*}}] to %[[FA]]
+// CHECK-NEXT: tile.copy async %B[{{.*}}] to %[[FB]]
+// CHECK-NEXT: tile.async_commit
+// CHECK-NEXT: tile.async_wait 0
+// CHECK-NEXT: tile.gemm %[[FA]], %[[FB]], %{{.*}}
+// CHECK-NEXT: }
+// CHECK-NEXT: }
 // CHECK-NEXT: tile.copy %{{.*}} to %C[
 
+// Aligned copies are one cp.async per chunk with a source size of 8
+// elements or 0 (zero-fill), from a view of the tile. (The remaining
+// alignment test on the K offset folds in LLVM: test/Target/gemm-ptxas.mlir
+// checks that the steady state is one basic block.)
 // GPU: gpu.func @gemm_k_loop(
-// GPU: nvgpu.device_async_copy {{.*}} {bypassL1} : memref<?x?xf16, strided<[?, 1]>, #gpu.address_space<global>> to memref<64x32xf16, strided<[32, 1], offset: ?>, #gpu.address_space<workgroup>>
+// GPU: scf.if
+// GPU: %[[IN:.*]] = arith.andi
+// GPU-NEXT: %[[SIZE:.*]] = arith.select %[[IN]], %c8, %c0 : index
+// GPU: nvgpu.device_async_copy {{.*}}, 8, %[[SIZE]] {bypassL1} : memref<64x32xf16, strided<[?, 1], offset: ?>, #gpu.address_space<global>> to memref<64x32xf16, strided<[32, 1], offset: ?>, #gpu.address_space<workgroup>>
 // GPU: nvgpu.device_async_create_group
 // GPU: scf.for
 // GPU: nvgpu.device_async_wait %{{.*}} {numGroups = 1 : i32}
 // GPU-NEXT: gpu.barrier
+// GPU: nvgpu.device_async_copy
 // GPU: nvgpu.mma.sync
 // GPU: nvgpu.device_async_wait %{{.*}} {numGroups = 0 : i32}
 tile.kernel @gemm_k_loop(%A: !tile.buffer<?x?xf16, global>,

@@ -59,6 +59,13 @@ bool mlir::tile::isSupportedScalarParamType(Type type) {
          type.isSignlessInteger(64);
 }
 
+int64_t mlir::tile::getWidestVector(int64_t rowLength, Type elementType) {
+  int64_t vec = 16 / getElementByteWidth(elementType);
+  while (vec > 1 && rowLength % vec != 0)
+    vec /= 2;
+  return vec;
+}
+
 unsigned mlir::tile::getElementByteWidth(Type type) {
   return type.getIntOrFloatBitWidth() / 8;
 }

@@ -35,6 +35,12 @@ public:
 
 private:
   LogicalResult findProducers();
+  /// Whether every producer's source rows are a whole number of its copy
+  /// chunks (null when that holds statically).
+  Value rowsAligned();
+  /// Puts the loop under `if (rowsAligned)`, with a synchronous copy of it
+  /// on stage 0 of the tiles as the else branch.
+  void versionOnAlignment(Value aligned);
   /// Adds the ops of the loop body that `value` depends on, in order.
   LogicalResult collectSlice(Value value, llvm::SetVector<Operation *> &slice);
   /// Issues the producers' copies of iteration `iv` into stage `stage`.
@@ -131,6 +137,53 @@ LogicalResult LoopPipeliner::findProducers() {
   return success();
 }
 
+Value LoopPipeliner::rowsAligned() {
+  Location loc = loop.getLoc();
+  Value all;
+  for (CopyOp copy : producers) {
+    auto sourceType = copy.getSourceType();
+    int64_t rank = sourceType.getRank();
+    int64_t vec =
+        getWidestVector(copy.getTileShape().back(), sourceType.getElementType());
+    if (rank < 2 || vec == 1 || !sourceType.isDynamicDim(rank - 1))
+      continue;
+    // The same expression as the copy's lowering tests, so that it folds
+    // to true inside the branch.
+    Value length = DimOp::create(builder, loc, builder.getIndexType(),
+                                 copy.getSource(), rank - 1);
+    Value multiple = arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::eq,
+        arith::RemUIOp::create(builder, loc, length, index(vec)), index(0));
+    all = all ? Value(arith::AndIOp::create(builder, loc, all, multiple))
+              : multiple;
+  }
+  return all;
+}
+
+void LoopPipeliner::versionOnAlignment(Value aligned) {
+  Location loc = loop.getLoc();
+  auto branch = scf::IfOp::create(builder, loc, aligned, /*withElse=*/true);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(&branch.getElseRegion().front());
+  IRMapping mapping;
+  for (Value tile : tiles)
+    mapping.map(tile, StageOp::create(builder, loc, tile.getType(),
+                                      staged[tile], index(0)));
+  // The fallback runs one iteration at a time on stage 0: wait until every
+  // thread is done with the previous iteration's tiles, copy, wait for the
+  // copies, compute. (Stages are written by async copies only; on unaligned
+  // rows those copy synchronously.)
+  auto fallback = cast<scf::ForOp>(builder.clone(*loop, mapping));
+  builder.setInsertionPointToStart(fallback.getBody());
+  AsyncWaitOp::create(builder, loc, 0);
+  for (CopyOp copy : producers)
+    cast<CopyOp>(mapping.lookup(copy.getOperation())).setAsync(true);
+  builder.setInsertionPointAfter(mapping.lookup(producers.back().getOperation()));
+  AsyncCommitOp::create(builder, loc);
+  AsyncWaitOp::create(builder, loc, 0);
+  loop->moveBefore(branch.getThenRegion().front().getTerminator());
+}
+
 void LoopPipeliner::issue(Value iv, Value stage) {
   Location loc = loop.getLoc();
   IRMapping mapping;
@@ -169,6 +222,13 @@ LogicalResult LoopPipeliner::run() {
         BufferType::get(shape, type.getElementType(), MemoryScope::Shared));
   }
 
+  // Rows whose length is not a multiple of the copy chunk (an odd K in a
+  // GEMM) cannot use 16-byte cp.async; rather than a branch around every
+  // copy in the loop, such tensors take a synchronous copy of the loop.
+  builder.setInsertionPoint(loop);
+  if (Value aligned = rowsAligned())
+    versionOnAlignment(aligned);
+
   Value lower = loop.getLowerBound(), upper = loop.getUpperBound();
   Value step = loop.getStep();
   auto inRange = [&](Value iv) -> Value {
@@ -194,6 +254,11 @@ LogicalResult LoopPipeliner::run() {
 
   // Steady state: wait for this iteration's stage, refill the stage the
   // previous iteration used with iteration i + S - 1, compute on stage i.
+  // The refill is not guarded by i + S - 1 < trip count: past the end it
+  // fills a stage that no later iteration reads (and tile copies never read
+  // outside the tensor; a GEMM's K tiles past the end read nothing at all).
+  // Without that branch the copies share a basic block with the
+  // computation, so they schedule among its MMAs.
   builder.setInsertionPointToStart(loop.getBody());
   Value iv = loop.getInductionVar();
   AsyncWaitOp::create(builder, loc, stages - 2);
@@ -202,14 +267,22 @@ LogicalResult LoopPipeliner::run() {
   Value ahead = arith::AddIOp::create(
       builder, loc, iv,
       arith::MulIOp::create(builder, loc, step, index(stages - 1)));
-  Value aheadStage = arith::RemUIOp::create(
-      builder, loc,
-      arith::AddIOp::create(builder, loc, iteration, index(stages - 1)),
-      index(stages));
-  guarded(inRange(ahead), [&] { issue(ahead, aheadStage); });
+  // Stage numbers in 32 bits: a 64-bit remainder is a long multiply.
+  auto stageOf = [&](int64_t distance) -> Value {
+    Type i32 = builder.getI32Type();
+    Value narrow = arith::IndexCastUIOp::create(builder, loc, i32, iteration);
+    Value shifted = arith::AddIOp::create(
+        builder, loc, narrow,
+        arith::ConstantIntOp::create(builder, loc, i32, distance));
+    Value stage = arith::RemUIOp::create(
+        builder, loc, shifted,
+        arith::ConstantIntOp::create(builder, loc, i32, stages));
+    return arith::IndexCastUIOp::create(builder, loc, builder.getIndexType(),
+                                        stage);
+  };
+  issue(ahead, stageOf(stages - 1));
   AsyncCommitOp::create(builder, loc);
-  Value current =
-      arith::RemUIOp::create(builder, loc, iteration, index(stages));
+  Value current = stageOf(0);
   for (Value tile : tiles) {
     Value view =
         StageOp::create(builder, loc, tile.getType(), staged[tile], current);

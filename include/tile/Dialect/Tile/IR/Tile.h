@@ -41,6 +41,11 @@ bool isSupportedScalarParamType(Type type);
 /// Size in bytes of one element of a supported element type.
 unsigned getElementByteWidth(Type type);
 
+/// Elements per access when a thread moves a row of `rowLength` elements in
+/// the widest chunks (at most 16 bytes) that divide it: the vector width of
+/// tile copies.
+int64_t getWidestVector(int64_t rowLength, Type elementType);
+
 /// The short dtype name used in manifests: "f16", "bf16", "f32", "i32", ...
 std::string getDTypeName(Type type);
 
