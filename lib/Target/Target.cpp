@@ -15,7 +15,6 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/StringSwitch.h"
-#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 
@@ -63,12 +62,6 @@ FailureOr<std::string> tile::serializeGPUModule(ModuleOp module,
   if (!gpuModule || !gpuModule.getTargetsAttr())
     return module.emitError("expected a gpu.module with an NVVM target; run "
                             "the tile-to-nvvm pipeline first");
-  // 32-bit shared-memory addresses: the default 64-bit ones cost twice the
-  // registers and address arithmetic in kernels that keep many of them
-  // (the chunks of pipelined copies, ldmatrix rows).
-  auto &llvmOptions = llvm::cl::getRegisteredOptions();
-  if (auto *shortPointers = llvmOptions.lookup("nvptx-short-ptr"))
-    static_cast<llvm::cl::opt<bool> *>(shortPointers)->setValue(true);
   // Serialize a copy: the pass replaces gpu.module by gpu.binary.
   OwningOpRef<ModuleOp> copy = module.clone();
   GpuModuleToBinaryPassOptions options;

@@ -18,14 +18,22 @@
 // PTX-NOT: .local
 
 // The steady state of the pipelined K loop is one basic block (no label or
-// branch from its wait to its MMAs): the copies of the stage ahead are
-// branch-free, so ptxas schedules them among the MMAs.
+// branch inside): the copies of the stage ahead are branch-free, so ptxas
+// schedules them among the MMAs; the wait for the next stage sits before
+// the last K step's MMAs, and the first K step of that stage is loaded
+// behind it (prefetched across iterations).
 // LOOP: cp.async.wait_group 1;
 // LOOP-NEXT: bar.sync 0;
+// LOOP: {{^\$L__BB[0-9_]+:}}
 // LOOP-NOT: {{^\$L__BB|bra}}
 // LOOP: cp.async.cg.shared.global
 // LOOP-NOT: {{^\$L__BB|bra}}
 // LOOP: cp.async.commit_group
+// LOOP-NOT: {{^\$L__BB|bra}}
+// LOOP: mma.sync.aligned.m16n8k16
+// LOOP-NOT: {{^\$L__BB|bra}}
+// LOOP: cp.async.wait_group 1;
+// LOOP-NEXT: bar.sync 0;
 // LOOP-NOT: {{^\$L__BB|bra}}
 // LOOP: ldmatrix.sync
 // LOOP-NOT: {{^\$L__BB|bra}}

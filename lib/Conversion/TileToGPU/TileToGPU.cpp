@@ -82,7 +82,8 @@ int64_t alignTo(int64_t value, int64_t alignment) {
 bool accessesSharedTile(Operation *op) {
   bool shared = false;
   op->walk([&](Operation *nested) {
-    if (!isa<CopyOp, FillOp, ClearOp, LoadOp, StoreOp, GemmOp>(nested))
+    if (!isa<CopyOp, FillOp, ClearOp, LoadOp, StoreOp, GemmOp,
+             GemmPrefetchOp>(nested))
       return;
     // Async copies become visible through tile.async_wait, which
     // synchronizes the block itself.
@@ -96,7 +97,8 @@ bool accessesSharedTile(Operation *op) {
       // Reading a pipeline stage needs no barrier after it: stages are
       // refilled only after the next tile.async_wait (see tile.stage).
       bool readsOnly =
-          isa<GemmOp, LoadOp>(nested) || (copy && copy.getSource() == operand);
+          isa<GemmOp, GemmPrefetchOp, LoadOp>(nested) ||
+          (copy && copy.getSource() == operand);
       if (readsOnly && operand.getDefiningOp<StageOp>())
         continue;
       shared = true;
@@ -152,7 +154,21 @@ private:
                           function_ref<void(int64_t, ArrayRef<Value>)> body);
   /// The warp index and the lane of the calling thread.
   std::pair<Value, Value> getWarpAndLane(Location loc);
-  LogicalResult lowerGemm(GemmOp op);
+  /// tile.gemm and tile.gemm_prefetch (which only loads the first K step's
+  /// operands into the accumulator's prefetch registers).
+  LogicalResult lowerGemm(Operation *op, Value aTile, Value bTile,
+                          Value cTile, bool transposeA, bool transposeB,
+                          bool clearAccum, bool prefetched, Value nextA,
+                          Value nextB, std::optional<int64_t> waitPending,
+                          bool prefetchOnly);
+  /// The registers (private arrays, promoted by LLVM) holding the
+  /// prefetched A and B operands of the gemms on accumulator `acc`.
+  std::pair<Value, Value> getPrefetchRegisters(Value acc, VectorType aType,
+                                               int64_t aCount,
+                                               VectorType bType,
+                                               int64_t bCount);
+  /// cp.async.wait_group for the last commit before `op`, then a barrier.
+  void waitForAsyncGroups(Operation *op, int64_t pending);
   /// One m16n8k16 MMA: D = A x B + C, with the ldmatrix operands and the
   /// four f32 accumulator elements of the calling thread.
   SmallVector<Value> multiplyAccumulate(Location loc, Value a, Value b,
@@ -196,6 +212,7 @@ private:
   int64_t sharedBytes = 0;
   /// Insertion point for allocations: the end of the function prologue.
   Operation *prologueEnd = nullptr;
+  DenseMap<Value, std::pair<Value, Value>> prefetchRegisters;
   DenseMap<Value, BufferStorage> storage;
 };
 
@@ -451,7 +468,20 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
         return lowerFill(clear, clear.getDest(), zero);
       })
       .Case([&](ParallelOp parallel) { return lowerParallel(parallel); })
-      .Case([&](GemmOp gemm) { return lowerGemm(gemm); })
+      .Case([&](GemmOp gemm) {
+        return lowerGemm(gemm, gemm.getA(), gemm.getB(), gemm.getC(),
+                         gemm.getTransposeA(), gemm.getTransposeB(),
+                         gemm.getClearAccum(), gemm.getPrefetched(),
+                         gemm.getNextA(), gemm.getNextB(),
+                         gemm.getWaitPending(), /*prefetchOnly=*/false);
+      })
+      .Case([&](GemmPrefetchOp prefetch) {
+        return lowerGemm(prefetch, prefetch.getA(), prefetch.getB(),
+                         prefetch.getC(), prefetch.getTransposeA(),
+                         prefetch.getTransposeB(), /*clearAccum=*/false,
+                         /*prefetched=*/false, Value(), Value(), std::nullopt,
+                         /*prefetchOnly=*/true);
+      })
       .Case([&](StageOp stage) { return lowerStage(stage); })
       .Case([&](AsyncCommitOp commit) { return lowerAsyncCommit(commit); })
       .Case([&](AsyncWaitOp wait) { return lowerAsyncWait(wait); })
@@ -889,8 +919,8 @@ LogicalResult KernelLowering::lowerAsyncCommit(AsyncCommitOp op) {
   return success();
 }
 
-LogicalResult KernelLowering::lowerAsyncWait(AsyncWaitOp op) {
-  Location loc = op.getLoc();
+void KernelLowering::waitForAsyncGroups(Operation *op, int64_t pending) {
+  Location loc = op->getLoc();
   DominanceInfo dominance(func);
   Value group;
   for (Value candidate : llvm::reverse(asyncGroups))
@@ -905,8 +935,12 @@ LogicalResult KernelLowering::lowerAsyncWait(AsyncWaitOp op) {
         builder, loc, nvgpu::DeviceAsyncTokenType::get(builder.getContext()),
         ValueRange{});
   nvgpu::DeviceAsyncWaitOp::create(builder, loc, group,
-                                   builder.getI32IntegerAttr(op.getPending()));
+                                   builder.getI32IntegerAttr(pending));
   gpu::BarrierOp::create(builder, loc);
+}
+
+LogicalResult KernelLowering::lowerAsyncWait(AsyncWaitOp op) {
+  waitForAsyncGroups(op, op.getPending());
   return success();
 }
 
@@ -1205,20 +1239,41 @@ SmallVector<Value> KernelLowering::multiplyAccumulate(Location loc, Value a,
   return result;
 }
 
-LogicalResult KernelLowering::lowerGemm(GemmOp op) {
-  Location loc = op.getLoc();
-  const BufferStorage &a = storage[op.getA()];
-  const BufferStorage &b = storage[op.getB()];
-  const BufferStorage &c = storage[op.getC()];
-  if (!a.memref || !b.memref || !c.memref)
-    return op.emitOpError("operand has no storage");
+std::pair<Value, Value> KernelLowering::getPrefetchRegisters(
+    Value acc, VectorType aType, int64_t aCount, VectorType bType,
+    int64_t bCount) {
+  auto [it, inserted] = prefetchRegisters.try_emplace(acc);
+  if (inserted) {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPoint(prologueEnd);
+    Location loc = acc.getLoc();
+    it->second = {
+        memref::AllocaOp::create(builder, loc, MemRefType::get({aCount}, aType)),
+        memref::AllocaOp::create(builder, loc,
+                                 MemRefType::get({bCount}, bType))};
+  }
+  return it->second;
+}
+
+LogicalResult KernelLowering::lowerGemm(Operation *op, Value aTile,
+                                        Value bTile, Value cTile,
+                                        bool transposeA, bool transposeB,
+                                        bool clearAccum, bool prefetched,
+                                        Value nextA, Value nextB,
+                                        std::optional<int64_t> waitPending,
+                                        bool prefetchOnly) {
+  Location loc = op->getLoc();
+  const BufferStorage &a = storage[aTile];
+  const BufferStorage &b = storage[bTile];
+  const BufferStorage &c = storage[cTile];
+  if (!a.memref || !b.memref || !c.memref ||
+      (nextA && (!storage[nextA].memref || !storage[nextB].memref)))
+    return op->emitOpError("operand has no storage");
   auto mma = dyn_cast_or_null<MmaLayoutAttr>(c.type.getLayout());
   if (!mma)
-    return op.emitOpError("expected the accumulator to have a #tile.mma "
-                          "layout; run -tile-assign-layouts first");
-  bool transposeB = op.getTransposeB();
+    return op->emitOpError("expected the accumulator to have a #tile.mma "
+                           "layout; run -tile-assign-layouts first");
   int64_t m = c.type.getDimSize(0), n = c.type.getDimSize(1);
-  bool transposeA = op.getTransposeA();
   int64_t k = a.type.getDimSize(transposeA ? 0 : 1);
   int64_t warpRows = m / mma.getWarpsM(), warpCols = n / mma.getWarpsN();
   int64_t tilesM = warpRows / 16, tilesN = warpCols / 8;
@@ -1252,9 +1307,9 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
     return arith::AddIOp::create(builder, loc, v, constant(loc, offset));
   };
 
-  // The A and B operands of one 16-wide K step.
+  // The A and B operands of one 16-wide K step of tiles `aMem` x `bMem`.
   using Operands = std::pair<SmallVector<Value>, SmallVector<Value>>;
-  auto loadOperands = [&](int64_t kk) -> Operands {
+  auto loadOperands = [&](int64_t kk, Value aMem, Value bMem) -> Operands {
     // A: x4 ldmatrix per 16x16 tile. M x K: lanes 0-15 address rows m at
     // k, lanes 16-31 at k + 8. K x M (.trans): lane l addresses row
     // k + l mod 8 (+8 for lanes 16-31) at column m (+8 for lanes 8-15 and
@@ -1271,7 +1326,7 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
             arith::AddIOp::create(builder, loc, add(warpRow, mt * 16), lane16),
             add(laneHalf, kk)};
       aFrags.push_back(nvgpu::LdMatrixOp::create(
-          builder, loc, aType, a.memref, physical(loc, a, index), transposeA,
+          builder, loc, aType, aMem, physical(loc, a, index), transposeA,
           /*numTiles=*/4));
     }
     // B: one x4 ldmatrix per pair of 16x8 tiles (x2 for an odd last one);
@@ -1290,7 +1345,7 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
       else
         index = {add(lane16, kk), nBase};
       Value loaded = nvgpu::LdMatrixOp::create(
-          builder, loc, pair ? aType : bType, b.memref, physical(loc, b, index),
+          builder, loc, pair ? aType : bType, bMem, physical(loc, b, index),
           !transposeB, /*numTiles=*/pair ? 4 : 2);
       if (!pair) {
         bFrags.push_back(loaded);
@@ -1313,8 +1368,33 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
     return {aFrags, bFrags};
   };
 
+  // Prefetched operands live in registers between the gemms: a private
+  // array per accumulator, which LLVM promotes like the accumulator.
+  auto [aSaved, bSaved] = getPrefetchRegisters(c.memref, aType, tilesM,
+                                               bType, tilesN);
+  auto save = [&](const Operands &operands) {
+    for (auto [i, frag] : llvm::enumerate(operands.first))
+      memref::StoreOp::create(builder, loc, frag, aSaved, constant(loc, i));
+    for (auto [i, frag] : llvm::enumerate(operands.second))
+      memref::StoreOp::create(builder, loc, frag, bSaved, constant(loc, i));
+  };
+  if (prefetchOnly) {
+    save(loadOperands(0, a.memref, b.memref));
+    return success();
+  }
+  auto restore = [&]() {
+    Operands operands;
+    for (int64_t i = 0; i < tilesM; ++i)
+      operands.first.push_back(
+          memref::LoadOp::create(builder, loc, aSaved, constant(loc, i)));
+    for (int64_t i = 0; i < tilesN; ++i)
+      operands.second.push_back(
+          memref::LoadOp::create(builder, loc, bSaved, constant(loc, i)));
+    return operands;
+  };
+
   // clear_accum: C = A x B, so the accumulator starts from zero.
-  if (op.getClearAccum()) {
+  if (clearAccum) {
     Value zero =
         arith::ConstantOp::create(builder, loc, builder.getZeroAttr(f32));
     for (int64_t slot = 0; slot < tilesM * tilesN * 4; ++slot)
@@ -1323,11 +1403,19 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
   }
   // Registers double-buffer the operands: step kk + 16's ldmatrix are
   // issued before step kk's MMAs, so shared-memory latency overlaps them.
-  Operands current = loadOperands(0);
+  // With a next stage, its first step is loaded before the last step's
+  // MMAs, behind the barrier that makes the stage visible: the next
+  // iteration then starts with MMAs instead of waiting for shared memory.
+  Operands current =
+      prefetched ? restore() : loadOperands(0, a.memref, b.memref);
   for (int64_t kk = 0; kk < k; kk += 16) {
     Operands next;
-    if (kk + 16 < k)
-      next = loadOperands(kk + 16);
+    if (kk + 16 < k) {
+      next = loadOperands(kk + 16, a.memref, b.memref);
+    } else if (nextA) {
+      waitForAsyncGroups(op, *waitPending);
+      save(loadOperands(0, storage[nextA].memref, storage[nextB].memref));
+    }
     auto &[aFrags, bFrags] = current;
     for (int64_t mt = 0; mt < tilesM; ++mt)
       for (int64_t nt = 0; nt < tilesN; ++nt) {

@@ -646,6 +646,37 @@ tile.kernel @gemm_mma_shape(%A: !tile.buffer<?xf16, global>) grid(%bx) = [1] thr
 
 // -----
 
+tile.kernel @gemm_wait_without_next(%A: !tile.buffer<?xf16, global>) grid(%bx) = [1] threads(32) {
+  %a = tile.alloc_shared : !tile.buffer<16x16xf16, shared>
+  %b = tile.alloc_shared : !tile.buffer<16x8xf16, shared>
+  %c = tile.alloc_fragment : !tile.buffer<16x8xf32, fragment>
+  // expected-error@+1 {{expected `then wait N prefetch %a, %b` with both next operands and the wait count, or none of them}}
+  "tile.gemm"(%a, %b, %c) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, wait_pending = 1 : i64}> : (!tile.buffer<16x16xf16, shared>, !tile.buffer<16x8xf16, shared>, !tile.buffer<16x8xf32, fragment>) -> ()
+}
+
+// -----
+
+tile.kernel @gemm_next_type(%A: !tile.buffer<?xf16, global>) grid(%bx) = [1] threads(32) {
+  %a = tile.alloc_shared : !tile.buffer<16x16xf16, shared>
+  %b = tile.alloc_shared : !tile.buffer<16x8xf16, shared>
+  %n = tile.alloc_shared : !tile.buffer<16x32xf16, shared>
+  %c = tile.alloc_fragment : !tile.buffer<16x8xf32, fragment>
+  // expected-error@+1 {{failed to verify that the next A has A's type}}
+  "tile.gemm"(%a, %b, %c, %n, %b) <{operandSegmentSizes = array<i32: 1, 1, 1, 1, 1>, wait_pending = 0 : i64}> : (!tile.buffer<16x16xf16, shared>, !tile.buffer<16x8xf16, shared>, !tile.buffer<16x8xf32, fragment>, !tile.buffer<16x32xf16, shared>, !tile.buffer<16x8xf16, shared>) -> ()
+}
+
+// -----
+
+tile.kernel @gemm_prefetch_dtype(%A: !tile.buffer<?xf16, global>) grid(%bx) = [1] threads(32) {
+  %a = tile.alloc_shared : !tile.buffer<16x16xf32, shared>
+  %b = tile.alloc_shared : !tile.buffer<16x8xf32, shared>
+  %c = tile.alloc_fragment : !tile.buffer<16x8xf32, fragment>
+  // expected-error@+1 {{'tile.gemm_prefetch' op expected f16 or bf16 A and B of one type, but got 'f32' and 'f32'}}
+  tile.gemm_prefetch %a, %b, %c : !tile.buffer<16x16xf32, shared>, !tile.buffer<16x8xf32, shared>, !tile.buffer<16x8xf32, fragment>
+}
+
+// -----
+
 tile.kernel @mma_layout_shape(%A: !tile.buffer<?xf16, global>) grid(%bx) = [1] threads(128) {
   // expected-error@+1 {{expected a fragment shape that is a multiple of 32x16 for #tile.mma<warps = [2, 2]>, but got 48x16}}
   %c = tile.alloc_fragment : !tile.buffer<48x16xf32, fragment, #tile.mma<warps = [2, 2]>>

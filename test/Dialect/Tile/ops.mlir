@@ -251,3 +251,25 @@ tile.kernel @gemm_tt(%A: !tile.buffer<?x?xf16, global>) grid(%bx) = [1] threads(
   %c = tile.alloc_fragment : !tile.buffer<64x128xf32, fragment>
   tile.gemm %a, %b, %c {transpose_a, transpose_b} : !tile.buffer<32x64xf16, shared>, !tile.buffer<128x32xf16, shared>, !tile.buffer<64x128xf32, fragment>
 }
+
+// The prefetching forms tile-pipeline writes: the first K step's operands
+// loaded ahead, and a gemm that waits for and prefetches the next stage.
+// CHECK-LABEL: tile.kernel @gemm_prefetching(
+// CHECK: tile.gemm_prefetch %[[A0:.*]], %[[B0:.*]], %[[C:.*]] : !tile.buffer<64x32xf16, shared>, !tile.buffer<32x64xf16, shared>, !tile.buffer<64x64xf32, fragment>
+// CHECK: tile.gemm %[[A0]], %[[B0]], %[[C]] prefetched then wait 1 prefetch %[[A1:.*]], %[[B1:.*]] : !tile.buffer<64x32xf16, shared>
+// CHECK: tile.gemm %[[A1]], %{{.*}}, %[[C]] prefetched {transpose_b} :
+tile.kernel @gemm_prefetching(%A: !tile.buffer<?x?xf16, global>) grid(%bx) = [1] threads(128) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %as = tile.alloc_shared : !tile.buffer<2x64x32xf16, shared>
+  %bs = tile.alloc_shared : !tile.buffer<2x32x64xf16, shared>
+  %a0 = tile.stage %as[%c0] : !tile.buffer<2x64x32xf16, shared> -> !tile.buffer<64x32xf16, shared>
+  %b0 = tile.stage %bs[%c0] : !tile.buffer<2x32x64xf16, shared> -> !tile.buffer<32x64xf16, shared>
+  %a1 = tile.stage %as[%c1] : !tile.buffer<2x64x32xf16, shared> -> !tile.buffer<64x32xf16, shared>
+  %b1 = tile.stage %bs[%c1] : !tile.buffer<2x32x64xf16, shared> -> !tile.buffer<32x64xf16, shared>
+  %c = tile.alloc_fragment : !tile.buffer<64x64xf32, fragment>
+  tile.gemm_prefetch %a0, %b0, %c : !tile.buffer<64x32xf16, shared>, !tile.buffer<32x64xf16, shared>, !tile.buffer<64x64xf32, fragment>
+  tile.gemm %a0, %b0, %c prefetched then wait 1 prefetch %a1, %b1 : !tile.buffer<64x32xf16, shared>, !tile.buffer<32x64xf16, shared>, !tile.buffer<64x64xf32, fragment>
+  %bt = tile.alloc_shared : !tile.buffer<64x32xf16, shared>
+  tile.gemm %a1, %bt, %c prefetched {transpose_b} : !tile.buffer<64x32xf16, shared>, !tile.buffer<64x32xf16, shared>, !tile.buffer<64x64xf32, fragment>
+}

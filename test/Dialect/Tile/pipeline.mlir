@@ -2,7 +2,8 @@
 // tiles, a prologue for the first 2 iterations (guarded by the trip count,
 // one commit each), a steady state that waits for its stage, refills the
 // stage two iterations ahead (unguarded: past the end the copies read
-// nothing) and computes, and a final wait. The pipelined loop runs when the
+// nothing) and computes, and a final wait. The loop's gemm waits for the
+// next stage itself and prefetches its first K step into registers. The pipelined loop runs when the
 // rows of A and B are whole 16-byte chunks; otherwise a copy of the loop
 // runs one iteration at a time on stage 0.
 //
@@ -36,24 +37,33 @@
 // CHECK: tile.copy async %B[
 // CHECK: }
 // CHECK-NEXT: tile.async_commit
-// Steady state: no branch around the refill.
-// CHECK: scf.for %[[KT:.*]] = %{{.*}} to %[[N]]
+// Stage 0 ready: its first K step goes to registers.
 // CHECK-NEXT: tile.async_wait 1
+// CHECK: %[[A0:.*]] = tile.stage %[[AS]][%{{.*}}]
+// CHECK: %[[B0:.*]] = tile.stage %[[BS]][%{{.*}}]
+// CHECK-NEXT: tile.gemm_prefetch %[[A0]], %[[B0]], %[[ACC:.*]] :
+// Steady state: no wait at the top and no branch around the refill.
+// CHECK: scf.for %[[KT:.*]] = %{{.*}} to %[[N]]
+// CHECK-NOT: tile.async_wait
 // CHECK-NOT: scf.if
 // CHECK: %[[NEXT32:.*]] = arith.remui %{{.*}}, %{{.*}} : i32
-// CHECK-NEXT: %[[NEXT:.*]] = arith.index_castui %[[NEXT32]] : i32 to index
+// CHECK-NEXT: %[[AHEAD:.*]] = arith.index_castui %[[NEXT32]] : i32 to index
 // CHECK-NOT: scf.if
-// CHECK: tile.stage %[[AS]][%[[NEXT]]]
+// CHECK: tile.stage %[[AS]][%[[AHEAD]]]
 // CHECK-NEXT: tile.copy async %A[
-// CHECK: tile.stage %[[BS]][%[[NEXT]]]
+// CHECK: tile.stage %[[BS]][%[[AHEAD]]]
 // CHECK-NEXT: tile.copy async %B[
 // CHECK-NEXT: tile.async_commit
 // CHECK: %[[CUR32:.*]] = arith.remui %{{.*}}, %{{.*}} : i32
 // CHECK-NEXT: %[[CUR:.*]] = arith.index_castui %[[CUR32]]
-// CHECK-NEXT: %[[A0:.*]] = tile.stage %[[AS]][%[[CUR]]]
-// CHECK-NEXT: %[[B0:.*]] = tile.stage %[[BS]][%[[CUR]]]
+// CHECK: %[[NXT32:.*]] = arith.remui %{{.*}}, %{{.*}} : i32
+// CHECK-NEXT: %[[NXT:.*]] = arith.index_castui %[[NXT32]]
+// CHECK-NEXT: %[[A1:.*]] = tile.stage %[[AS]][%[[CUR]]]
+// CHECK-NEXT: %[[B1:.*]] = tile.stage %[[BS]][%[[CUR]]]
+// CHECK-NEXT: %[[A2:.*]] = tile.stage %[[AS]][%[[NXT]]]
+// CHECK-NEXT: %[[B2:.*]] = tile.stage %[[BS]][%[[NXT]]]
 // CHECK-NOT: tile.copy
-// CHECK: tile.gemm %[[A0]], %[[B0]], %{{.*}}
+// CHECK: tile.gemm %[[A1]], %[[B1]], %[[ACC]] prefetched then wait 1 prefetch %[[A2]], %[[B2]] :
 // CHECK-NEXT: }
 // CHECK-NEXT: tile.async_wait 0
 // The fallback: stage 0, wait / copy / wait / compute.
@@ -66,7 +76,7 @@
 // CHECK-NEXT: tile.copy async %B[{{.*}}] to %[[FB]]
 // CHECK-NEXT: tile.async_commit
 // CHECK-NEXT: tile.async_wait 0
-// CHECK-NEXT: tile.gemm %[[FA]], %[[FB]], %{{.*}}
+// CHECK-NEXT: tile.gemm %[[FA]], %[[FB]], %[[ACC]] :
 // CHECK-NEXT: }
 // CHECK-NEXT: }
 // CHECK-NEXT: tile.copy %{{.*}} to %C[
@@ -81,10 +91,21 @@
 // GPU-NEXT: %[[SIZE:.*]] = arith.select %[[IN]], %c8, %c0 : index
 // GPU: nvgpu.device_async_copy {{.*}}, 8, %[[SIZE]] {bypassL1} : memref<64x32xf16, strided<[?, 1], offset: ?>, #gpu.address_space<global>> to memref<64x32xf16, strided<[32, 1], offset: ?>, #gpu.address_space<workgroup>>
 // GPU: nvgpu.device_async_create_group
-// GPU: scf.for
 // GPU: nvgpu.device_async_wait %{{.*}} {numGroups = 1 : i32}
 // GPU-NEXT: gpu.barrier
+// GPU: nvgpu.ldmatrix
+// GPU: memref.store %{{.*}}, %[[PREFETCH:.*]][
+// GPU: scf.for
+// GPU-NOT: gpu.barrier
 // GPU: nvgpu.device_async_copy
+// GPU-NOT: gpu.barrier
+// GPU: memref.load %[[PREFETCH]][
+// GPU-NOT: gpu.barrier
+// GPU: nvgpu.mma.sync
+// GPU: nvgpu.device_async_wait %{{.*}} {numGroups = 1 : i32}
+// GPU-NEXT: gpu.barrier
+// GPU: nvgpu.ldmatrix
+// GPU: memref.store %{{.*}}, %[[PREFETCH]][
 // GPU: nvgpu.mma.sync
 // GPU: nvgpu.device_async_wait %{{.*}} {numGroups = 0 : i32}
 tile.kernel @gemm_k_loop(%A: !tile.buffer<?x?xf16, global>,

@@ -501,45 +501,62 @@ LogicalResult StageOp::verify() {
 // GemmOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult GemmOp::verify() {
-  BufferType a = getAType(), b = getBType(), c = getCType();
+/// The operand checks shared by tile.gemm and tile.gemm_prefetch.
+static LogicalResult verifyGemmOperands(Operation *op, BufferType a,
+                                        BufferType b, BufferType c,
+                                        bool transposeA, bool transposeB) {
   if (!a.isShared() || !b.isShared())
-    return emitOpError("expected A and B in shared memory, but got a ")
+    return op->emitOpError("expected A and B in shared memory, but got a ")
            << stringifyMemoryScope(a.getScope()) << " A and a "
            << stringifyMemoryScope(b.getScope()) << " B";
   if (!c.isFragment())
-    return emitOpError(
+    return op->emitOpError(
                "expected the accumulator C to be a fragment, but got a ")
            << stringifyMemoryScope(c.getScope()) << " buffer";
   if (a.getRank() != 2 || b.getRank() != 2 || c.getRank() != 2)
-    return emitOpError("expected rank-2 A, B and C");
+    return op->emitOpError("expected rank-2 A, B and C");
   if (!(a.getElementType().isF16() || a.getElementType().isBF16()) ||
       b.getElementType() != a.getElementType())
-    return emitOpError("expected f16 or bf16 A and B of one type, but got ")
+    return op->emitOpError("expected f16 or bf16 A and B of one type, but got ")
            << a.getElementType() << " and " << b.getElementType();
   if (!c.getElementType().isF32())
-    return emitOpError("expected an f32 accumulator, but got ")
+    return op->emitOpError("expected an f32 accumulator, but got ")
            << c.getElementType();
-  int64_t m = getTransposeA() ? a.getDimSize(1) : a.getDimSize(0);
-  int64_t k = getTransposeA() ? a.getDimSize(0) : a.getDimSize(1);
-  int64_t bk = getTransposeB() ? b.getDimSize(1) : b.getDimSize(0);
-  int64_t n = getTransposeB() ? b.getDimSize(0) : b.getDimSize(1);
+  int64_t m = transposeA ? a.getDimSize(1) : a.getDimSize(0);
+  int64_t k = transposeA ? a.getDimSize(0) : a.getDimSize(1);
+  int64_t bk = transposeB ? b.getDimSize(1) : b.getDimSize(0);
+  int64_t n = transposeB ? b.getDimSize(0) : b.getDimSize(1);
   if (bk != k)
-    return emitOpError("expected B to have K = ")
+    return op->emitOpError("expected B to have K = ")
            << k << " (the K of A), but got " << bk
-           << (getTransposeB() ? " columns (transpose_b)" : " rows");
+           << (transposeB ? " columns (transpose_b)" : " rows");
   if (c.getDimSize(0) != m || c.getDimSize(1) != n)
-    return emitOpError("expected C of shape ")
+    return op->emitOpError("expected C of shape ")
            << m << "x" << n << ", but got " << formatShape(c.getShape());
   if (m % 16 != 0 || n % 8 != 0 || k % 16 != 0)
-    return emitOpError("expected M, N, K multiples of 16, 8, 16 (one "
-                       "m16n8k16 MMA), but got ")
+    return op->emitOpError("expected M, N, K multiples of 16, 8, 16 (one "
+                           "m16n8k16 MMA), but got ")
            << m << ", " << n << ", " << k;
   if (c.getLayout() && !isa<MmaLayoutAttr>(c.getLayout()))
-    return emitOpError("expected the accumulator to have a #tile.mma layout, "
-                       "but got ")
+    return op->emitOpError("expected the accumulator to have a #tile.mma "
+                           "layout, but got ")
            << c.getLayout();
   return success();
+}
+
+LogicalResult GemmOp::verify() {
+  if (failed(verifyGemmOperands(*this, getAType(), getBType(), getCType(),
+                                getTransposeA(), getTransposeB())))
+    return failure();
+  if (!getNextA() != !getNextB() || !getNextA() != !getWaitPending())
+    return emitOpError("expected `then wait N prefetch %a, %b` with both "
+                       "next operands and the wait count, or none of them");
+  return success();
+}
+
+LogicalResult GemmPrefetchOp::verify() {
+  return verifyGemmOperands(*this, getAType(), getBType(), getCType(),
+                            getTransposeA(), getTransposeB());
 }
 
 //===----------------------------------------------------------------------===//

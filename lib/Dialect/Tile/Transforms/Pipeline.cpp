@@ -43,6 +43,10 @@ private:
   void versionOnAlignment(Value aligned);
   /// Adds the ops of the loop body that `value` depends on, in order.
   LogicalResult collectSlice(Value value, llvm::SetVector<Operation *> &slice);
+  /// The loop's one tile.gemm when it is the only reader of the tiles (A
+  /// and B are two of them): its operands are then prefetched across
+  /// iterations.
+  GemmOp findPrefetchableGemm();
   /// Issues the producers' copies of iteration `iv` into stage `stage`.
   void issue(Value iv, Value stage);
   Value index(int64_t value) {
@@ -184,6 +188,25 @@ void LoopPipeliner::versionOnAlignment(Value aligned) {
   loop->moveBefore(branch.getThenRegion().front().getTerminator());
 }
 
+GemmOp LoopPipeliner::findPrefetchableGemm() {
+  GemmOp gemm;
+  for (Value tile : tiles)
+    for (Operation *user : tile.getUsers()) {
+      if (llvm::is_contained(producers, user))
+        continue;
+      auto candidate = dyn_cast<GemmOp>(user);
+      if (!candidate || candidate->getBlock() != loop.getBody() ||
+          (gemm && candidate != gemm) || candidate.getPrefetched() ||
+          candidate.getNextA())
+        return nullptr;
+      gemm = candidate;
+    }
+  if (!gemm || gemm.getA() == gemm.getB() || !tiles.contains(gemm.getA()) ||
+      !tiles.contains(gemm.getB()))
+    return nullptr;
+  return gemm;
+}
+
 void LoopPipeliner::issue(Value iv, Value stage) {
   Location loc = loop.getLoc();
   IRMapping mapping;
@@ -242,6 +265,11 @@ LogicalResult LoopPipeliner::run() {
     body();
   };
 
+  // A lone gemm reading the tiles loads the first K step of its next
+  // stage before its own last MMAs (see tile.gemm), so the wait for that
+  // stage moves from the top of the loop into the gemm.
+  GemmOp gemm = findPrefetchableGemm();
+
   // Prologue: the copies of the first S - 1 iterations, one group each.
   builder.setInsertionPoint(loop);
   for (int64_t s = 0; s < stages - 1; ++s) {
@@ -250,6 +278,18 @@ LogicalResult LoopPipeliner::run() {
         arith::MulIOp::create(builder, loc, step, index(s)));
     guarded(inRange(iv), [&] { issue(iv, index(s)); });
     AsyncCommitOp::create(builder, loc);
+  }
+  auto stageView = [&](Value tile, Value stage) -> Value {
+    return StageOp::create(builder, loc, tile.getType(), staged[tile], stage);
+  };
+  if (gemm) {
+    // Stage 0 is ready after the prologue's first group; its first K step
+    // goes to registers.
+    AsyncWaitOp::create(builder, loc, stages - 2);
+    Value a = stageView(gemm.getA(), index(0));
+    Value b = stageView(gemm.getB(), index(0));
+    GemmPrefetchOp::create(builder, gemm.getLoc(), a, b, gemm.getC(),
+                           gemm.getTransposeB(), gemm.getTransposeA());
   }
 
   // Steady state: wait for this iteration's stage, refill the stage the
@@ -261,7 +301,8 @@ LogicalResult LoopPipeliner::run() {
   // computation, so they schedule among its MMAs.
   builder.setInsertionPointToStart(loop.getBody());
   Value iv = loop.getInductionVar();
-  AsyncWaitOp::create(builder, loc, stages - 2);
+  if (!gemm)
+    AsyncWaitOp::create(builder, loc, stages - 2);
   Value iteration = arith::DivUIOp::create(
       builder, loc, arith::SubIOp::create(builder, loc, iv, lower), step);
   Value ahead = arith::AddIOp::create(
@@ -283,12 +324,28 @@ LogicalResult LoopPipeliner::run() {
   issue(ahead, stageOf(stages - 1));
   AsyncCommitOp::create(builder, loc);
   Value current = stageOf(0);
-  for (Value tile : tiles) {
-    Value view =
-        StageOp::create(builder, loc, tile.getType(), staged[tile], current);
-    tile.replaceUsesWithIf(view, [&](OpOperand &use) {
-      return !llvm::is_contained(producers, use.getOwner());
-    });
+  if (gemm) {
+    // Before its last K step, the gemm waits for stage i + 1 (the same
+    // count as the loop-top wait it replaces: that stage's group and all
+    // before it) and prefetches that stage's first K step.
+    builder.setInsertionPoint(gemm);
+    Value next = stageOf(1);
+    Value a = stageView(gemm.getA(), current);
+    Value b = stageView(gemm.getB(), current);
+    Value nextA = stageView(gemm.getA(), next);
+    Value nextB = stageView(gemm.getB(), next);
+    GemmOp::create(builder, gemm.getLoc(), a, b, gemm.getC(),
+                   gemm.getTransposeB(), gemm.getTransposeA(),
+                   gemm.getClearAccum(), /*prefetched=*/true,
+                   builder.getI64IntegerAttr(stages - 2), nextA, nextB);
+    gemm.erase();
+  } else {
+    for (Value tile : tiles) {
+      Value view = stageView(tile, current);
+      tile.replaceUsesWithIf(view, [&](OpOperand &use) {
+        return !llvm::is_contained(producers, use.getOwner());
+      });
+    }
   }
   for (CopyOp copy : producers)
     copy.erase();

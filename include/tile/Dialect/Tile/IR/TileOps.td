@@ -298,7 +298,11 @@ def Tile_AsyncWaitOp : Tile_Op<"async_wait",
 // Tensor cores
 //===----------------------------------------------------------------------===//
 
-def Tile_GemmOp : Tile_Op<"gemm"> {
+def Tile_GemmOp : Tile_Op<"gemm", [
+    AttrSizedOperandSegments,
+    OptionalTypesMatchWith<"the next A has A's type", "a", "next_a", "$_self">,
+    OptionalTypesMatchWith<"the next B has B's type", "b", "next_b", "$_self">
+  ]> {
   let summary = "C += A x B on tensor cores";
   let description = [{
     Multiplies the shared-memory tiles `A` (`M x K`, or `K x M` with
@@ -316,10 +320,20 @@ def Tile_GemmOp : Tile_Op<"gemm"> {
     does not lower) per 16x8 tile of its sub-tile per 16-wide K step
     ([PTX ISA: mma](https://docs.nvidia.com/cuda/parallel-thread-execution/#warp-level-matrix-instructions-mma)).
 
+    In a pipelined loop (`tile-pipeline` writes this form), `prefetched`
+    takes the first K step's operands from the registers that the last
+    `tile.gemm_prefetch` or `then ... prefetch` on this accumulator loaded,
+    and `then wait N prefetch %na, %nb` ends the operand loads of this
+    product early: before the last K step's MMAs it waits until at most N
+    async copy groups are pending, synchronizes the block (as
+    `tile.async_wait N`) and loads the first K step of `%na` x `%nb`, so
+    the next iteration's first MMAs need not wait for shared memory.
+
     Example:
 
     ```mlir
     tile.gemm %As, %Bs, %acc : !tile.buffer<128x32xf16, shared>, !tile.buffer<32x128xf16, shared>, !tile.buffer<128x128xf32, fragment>
+    tile.gemm %A1, %B1, %acc prefetched then wait 1 prefetch %A2, %B2 : !tile.buffer<128x32xf16, shared>, !tile.buffer<32x128xf16, shared>, !tile.buffer<128x128xf32, fragment>
     ```
   }];
   let arguments = (ins Arg<Tile_Buffer, "", [MemRead]>:$a,
@@ -327,7 +341,54 @@ def Tile_GemmOp : Tile_Op<"gemm"> {
                        Arg<Tile_Buffer, "", [MemRead, MemWrite]>:$c,
                        UnitAttr:$transpose_b,
                        UnitAttr:$transpose_a,
-                       UnitAttr:$clear_accum);
+                       UnitAttr:$clear_accum,
+                       UnitAttr:$prefetched,
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntNonNegative]>>:$wait_pending,
+                       Arg<Optional<Tile_Buffer>, "", [MemRead]>:$next_a,
+                       Arg<Optional<Tile_Buffer>, "", [MemRead]>:$next_b);
+  let assemblyFormat = [{
+    $a `,` $b `,` $c (`prefetched` $prefetched^)?
+    (`then` `wait` $wait_pending `prefetch` $next_a^ `,` $next_b)?
+    attr-dict `:` qualified(type($a)) `,` qualified(type($b))
+    `,` qualified(type($c))
+  }];
+  let builders = [
+    OpBuilder<(ins "Value":$a, "Value":$b, "Value":$c, "bool":$transposeB,
+                   "bool":$transposeA, "bool":$clearAccum), [{
+      build($_builder, $_state, a, b, c, transposeB, transposeA, clearAccum,
+            /*prefetched=*/false, /*wait_pending=*/nullptr,
+            /*next_a=*/Value(), /*next_b=*/Value());
+    }]>
+  ];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    BufferType getAType() { return ::llvm::cast<BufferType>(getA().getType()); }
+    BufferType getBType() { return ::llvm::cast<BufferType>(getB().getType()); }
+    BufferType getCType() { return ::llvm::cast<BufferType>(getC().getType()); }
+  }];
+}
+
+def Tile_GemmPrefetchOp : Tile_Op<"gemm_prefetch"> {
+  let summary = "loads the first K step's operands of a tile.gemm ahead of it";
+  let description = [{
+    Loads into registers the A and B operands of the first 16-wide K step
+    of `tile.gemm %a, %b, %c` (with the same transposes), for a following
+    `tile.gemm ... prefetched` on the accumulator `%c`, which then starts
+    its MMAs without waiting for shared memory. `tile-pipeline` emits it
+    before a pipelined loop; inside the loop each `tile.gemm` prefetches the
+    next stage's first K step itself (`then wait N prefetch %na, %nb`).
+
+    Example:
+
+    ```mlir
+    tile.gemm_prefetch %A0, %B0, %acc : !tile.buffer<128x64xf16, shared>, !tile.buffer<64x128xf16, shared>, !tile.buffer<128x128xf32, fragment>
+    ```
+  }];
+  let arguments = (ins Arg<Tile_Buffer, "", [MemRead]>:$a,
+                       Arg<Tile_Buffer, "", [MemRead]>:$b,
+                       Arg<Tile_Buffer, "", [MemRead, MemWrite]>:$c,
+                       UnitAttr:$transpose_b,
+                       UnitAttr:$transpose_a);
   let assemblyFormat = [{
     $a `,` $b `,` $c attr-dict `:` qualified(type($a)) `,` qualified(type($b))
     `,` qualified(type($c))
