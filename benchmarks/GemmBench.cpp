@@ -1,5 +1,4 @@
-//===- GemmBench.cpp - Tensor-core GEMM against cuBLAS
-//------------------------===//
+//===- GemmBench.cpp - Tensor-core GEMM against cuBLAS --------------------===//
 //
 // Times every compiled GEMM variant and cublasGemmEx (tensor ops, f16
 // inputs, f32 compute, same output type) on the same random row-major

@@ -1,5 +1,4 @@
-//===- VectorAddBench.cpp - Vector-add bandwidth against a DtoD copy
-//----------===//
+//===- VectorAddBench.cpp - Vector-add bandwidth against a DtoD copy ------===//
 //
 // Times every compiled vector-add variant on 2^28 random floats and, in the
 // same process, cuMemcpyDtoD over the same number of floats: CUDA events

@@ -1,5 +1,4 @@
-//===- Pipelines.cpp - Named tile compilation pipelines
-//----------------------===//
+//===- Pipelines.cpp - Named tile compilation pipelines -------------------===//
 //
 // The pipelines are kept as text so that the documentation, `tile-opt
 // --dump-pass-pipeline` and the code show the same passes.

@@ -1,5 +1,4 @@
-//===- Registration.cpp - What the tile tools register
-//-----------------------===//
+//===- Registration.cpp - What the tile tools register --------------------===//
 //
 // The only translation unit that includes the heavy upstream GPU/NVVM
 // headers for registration; keep it that way for build time.

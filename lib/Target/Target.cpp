@@ -1,5 +1,4 @@
-//===- Target.cpp - From NVVM-level IR to PTX, cubins and manifests
-//----------===//
+//===- Target.cpp - From NVVM-level IR to PTX, cubins and manifests -------===//
 //
 // Serialization goes through the upstream `gpu-module-to-binary` pass and the
 // NVVM target attribute; nothing here writes PTX by hand.

@@ -1,5 +1,4 @@
-//===- Compile.cpp - Compile frontend programs to cubins
-//---------------------===//
+//===- Compile.cpp - Compile frontend programs to cubins ------------------===//
 //
 // The frontend's path to binaries: the same lowering and serialization that
 // tile-opt and tile-translate use.

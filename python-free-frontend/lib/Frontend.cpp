@@ -1,5 +1,4 @@
-//===- Frontend.cpp - Write tile kernels in C++
-//------------------------------===//
+//===- Frontend.cpp - Write tile kernels in C++ ---------------------------===//
 //
 // Builds tile dialect IR for the C++ frontend.
 //

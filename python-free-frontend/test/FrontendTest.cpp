@@ -1,5 +1,4 @@
-//===- FrontendTest.cpp - Tests of the C++ frontend
-//--------------------------===//
+//===- FrontendTest.cpp - Tests of the C++ frontend -----------------------===//
 //
 // The frontend builds valid tile IR, reports verifier errors at the user's
 // C++ source line, and its vector-add generator compiles to vectorized PTX.

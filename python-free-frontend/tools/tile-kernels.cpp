@@ -1,5 +1,4 @@
-//===- tile-kernels.cpp - Generate and compile the kernel library
-//------------===//
+//===- tile-kernels.cpp - Generate and compile the kernel library ---------===//
 //
 // Builds kernels with the C++ frontend generators and compiles them:
 //

@@ -1,5 +1,4 @@
-//===- VectorAddGpuTest.cpp - Vector add on the GPU
-//---------------------------===//
+//===- VectorAddGpuTest.cpp - Vector add on the GPU -----------------------===//
 //
 // Runs every compiled vector-add variant through the runtime on random
 // inputs of many lengths (including 2^28 and the odd 1,000,003) and compares

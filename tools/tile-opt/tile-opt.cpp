@@ -1,5 +1,4 @@
-//===- tile-opt.cpp - The tile optimizer driver
-//------------------------------===//
+//===- tile-opt.cpp - The tile optimizer driver ---------------------------===//
 //
 // mlir-opt for tile programs: the tile dialect, its passes and pipelines,
 // and the upstream dialects and passes they lower through.

@@ -1,5 +1,4 @@
-//===- tile-translate.cpp - Tile IR to PTX, cubins and manifests
-//-------------===//
+//===- tile-translate.cpp - Tile IR to PTX, cubins and manifests ----------===//
 //
 // Reads a tile module at any stage (tile, gpu or NVVM level), finishes the
 // lowering for the requested chip, and writes PTX, a cubin, a fatbinary or

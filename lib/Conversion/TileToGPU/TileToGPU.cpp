@@ -1,5 +1,4 @@
-//===- TileToGPU.cpp - Lower tile kernels to gpu.func
-//------------------------===//
+//===- TileToGPU.cpp - Lower tile kernels to gpu.func ---------------------===//
 //
 // Implements -convert-tile-to-gpu: each tile.kernel becomes a gpu.func kernel
 // whose tile operations are unrolled per thread into scf, vector, memref and
@@ -82,8 +81,8 @@ int64_t alignTo(int64_t value, int64_t alignment) {
 bool accessesSharedTile(Operation *op) {
   bool shared = false;
   op->walk([&](Operation *nested) {
-    if (!isa<CopyOp, FillOp, ClearOp, LoadOp, StoreOp, GemmOp,
-             GemmPrefetchOp>(nested))
+    if (!isa<CopyOp, FillOp, ClearOp, LoadOp, StoreOp, GemmOp, GemmPrefetchOp>(
+            nested))
       return;
     // Async copies become visible through tile.async_wait, which
     // synchronizes the block itself.
@@ -96,9 +95,8 @@ bool accessesSharedTile(Operation *op) {
         continue;
       // Reading a pipeline stage needs no barrier after it: stages are
       // refilled only after the next tile.async_wait (see tile.stage).
-      bool readsOnly =
-          isa<GemmOp, GemmPrefetchOp, LoadOp>(nested) ||
-          (copy && copy.getSource() == operand);
+      bool readsOnly = isa<GemmOp, GemmPrefetchOp, LoadOp>(nested) ||
+                       (copy && copy.getSource() == operand);
       if (readsOnly && operand.getDefiningOp<StageOp>())
         continue;
       shared = true;
@@ -156,16 +154,15 @@ private:
   std::pair<Value, Value> getWarpAndLane(Location loc);
   /// tile.gemm and tile.gemm_prefetch (which only loads the first K step's
   /// operands into the accumulator's prefetch registers).
-  LogicalResult lowerGemm(Operation *op, Value aTile, Value bTile,
-                          Value cTile, bool transposeA, bool transposeB,
-                          bool clearAccum, bool prefetched, Value nextA,
-                          Value nextB, std::optional<int64_t> waitPending,
+  LogicalResult lowerGemm(Operation *op, Value aTile, Value bTile, Value cTile,
+                          bool transposeA, bool transposeB, bool clearAccum,
+                          bool prefetched, Value nextA, Value nextB,
+                          std::optional<int64_t> waitPending,
                           bool prefetchOnly);
   /// The registers (private arrays, promoted by LLVM) holding the
   /// prefetched A and B operands of the gemms on accumulator `acc`.
   std::pair<Value, Value> getPrefetchRegisters(Value acc, VectorType aType,
-                                               int64_t aCount,
-                                               VectorType bType,
+                                               int64_t aCount, VectorType bType,
                                                int64_t bCount);
   /// cp.async.wait_group for the last commit before `op`, then a barrier.
   void waitForAsyncGroups(Operation *op, int64_t pending);
@@ -892,12 +889,12 @@ LogicalResult KernelLowering::lowerAsyncCopy(CopyOp op) {
           // Signed: a tile past the end has a negative remainder.
           Value inside;
           for (int64_t d = 0; d < rank; ++d) {
-            Value in = arith::CmpIOp::create(
-                builder, loc, arith::CmpIPredicate::slt, coords[d],
-                remaining[d]);
-            inside = inside ? Value(arith::AndIOp::create(builder, loc,
-                                                          inside, in))
-                            : in;
+            Value in =
+                arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt,
+                                      coords[d], remaining[d]);
+            inside =
+                inside ? Value(arith::AndIOp::create(builder, loc, inside, in))
+                       : in;
           }
           Value valid =
               arith::SelectOp::create(builder, loc, inside, vecValue, zero);
@@ -1239,29 +1236,28 @@ SmallVector<Value> KernelLowering::multiplyAccumulate(Location loc, Value a,
   return result;
 }
 
-std::pair<Value, Value> KernelLowering::getPrefetchRegisters(
-    Value acc, VectorType aType, int64_t aCount, VectorType bType,
-    int64_t bCount) {
+std::pair<Value, Value> KernelLowering::getPrefetchRegisters(Value acc,
+                                                             VectorType aType,
+                                                             int64_t aCount,
+                                                             VectorType bType,
+                                                             int64_t bCount) {
   auto [it, inserted] = prefetchRegisters.try_emplace(acc);
   if (inserted) {
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPoint(prologueEnd);
     Location loc = acc.getLoc();
-    it->second = {
-        memref::AllocaOp::create(builder, loc, MemRefType::get({aCount}, aType)),
-        memref::AllocaOp::create(builder, loc,
-                                 MemRefType::get({bCount}, bType))};
+    it->second = {memref::AllocaOp::create(builder, loc,
+                                           MemRefType::get({aCount}, aType)),
+                  memref::AllocaOp::create(builder, loc,
+                                           MemRefType::get({bCount}, bType))};
   }
   return it->second;
 }
 
-LogicalResult KernelLowering::lowerGemm(Operation *op, Value aTile,
-                                        Value bTile, Value cTile,
-                                        bool transposeA, bool transposeB,
-                                        bool clearAccum, bool prefetched,
-                                        Value nextA, Value nextB,
-                                        std::optional<int64_t> waitPending,
-                                        bool prefetchOnly) {
+LogicalResult KernelLowering::lowerGemm(
+    Operation *op, Value aTile, Value bTile, Value cTile, bool transposeA,
+    bool transposeB, bool clearAccum, bool prefetched, Value nextA, Value nextB,
+    std::optional<int64_t> waitPending, bool prefetchOnly) {
   Location loc = op->getLoc();
   const BufferStorage &a = storage[aTile];
   const BufferStorage &b = storage[bTile];
@@ -1370,8 +1366,8 @@ LogicalResult KernelLowering::lowerGemm(Operation *op, Value aTile,
 
   // Prefetched operands live in registers between the gemms: a private
   // array per accumulator, which LLVM promotes like the accumulator.
-  auto [aSaved, bSaved] = getPrefetchRegisters(c.memref, aType, tilesM,
-                                               bType, tilesN);
+  auto [aSaved, bSaved] =
+      getPrefetchRegisters(c.memref, aType, tilesM, bType, tilesN);
   auto save = [&](const Operands &operands) {
     for (auto [i, frag] : llvm::enumerate(operands.first))
       memref::StoreOp::create(builder, loc, frag, aSaved, constant(loc, i));

@@ -1,5 +1,4 @@
-//===- Gemm.cpp - The tensor-core GEMM generator
-//-----------------------------===//
+//===- Gemm.cpp - The tensor-core GEMM generator --------------------------===//
 //
 // TileLang's tiled GEMM in the C++ frontend: global -> shared copies of the A
 // and B tiles, tile.gemm on tensor cores into an f32 fragment, one masked

@@ -1,5 +1,4 @@
-//===- VectorAdd.cpp - The vector-add generator
-//------------------------------===//
+//===- VectorAdd.cpp - The vector-add generator ---------------------------===//
 //
 // TileLang's first example, in the C++ frontend. The same kernel written in
 // the tile dialect is test/Examples/vector-add.mlir.

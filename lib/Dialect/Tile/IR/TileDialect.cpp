@@ -1,5 +1,4 @@
-//===- TileDialect.cpp - Tile dialect, types and attributes
-//-----------------===//
+//===- TileDialect.cpp - Tile dialect, types and attributes ---------------===//
 //
 // Registration of the tile dialect and the implementation of its buffer
 // type and layout attributes.

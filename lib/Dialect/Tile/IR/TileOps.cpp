@@ -1,5 +1,4 @@
-//===- TileOps.cpp - Tile dialect operations
-//---------------------------------===//
+//===- TileOps.cpp - Tile dialect operations ------------------------------===//
 //
 // Custom assembly formats, builders and verifiers of the tile operations.
 //

@@ -1,5 +1,4 @@
-//===- AssignLayouts.cpp - Default layouts for fragments
-//---------------------===//
+//===- AssignLayouts.cpp - Default layouts for fragments ------------------===//
 //
 // Implements -tile-assign-layouts: every fragment without a layout gets the
 // widest row-major layout that its shape and the kernel's threads allow.

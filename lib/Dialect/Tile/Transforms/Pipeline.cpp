@@ -1,5 +1,4 @@
-//===- Pipeline.cpp - Software pipelining of tile loops
-//----------------------===//
+//===- Pipeline.cpp - Software pipelining of tile loops -------------------===//
 //
 // Implements -tile-pipeline: the global -> shared copies of a loop marked
 // with tile.num_stages = S run S - 1 iterations ahead of the computation,
@@ -147,8 +146,8 @@ Value LoopPipeliner::rowsAligned() {
   for (CopyOp copy : producers) {
     auto sourceType = copy.getSourceType();
     int64_t rank = sourceType.getRank();
-    int64_t vec =
-        getWidestVector(copy.getTileShape().back(), sourceType.getElementType());
+    int64_t vec = getWidestVector(copy.getTileShape().back(),
+                                  sourceType.getElementType());
     if (rank < 2 || vec == 1 || !sourceType.isDynamicDim(rank - 1))
       continue;
     // The same expression as the copy's lowering tests, so that it folds
@@ -182,7 +181,8 @@ void LoopPipeliner::versionOnAlignment(Value aligned) {
   AsyncWaitOp::create(builder, loc, 0);
   for (CopyOp copy : producers)
     cast<CopyOp>(mapping.lookup(copy.getOperation())).setAsync(true);
-  builder.setInsertionPointAfter(mapping.lookup(producers.back().getOperation()));
+  builder.setInsertionPointAfter(
+      mapping.lookup(producers.back().getOperation()));
   AsyncCommitOp::create(builder, loc);
   AsyncWaitOp::create(builder, loc, 0);
   loop->moveBefore(branch.getThenRegion().front().getTerminator());

@@ -49,11 +49,23 @@ def TilePipeline : Pass<"tile-pipeline", "ModuleOp"> {
       dimension) and is read through `tile.stage`;
     - a prologue issues the copies of the first `S - 1` iterations (each
       guarded by the trip count), one `tile.async_commit` per iteration;
-    - each iteration starts with `tile.async_wait S-2` (its stage is ready
-      and every thread is done with the stage about to be refilled), issues
-      the copies of iteration `i + S - 1`, commits, then computes on stage
-      `i mod S`;
-    - `tile.async_wait 0` follows the loop.
+    - each iteration issues the copies of iteration `i + S - 1` into the
+      stage iteration `i - 1` used (unguarded: past the end they fill a
+      stage nobody reads, and tile copies never read outside the tensor),
+      commits, and computes on stage `i mod S`, after `tile.async_wait S-2`
+      (its stage is ready, and every thread is done with the stage about to
+      be refilled);
+    - when the loop's only reader of the tiles is one `tile.gemm`, that wait
+      moves into the gemm (`prefetched then wait S-2 prefetch`): it waits
+      for stage `i + 1` before its last K step and loads that stage's first
+      K step into registers, and the prologue ends with the wait for stage
+      0 and a `tile.gemm_prefetch`;
+    - `tile.async_wait 0` follows the loop;
+    - when a copied tensor's rows may not be whole 16-byte chunks (a
+      dynamic row length), the pipelined loop runs under `scf.if` on that
+      test and a one-stage copy of the loop (async copies into stage 0,
+      each iteration waiting for its own) is the else branch, so the
+      pipelined steady state has no branch.
 
     The loop body must start with the copies (global -> shared, into tiles
     allocated outside the loop and written by nothing else); the rest of
@@ -65,6 +77,7 @@ def TilePipeline : Pass<"tile-pipeline", "ModuleOp"> {
     ```mlir
     scf.for %kt = %c0 to %n step %c1 {
       tile.copy %A[%row, %k] to %As : ...
+      tile.copy %B[%k, %col] to %Bs : ...
       tile.gemm %As, %Bs, %acc : ...
     } {tile.num_stages = 3 : i64}
     ```
@@ -73,17 +86,29 @@ def TilePipeline : Pass<"tile-pipeline", "ModuleOp"> {
 
     ```mlir
     %As3 = tile.alloc_shared : !tile.buffer<3x128x32xf16, shared>
-    scf.if (0 < %n) { tile.copy async %A[...] to (tile.stage %As3[0]) }
-    tile.async_commit
-    scf.if (1 < %n) { ... stage 1 ... }
-    tile.async_commit
-    scf.for %kt = %c0 to %n step %c1 {
-      tile.async_wait 1
-      scf.if (%kt + 2 < %n) { ... stage (%kt + 2) mod 3 ... }
+    scf.if (K % 8 == 0 && N % 8 == 0) {
+      scf.if (0 < %n) { tile.copy async %A[...] to (tile.stage %As3[0]) ... }
       tile.async_commit
-      tile.gemm (tile.stage %As3[%kt mod 3]), ...
+      scf.if (1 < %n) { ... stage 1 ... }
+      tile.async_commit
+      tile.async_wait 1
+      tile.gemm_prefetch (tile.stage %As3[0]), (tile.stage %Bs3[0]), %acc
+      scf.for %kt = %c0 to %n step %c1 {
+        tile.copy async ... to (tile.stage %As3[(%kt + 2) mod 3]) ...
+        tile.async_commit
+        tile.gemm (tile.stage %As3[%kt mod 3]), ..., %acc prefetched
+            then wait 1 prefetch (tile.stage %As3[(%kt + 1) mod 3]), ...
+      }
+      tile.async_wait 0
+    } else {
+      scf.for %kt = %c0 to %n step %c1 {
+        tile.async_wait 0
+        tile.copy async ... to (tile.stage %As3[0]) ...
+        tile.async_commit
+        tile.async_wait 0
+        tile.gemm (tile.stage %As3[0]), ...
+      }
     }
-    tile.async_wait 0
     ```
   }];
   let dependentDialects = ["::mlir::scf::SCFDialect"];
