@@ -15,6 +15,7 @@
 #include "tile/runtime/Runtime.h"
 
 #include <benchmark/benchmark.h>
+#include <cublasLt.h>
 #include <cublas_v2.h>
 
 #include <iostream>
@@ -40,10 +41,15 @@ struct Fixture {
   explicit Fixture(rt::Device device) : device(device), timer(device) {
     if (cublasCreate(&handle) != CUBLAS_STATUS_SUCCESS)
       throw rt::Error("cublasCreate failed");
+    if (cublasLtCreate(&ltHandle) != CUBLAS_STATUS_SUCCESS)
+      throw rt::Error("cublasLtCreate failed");
     cublasSetStream(handle,
                     reinterpret_cast<cudaStream_t>(timer.stream.handle()));
   }
-  ~Fixture() { cublasDestroy(handle); }
+  ~Fixture() {
+    cublasLtDestroy(ltHandle);
+    cublasDestroy(handle);
+  }
 
   /// Random f16 inputs for the largest problem; outputs big enough for all.
   void allocate(int64_t maxA, int64_t maxB, int64_t maxC) {
@@ -57,12 +63,19 @@ struct Fixture {
     B = rt::DeviceBuffer(device, maxB * 2);
     B.copyFromHost(host.data(), maxB * 2);
     C = rt::DeviceBuffer(device, maxC * 4);
+    // The epilogue's bias: random values of the output type (f16).
+    bias = rt::DeviceBuffer(device, maxN * 2);
+    bias.copyFromHost(host.data(), maxN * 2);
+    workspace = rt::DeviceBuffer(device, kWorkspaceBytes);
   }
+  static constexpr size_t kWorkspaceBytes = 64 << 20;
+  int64_t maxN = 0;
 
   rt::Device device;
   bench::EventTimer timer;
-  rt::DeviceBuffer A, B, C;
+  rt::DeviceBuffer A, B, C, bias, workspace;
   cublasHandle_t handle = nullptr;
+  cublasLtHandle_t ltHandle = nullptr;
 };
 
 std::unique_ptr<Fixture> fixture;
@@ -126,8 +139,132 @@ void benchTile(benchmark::State &state, const bench::KernelVariant &variant,
                           ? std::vector<int64_t>{p.n, p.k}
                           : std::vector<int64_t>{p.k, p.n}),
       rt::Arg::buffer(fixture->C, *rt::parseDType(out), {p.m, p.n})};
+  if (variant.config.value("epilogue", "none") != "none")
+    args.push_back(rt::Arg::buffer(fixture->bias, *rt::parseDType(out), {p.n}));
   runTimed(
       state, [&] { kernel->launch(fixture->timer.stream, args); }, p);
+}
+
+/// cublasGemmEx f16 -> f16 (f32 compute) into C.
+void cublasGemmF16(const Problem &p) {
+  float alpha = 1, beta = 0;
+  cublasStatus_t status = cublasGemmEx(
+      fixture->handle, CUBLAS_OP_N, CUBLAS_OP_N, p.n, p.m, p.k, &alpha,
+      reinterpret_cast<void *>(fixture->B.ptr()), CUDA_R_16F, p.n,
+      reinterpret_cast<void *>(fixture->A.ptr()), CUDA_R_16F, p.k, &beta,
+      reinterpret_cast<void *>(fixture->C.ptr()), CUDA_R_16F, p.n,
+      CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+  if (status != CUBLAS_STATUS_SUCCESS)
+    throw rt::Error("cublasGemmEx failed with status " +
+                    std::to_string(status));
+}
+
+/// A GEMM (this project's `gemm`, or cuBLAS when null) followed by the
+/// separate bias + GELU kernel on C: the unfused epilogue.
+void benchUnfused(benchmark::State &state, const bench::KernelVariant *gemm,
+                  const bench::KernelVariant &biasGelu, Problem p) {
+  std::optional<rt::Module> gemmModule, epilogueModule;
+  std::optional<rt::Kernel> gemmKernel, epilogueKernel;
+  try {
+    if (gemm) {
+      gemmModule.emplace(rt::Module::load(fixture->device, gemm->cubinPath,
+                                          gemm->manifestPath));
+      gemmKernel.emplace(gemmModule->kernel(gemm->name));
+    }
+    epilogueModule.emplace(rt::Module::load(fixture->device, biasGelu.cubinPath,
+                                            biasGelu.manifestPath));
+    epilogueKernel.emplace(epilogueModule->kernel(biasGelu.name));
+  } catch (const rt::Error &error) {
+    state.SkipWithError(error.what());
+    return;
+  }
+  std::vector<rt::Arg> gemmArgs = {
+      rt::Arg::buffer(fixture->A, rt::DType::f16, {p.m, p.k}),
+      rt::Arg::buffer(fixture->B, rt::DType::f16, {p.k, p.n}),
+      rt::Arg::buffer(fixture->C, rt::DType::f16, {p.m, p.n})};
+  std::vector<rt::Arg> epilogueArgs = {
+      rt::Arg::buffer(fixture->C, rt::DType::f16, {p.m, p.n}),
+      rt::Arg::buffer(fixture->bias, rt::DType::f16, {p.n})};
+  runTimed(
+      state,
+      [&] {
+        if (gemmKernel)
+          gemmKernel->launch(fixture->timer.stream, gemmArgs);
+        else
+          cublasGemmF16(p);
+        epilogueKernel->launch(fixture->timer.stream, epilogueArgs);
+      },
+      p);
+}
+
+/// cuBLASLt with its fused GELU_BIAS epilogue (f16 in and out, f32
+/// compute, f16 bias), the best algorithm of its heuristic.
+void benchCublasLtGeluBias(benchmark::State &state, Problem p) {
+  cublasLtMatmulDesc_t desc = nullptr;
+  cublasLtMatrixLayout_t aLayout = nullptr, bLayout = nullptr,
+                         cLayout = nullptr;
+  cublasLtMatmulPreference_t preference = nullptr;
+  auto check = [&](cublasStatus_t status, const char *what) {
+    if (status != CUBLAS_STATUS_SUCCESS)
+      throw rt::Error(std::string(what) + " failed with status " +
+                      std::to_string(status));
+  };
+  // Row-major C = A B is column-major C^T = B^T A^T: the Lt "A" is our B
+  // (n x k), its "B" our A (k x m), and the bias runs along C^T's rows, i.e.
+  // along our columns.
+  check(cublasLtMatmulDescCreate(&desc, CUBLAS_COMPUTE_32F, CUDA_R_32F),
+        "cublasLtMatmulDescCreate");
+  cublasLtEpilogue_t epilogue = CUBLASLT_EPILOGUE_GELU_BIAS;
+  check(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_EPILOGUE,
+                                       &epilogue, sizeof(epilogue)),
+        "setting the epilogue");
+  void *biasPointer = reinterpret_cast<void *>(fixture->bias.ptr());
+  check(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER,
+                                       &biasPointer, sizeof(biasPointer)),
+        "setting the bias");
+  check(cublasLtMatrixLayoutCreate(&aLayout, CUDA_R_16F, p.n, p.k, p.n),
+        "layout A");
+  check(cublasLtMatrixLayoutCreate(&bLayout, CUDA_R_16F, p.k, p.m, p.k),
+        "layout B");
+  check(cublasLtMatrixLayoutCreate(&cLayout, CUDA_R_16F, p.n, p.m, p.n),
+        "layout C");
+  check(cublasLtMatmulPreferenceCreate(&preference), "preference");
+  size_t workspaceBytes = Fixture::kWorkspaceBytes;
+  check(cublasLtMatmulPreferenceSetAttribute(
+            preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
+            &workspaceBytes, sizeof(workspaceBytes)),
+        "workspace preference");
+  cublasLtMatmulHeuristicResult_t heuristic = {};
+  int found = 0;
+  check(cublasLtMatmulAlgoGetHeuristic(fixture->ltHandle, desc, aLayout,
+                                       bLayout, cLayout, cLayout, preference, 1,
+                                       &heuristic, &found),
+        "cublasLtMatmulAlgoGetHeuristic");
+  if (found == 0)
+    throw rt::Error("cuBLASLt found no GELU_BIAS algorithm");
+  float alpha = 1, beta = 0;
+  runTimed(
+      state,
+      [&] {
+        check(
+            cublasLtMatmul(
+                fixture->ltHandle, desc, &alpha,
+                reinterpret_cast<void *>(fixture->B.ptr()), aLayout,
+                reinterpret_cast<void *>(fixture->A.ptr()), bLayout, &beta,
+                reinterpret_cast<void *>(fixture->C.ptr()), cLayout,
+                reinterpret_cast<void *>(fixture->C.ptr()), cLayout,
+                &heuristic.algo,
+                reinterpret_cast<void *>(fixture->workspace.ptr()),
+                workspaceBytes,
+                reinterpret_cast<cudaStream_t>(fixture->timer.stream.handle())),
+            "cublasLtMatmul");
+      },
+      p);
+  cublasLtMatmulPreferenceDestroy(preference);
+  cublasLtMatrixLayoutDestroy(cLayout);
+  cublasLtMatrixLayoutDestroy(bLayout);
+  cublasLtMatrixLayoutDestroy(aLayout);
+  cublasLtMatmulDescDestroy(desc);
 }
 
 } // namespace
@@ -156,6 +293,8 @@ int main(int argc, char **argv) {
     maxB = std::max(maxB, p.k * p.n);
     maxC = std::max(maxC, p.m * p.n);
   }
+  for (const Problem &p : problems)
+    fixture->maxN = std::max(fixture->maxN, p.n);
   fixture->allocate(maxA, maxB, maxC);
   std::cout << "device: " << fixture->device.name() << " ("
             << fixture->device.chip() << ")\n";
@@ -177,6 +316,44 @@ int main(int argc, char **argv) {
                                        [variant, p](benchmark::State &state) {
                                          benchTile(state, variant, p);
                                        }));
+  }
+  // The bias + GELU epilogue at 4096^3 and 8192^3, f16: fused into this
+  // project's GEMM (the gemm variants with an epilogue, registered above),
+  // against the same GEMM followed by the separate bias_gelu kernel, cuBLAS
+  // followed by it, and cuBLASLt's own GELU_BIAS epilogue.
+  auto epilogueKernels = bench::loadVariants(
+      bench::kernelDir(TILE_KERNEL_DIR_DEFAULT), "bias_gelu");
+  const bench::KernelVariant *biasGelu = nullptr;
+  if (epilogueKernels)
+    for (const auto &v : *epilogueKernels)
+      if (!v.config.value("tanh", false))
+        biasGelu = &v;
+  const bench::KernelVariant *plainGemm = nullptr;
+  for (const auto &v : variants)
+    if (v.name == "gemm_f16_f16_128x256x64_t256_s3_r8")
+      plainGemm = &v;
+  for (Problem p : {Problem{4096, 4096, 4096}, Problem{8192, 8192, 8192}}) {
+    if (biasGelu && plainGemm)
+      configure(benchmark::RegisterBenchmark(
+          ("epilogue_tile_gemm_then_bias_gelu/" + p.label()).c_str(),
+          [p, plainGemm, biasGelu](benchmark::State &state) {
+            benchUnfused(state, plainGemm, *biasGelu, p);
+          }));
+    if (biasGelu)
+      configure(benchmark::RegisterBenchmark(
+          ("epilogue_cublas_then_bias_gelu/" + p.label()).c_str(),
+          [p, biasGelu](benchmark::State &state) {
+            benchUnfused(state, nullptr, *biasGelu, p);
+          }));
+    configure(benchmark::RegisterBenchmark(
+        ("epilogue_cublaslt_gelu_bias/" + p.label()).c_str(),
+        [p](benchmark::State &state) {
+          try {
+            benchCublasLtGeluBias(state, p);
+          } catch (const rt::Error &error) {
+            state.SkipWithError(error.what());
+          }
+        }));
   }
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

@@ -57,7 +57,8 @@ def gemm_table(bench):
                          ("bf16", "bf16")):
             cublas = results.get(f"cublas_{inp}_{out}")
             tiles = {k: v for k, v in results.items()
-                     if k.startswith(f"gemm_{inp}_{out}_")}
+                     if k.startswith(f"gemm_{inp}_{out}_")
+                     and "_bias_gelu" not in k}
             if not cublas or not tiles:
                 continue
             best = max(tiles, key=tiles.get)
@@ -67,6 +68,57 @@ def gemm_table(bench):
     for line in sorted(set(failed)):
         lines.append("FAILED " + line)
     return lines
+
+
+def epilogue_table(bench):
+    """The fused bias + GELU epilogue against the unfused ones and cuBLASLt."""
+    times = {}
+    for entry in bench.get("benchmarks", []):
+        if entry.get("error_occurred") or entry.get("aggregate_name") != "median":
+            continue
+        name, problem = entry["run_name"].split("/")[:2]
+        times.setdefault(problem, {})[name] = entry["real_time"]
+    lines = ["", "Bias + GELU epilogue, f16 in and out, median of 20 (us); "
+             "fused = this project's GEMM with the epilogue in registers",
+             f"{'M x N x K':<16} {'kernel':<44} {'time us':>9} {'vs (a)':>7}"]
+    found = False
+    for problem, results in times.items():
+        plain = {k: v for k, v in results.items()
+                 if k.startswith("gemm_f16_f16_") and "_bias_gelu" not in k}
+        fused = {k: v for k, v in results.items()
+                 if k.startswith("gemm_f16_f16_") and k.endswith("_bias_gelu")}
+        fused_tanh = {k: v for k, v in results.items()
+                      if k.startswith("gemm_f16_f16_")
+                      and k.endswith("_bias_gelu_tanh")}
+        unfused = [(label, results.get(key)) for label, key in (
+            ("(b) tile GEMM, then bias_gelu kernel",
+             "epilogue_tile_gemm_then_bias_gelu"),
+            ("(c) cuBLAS, then bias_gelu kernel",
+             "epilogue_cublas_then_bias_gelu"),
+            ("(d) cuBLASLt GELU_BIAS (tanh form)",
+             "epilogue_cublaslt_gelu_bias"))]
+        if not plain or not fused or not any(t for _, t in unfused):
+            continue
+        found = True
+        a = min(plain, key=plain.get)
+        rows = [("(a) tile GEMM, no epilogue: " + a[5:], plain[a])]
+        best = min(fused, key=fused.get)
+        rows.append(("fused, erf: " + best[5:], fused[best]))
+        if fused_tanh:
+            best_tanh = min(fused_tanh, key=fused_tanh.get)
+            rows.append(("fused, tanh: " + best_tanh[5:], fused_tanh[best_tanh]))
+        rows += [(label, t) for label, t in unfused if t]
+        for label, t in rows:
+            lines.append(f"{problem:<16} {label[:44]:<44} {t:>9.1f} "
+                         f"{t / plain[a]:>7.1%}")
+        b = results.get("epilogue_tile_gemm_then_bias_gelu")
+        verdict = (f"fused (erf) costs {fused[best] / plain[a] - 1:+.1%} over "
+                   f"(a) (goal <= +3%)")
+        if b:
+            verdict += (f", {'beats' if fused[best] < b else 'loses to'} (b) "
+                        f"by {1 - fused[best] / b:.1%}")
+        lines.append(f"{problem:<16} {verdict}")
+    return lines if found else []
 
 
 def main():
@@ -116,7 +168,9 @@ def main():
             goal = "meets" if best[2] >= 0.95 else "misses"
             lines.append(f"best tile kernel: {best[0]} at {best[2]:.1%} of the "
                          f"copy ({goal} the 95% goal)")
-    lines += gemm_table(load(os.path.join(args.out, "bench-gemm.json")))
+    gemm = load(os.path.join(args.out, "bench-gemm.json"))
+    lines += gemm_table(gemm)
+    lines += epilogue_table(gemm)
     text = "\n".join(lines)
     print(text)
     with open(args.markdown, "w") as f:

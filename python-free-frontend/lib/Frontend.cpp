@@ -135,6 +135,27 @@ Expr exp(Expr x) {
   OpBuilder &b = x.owner()->builder();
   return Expr(x.owner(), math::ExpOp::create(b, b.getUnknownLoc(), x.value()));
 }
+Expr exp2(Expr x) {
+  OpBuilder &b = x.owner()->builder();
+  return Expr(x.owner(), math::Exp2Op::create(b, b.getUnknownLoc(), x.value()));
+}
+Expr log(Expr x) {
+  OpBuilder &b = x.owner()->builder();
+  return Expr(x.owner(), math::LogOp::create(b, b.getUnknownLoc(), x.value()));
+}
+Expr tanh(Expr x) {
+  OpBuilder &b = x.owner()->builder();
+  return Expr(x.owner(), math::TanhOp::create(b, b.getUnknownLoc(), x.value()));
+}
+Expr erf(Expr x) {
+  OpBuilder &b = x.owner()->builder();
+  return Expr(x.owner(), math::ErfOp::create(b, b.getUnknownLoc(), x.value()));
+}
+Expr gelu(Expr x) { return x * 0.5 * (1.0 + erf(x * M_SQRT1_2)); }
+Expr geluTanh(Expr x) {
+  constexpr double kSqrt2OverPi = 0.7978845608028654;
+  return x * 0.5 * (1.0 + tanh((x + x * x * x * 0.044715) * kSqrt2OverPi));
+}
 
 Expr cast(Expr x, Type type) {
   OpBuilder &b = x.owner()->builder();
@@ -143,6 +164,10 @@ Expr cast(Expr x, Type type) {
   if (from == type)
     return x;
   Value result;
+  if (isa<FloatType>(from) && isa<FloatType>(type) &&
+      from.getIntOrFloatBitWidth() == type.getIntOrFloatBitWidth())
+    // f16 <-> bf16: no direct conversion; f32 holds both exactly.
+    return cast(cast(x, b.getF32Type()), type);
   if (isa<FloatType>(from) && isa<FloatType>(type))
     result = from.getIntOrFloatBitWidth() < type.getIntOrFloatBitWidth()
                  ? Value(arith::ExtFOp::create(b, loc, type, x.value()))

@@ -34,7 +34,8 @@ static cl::OptionCategory category("tile-kernels options");
 static cl::opt<bool> list("list", cl::desc("List the kernel generators"),
                           cl::cat(category));
 static cl::opt<std::string>
-    kernelName("kernel", cl::desc("Generator to run (vector_add)"),
+    kernelName("kernel",
+               cl::desc("Generator to run (vector_add, gemm, bias_gelu)"),
                cl::cat(category));
 static cl::opt<std::string>
     emit("emit", cl::desc("With --kernel: mlir, ptx, cubin or manifest"),
@@ -76,6 +77,13 @@ static cl::opt<std::string> inDtype("in-dtype",
 static cl::opt<std::string> outDtype("out-dtype",
                                      cl::desc("gemm: output type (f32, f16)"),
                                      cl::init("f32"), cl::cat(category));
+static cl::opt<std::string>
+    epilogue("epilogue",
+             cl::desc("gemm: none, bias_gelu or bias_gelu_tanh (fused)"),
+             cl::init("none"), cl::cat(category));
+static cl::opt<bool> geluTanhForm("tanh",
+                                  cl::desc("bias_gelu: the tanh approximation"),
+                                  cl::cat(category));
 static cl::opt<int64_t> threads("num-threads", cl::desc("Threads per block"),
                                 cl::init(256), cl::cat(category));
 static cl::opt<std::string> dtype("dtype", cl::desc("Element type"),
@@ -98,6 +106,16 @@ Variant vectorAddVariant(const VectorAddConfig &c) {
           [c](Program &p) { return buildVectorAdd(p, c); }};
 }
 
+Variant biasGeluVariant(const BiasGeluConfig &c) {
+  return {"bias_gelu",
+          llvm::json::Object{{"block_m", c.blockM},
+                             {"block_n", c.blockN},
+                             {"threads", c.threads},
+                             {"dtype", c.dtype},
+                             {"tanh", c.tanhApproximation}},
+          [c](Program &p) { return buildBiasGelu(p, c); }};
+}
+
 Variant gemmVariant(const GemmConfig &c) {
   return {"gemm",
           llvm::json::Object{{"block_m", c.blockM},
@@ -109,7 +127,8 @@ Variant gemmVariant(const GemmConfig &c) {
                              {"raster_panel", c.rasterPanel},
                              {"transpose_b", c.transposeB},
                              {"in_dtype", c.inDtype},
-                             {"transpose_a", c.transposeA}},
+                             {"transpose_a", c.transposeA},
+                             {"epilogue", c.epilogue}},
           [c](Program &p) { return buildGemm(p, c); }};
 }
 
@@ -143,6 +162,19 @@ std::vector<Variant> defaultVariants() {
         GemmConfig{128, 256, 64, 256, "f32", 3, 8, false, "f16", true},
         GemmConfig{128, 256, 64, 256, "f32", 3, 8, true, "f16", true}})
     variants.push_back(gemmVariant(c));
+  // Fused bias + GELU epilogues (f16 -> f16, the leading tile shapes), and
+  // the same epilogue as a kernel of its own to run after a GEMM.
+  for (const char *epilogue : {"bias_gelu", "bias_gelu_tanh"})
+    for (GemmConfig c : {GemmConfig{128, 128, 64, 128, "f16", 3, 0},
+                         GemmConfig{128, 256, 64, 256, "f16", 3, 8}}) {
+      c.epilogue = epilogue;
+      variants.push_back(gemmVariant(c));
+    }
+  for (bool tanh : {false, true}) {
+    BiasGeluConfig c;
+    c.tanhApproximation = tanh;
+    variants.push_back(biasGeluVariant(c));
+  }
   return variants;
 }
 
@@ -239,8 +271,11 @@ int emitOne() {
   if (kernelName == "vector_add")
     variant = vectorAddVariant({blockN, threads, dtype});
   else if (kernelName == "gemm")
-    variant = gemmVariant({blockM, blockN, blockK, threads, outDtype, stages,
-                           rasterPanel, transposeB, inDtype, transposeA});
+    variant =
+        gemmVariant({blockM, blockN, blockK, threads, outDtype, stages,
+                     rasterPanel, transposeB, inDtype, transposeA, epilogue});
+  else if (kernelName == "bias_gelu")
+    variant = biasGeluVariant({blockM, blockN, threads, dtype, geluTanhForm});
   else {
     llvm::errs() << "tile-kernels: unknown kernel '" << kernelName
                  << "'; --list shows the generators\n";
@@ -298,13 +333,15 @@ int main(int argc, char **argv) {
                               "tile-kernels: build and compile kernels "
                               "with the C++ frontend generators\n");
   if (list) {
-    llvm::outs()
-        << "vector_add   C = A + B, 1-D, any length "
-           "(--block-n, --num-threads, --dtype)\n"
-        << "gemm         C = A x B on tensor cores, f16/bf16 in, f32 "
-           "accumulate, any M, N, K (--block-m, --block-n, "
-           "--block-k, --num-threads, --out-dtype, --stages, "
-           "--raster-panel, --transpose-a, --transpose-b, --in-dtype)\n";
+    llvm::outs() << "vector_add   C = A + B, 1-D, any length "
+                    "(--block-n, --num-threads, --dtype)\n"
+                 << "gemm         C = A x B on tensor cores, f16/bf16 in, f32 "
+                    "accumulate, any M, N, K (--block-m, --block-n, "
+                    "--block-k, --num-threads, --out-dtype, --stages, "
+                    "--raster-panel, --transpose-a, --transpose-b, --in-dtype, "
+                    "--epilogue=none|bias_gelu|bias_gelu_tanh)\n"
+                 << "bias_gelu    C = gelu(C + bias) in place, row-major M x N "
+                    "(--block-m, --block-n, --num-threads, --dtype, --tanh)\n";
     return 0;
   }
   try {

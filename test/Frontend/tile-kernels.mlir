@@ -36,3 +36,28 @@
 // ALL: all ok
 // INDEX: "format": "tile-kernel-index"
 // INDEX: "cubin": "vector_add_f32_1024x256.cubin"
+
+// The GEMM with a fused bias + GELU epilogue: the bias slice goes to shared
+// memory before the K loop, the epilogue runs on the accumulator in a
+// tile.parallel after it (erf form; the tanh form uses math.tanh), one store.
+// RUN: tile-kernels --kernel=gemm --block-m=128 --block-n=128 --block-k=32 --num-threads=128 --out-dtype=f16 --epilogue=bias_gelu --emit=mlir | tile-opt | FileCheck %s --check-prefix=EPI
+// EPI-LABEL: tile.kernel @gemm_f16_f16_128x128x32_t128_s3_bias_gelu(%A: {{.*}}, %Bias: !tile.buffer<?xf16, global>)
+// EPI: %[[BIAS:.*]] = tile.alloc_shared : !tile.buffer<128xf16, shared>
+// EPI-NEXT: tile.copy %Bias[%{{.*}}] to %[[BIAS]]
+// EPI: scf.for
+// EPI: tile.gemm
+// EPI: tile.parallel (%{{.*}}, %[[J:.*]]) in [128, 128]
+// EPI: tile.load %[[BIAS]][%[[J]]]
+// EPI: math.erf
+// EPI: tile.store
+// EPI: tile.copy %{{.*}} to %C[
+// RUN: tile-kernels --kernel=gemm --block-m=128 --block-n=128 --block-k=32 --num-threads=128 --out-dtype=f16 --epilogue=bias_gelu_tanh --emit=mlir | FileCheck %s --check-prefix=EPITANH
+// EPITANH: math.tanh
+// RUN: not tile-kernels --kernel=gemm --epilogue=relu 2>&1 | FileCheck %s --check-prefix=BADEPI
+// BADEPI: unknown GEMM epilogue 'relu' (none, bias_gelu, bias_gelu_tanh)
+
+// The same epilogue as its own kernel, and its PTX (16-byte accesses).
+// RUN: tile-kernels --kernel=bias_gelu --dtype=f16 --block-m=4 --block-n=1024 --emit=ptx | FileCheck %s --check-prefix=BG
+// BG: .visible .entry bias_gelu_f16_4x1024_t256(
+// BG: ld.global.v4
+// BG: st.global.v4

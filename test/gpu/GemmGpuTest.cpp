@@ -17,6 +17,7 @@
 
 #include <cmath>
 #include <map>
+#include <optional>
 #include <random>
 #include <tuple>
 
@@ -54,6 +55,18 @@ std::vector<uint16_t> transposed(const std::vector<uint16_t> &matrix,
   return result;
 }
 
+/// The fused epilogue of a variant ("none", "bias_gelu", "bias_gelu_tanh")
+/// in float64.
+double applyEpilogue(const std::string &epilogue, double x, double bias) {
+  if (epilogue == "none")
+    return x;
+  x += bias;
+  if (epilogue == "bias_gelu")
+    return 0.5 * x * (1.0 + std::erf(x * M_SQRT1_2));
+  return 0.5 * x *
+         (1.0 + std::tanh(0.7978845608028654 * (x + 0.044715 * x * x * x)));
+}
+
 /// Relative error of `variant` on one shape; -1 when an element is NaN or
 /// the guard past C was overwritten.
 double gemmRelativeError(rt::Device &device,
@@ -79,6 +92,14 @@ double gemmRelativeError(rt::Device &device,
       device, transposeA ? transposed(a, s.m, s.k) : a);
   rt::DeviceBuffer B = rt::DeviceBuffer::fromHost(
       device, transposeB ? transposed(b, s.k, s.n) : b);
+  // Epilogue variants add a bias of N output-type values.
+  std::string epilogue = variant.config.value("epilogue", "none");
+  std::vector<uint16_t> biasBits(s.n);
+  std::vector<double> bias(s.n, 0.0);
+  for (int64_t j = 0; j < s.n; ++j) {
+    biasBits[j] = bench::floatToLow(dist(rng), bf16Out);
+    bias[j] = bench::lowToFloat(biasBits[j], bf16Out);
+  }
   const int64_t guard = 64;
   rt::DeviceBuffer C(device, (s.m * s.n + guard) * outBytes);
   C.fillBytes(0xff); // NaN in f16 and f32
@@ -86,18 +107,23 @@ double gemmRelativeError(rt::Device &device,
       rt::Module::load(device, variant.cubinPath, variant.manifestPath);
   rt::Kernel kernel = module.kernel(variant.name);
   rt::Stream stream(device);
-  kernel.launch(stream,
-                {rt::Arg::buffer(A, inType,
-                                 transposeA ? std::vector<int64_t>{s.k, s.m}
-                                            : std::vector<int64_t>{s.m, s.k}),
-                 rt::Arg::buffer(B, inType,
-                                 transposeB ? std::vector<int64_t>{s.n, s.k}
-                                            : std::vector<int64_t>{s.k, s.n}),
-                 rt::Arg::buffer(C,
-                                 !halfOut  ? rt::DType::f32
-                                 : bf16Out ? rt::DType::bf16
-                                           : rt::DType::f16,
-                                 {s.m, s.n})});
+  rt::DType outType = !halfOut  ? rt::DType::f32
+                      : bf16Out ? rt::DType::bf16
+                                : rt::DType::f16;
+  std::vector<rt::Arg> args = {
+      rt::Arg::buffer(A, inType,
+                      transposeA ? std::vector<int64_t>{s.k, s.m}
+                                 : std::vector<int64_t>{s.m, s.k}),
+      rt::Arg::buffer(B, inType,
+                      transposeB ? std::vector<int64_t>{s.n, s.k}
+                                 : std::vector<int64_t>{s.k, s.n}),
+      rt::Arg::buffer(C, outType, {s.m, s.n})};
+  std::optional<rt::DeviceBuffer> biasBuffer;
+  if (epilogue != "none") {
+    biasBuffer.emplace(rt::DeviceBuffer::fromHost(device, biasBits));
+    args.push_back(rt::Arg::buffer(*biasBuffer, outType, {s.n}));
+  }
+  kernel.launch(stream, args);
   stream.synchronize();
 
   std::vector<float> c(s.m * s.n + guard);
@@ -127,6 +153,7 @@ double gemmRelativeError(rt::Device &device,
     double ref = 0;
     for (int64_t p = 0; p < s.k; ++p)
       ref += af[i * s.k + p] * bf[p * s.n + j];
+    ref = applyEpilogue(epilogue, ref, bias[j]);
     double got = c[i * s.n + j];
     if (std::isnan(got))
       return false;
@@ -164,8 +191,9 @@ double gemmRelativeError(rt::Device &device,
     for (int64_t i = 0; i < s.m * s.n; ++i) {
       if (std::isnan(c[i]))
         return -1;
-      diff += (c[i] - ref[i]) * (c[i] - ref[i]);
-      norm += ref[i] * ref[i];
+      double expected = applyEpilogue(epilogue, ref[i], bias[i % s.n]);
+      diff += (c[i] - expected) * (c[i] - expected);
+      norm += expected * expected;
     }
   }
   return std::sqrt(diff / norm);

@@ -9,6 +9,9 @@
 
 #include "tile/Frontend/Kernels.h"
 
+#include <optional>
+#include <stdexcept>
+
 namespace tile::fe {
 
 std::string GemmConfig::kernelName() const {
@@ -19,7 +22,8 @@ std::string GemmConfig::kernelName() const {
          (transposeA || transposeB
               ? std::string("_") + (transposeA ? "t" : "n") +
                     (transposeB ? "t" : "n")
-              : std::string());
+              : std::string()) +
+         (epilogue == "none" ? std::string() : "_" + epilogue);
 }
 
 std::string buildGemm(Program &program, const GemmConfig &config) {
@@ -33,6 +37,14 @@ std::string buildGemm(Program &program, const GemmConfig &config) {
   Buffer A = k.tensor("A", {kDynamic, kDynamic}, f16);
   Buffer B = k.tensor("B", {kDynamic, kDynamic}, f16);
   Buffer C = k.tensor("C", {kDynamic, kDynamic}, out);
+  bool epilogue = config.epilogue != "none";
+  if (epilogue && config.epilogue != "bias_gelu" &&
+      config.epilogue != "bias_gelu_tanh")
+    throw std::invalid_argument("unknown GEMM epilogue '" + config.epilogue +
+                                "' (none, bias_gelu, bias_gelu_tanh)");
+  std::optional<Buffer> bias;
+  if (epilogue)
+    bias = k.tensor("Bias", {kDynamic}, out);
   k.rasterPanel(config.rasterPanel);
   // Transposed operands are stored K x M (A) and N x K (B).
   bool ta = config.transposeA, nt = config.transposeB;
@@ -45,6 +57,11 @@ std::string buildGemm(Program &program, const GemmConfig &config) {
            Buffer Bs =
                nt ? k.allocShared({bN, bK}, f16) : k.allocShared({bK, bN}, f16);
            Buffer acc = k.allocFragment({bM, bN}, f32);
+           std::optional<Buffer> biasTile;
+           if (epilogue) {
+             biasTile = k.allocShared({bN}, out);
+             k.copy(bias->at({col}), *biasTile);
+           }
            k.clear(acc);
            k.pipelined(
                k.index(0), ceilDiv(A.dim(ta ? 0 : 1), double(bK)),
@@ -54,6 +71,14 @@ std::string buildGemm(Program &program, const GemmConfig &config) {
                  k.copy(nt ? B.at({col, kOffset}) : B.at({kOffset, col}), Bs);
                  k.gemm(As, Bs, acc, nt, ta);
                });
+           // The epilogue runs on the accumulator in registers (the MMA
+           // layout), reading the block's slice of the bias from shared
+           // memory; the result leaves in one store.
+           if (epilogue)
+             k.parallel({bM, bN}, [&](Indices i) {
+               Expr x = Expr(acc[i]) + cast((*biasTile)[i[1]], f32);
+               acc[i] = config.epilogue == "bias_gelu" ? gelu(x) : geluTanh(x);
+             });
            k.copy(acc, C.at({row, col}));
          });
   return name;

@@ -89,7 +89,16 @@ Expr ceilDiv(Expr lhs, double rhs);
 Expr max(Expr lhs, Expr rhs);
 Expr min(Expr lhs, Expr rhs);
 Expr exp(Expr x);
-/// Converts between float types (extf/truncf) or integer/index types.
+Expr exp2(Expr x);
+Expr log(Expr x);
+Expr tanh(Expr x);
+Expr erf(Expr x);
+/// GELU, exact: x/2 (1 + erf(x / sqrt 2)).
+Expr gelu(Expr x);
+/// GELU, tanh approximation: x/2 (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))).
+Expr geluTanh(Expr x);
+/// Converts between float types (extf/truncf; f16 <-> bf16 through f32) or
+/// integer/index types.
 Expr cast(Expr x, mlir::Type type);
 
 using Indices = std::vector<Expr>;

@@ -51,14 +51,38 @@ struct GemmConfig {
   std::string inDtype = "f16";
   /// A is given K x M (row-major), i.e. C = A^T x B.
   bool transposeA = false;
+  /// Applied to the accumulator in registers before the store: "none",
+  /// "bias_gelu" (C = gelu(A x B + bias), exact erf form) or
+  /// "bias_gelu_tanh" (tanh approximation). The bias is a vector of N
+  /// elements of the output type, parameter "Bias".
+  std::string epilogue = "none";
 
   /// e.g. gemm_f16_f32_128x128x32_t128_s3 (input, output, tile, threads,
-  /// stages[, raster panel][, _nt]).
+  /// stages[, raster panel][, _nt][, _bias_gelu]).
   std::string kernelName() const;
 };
 
 /// Adds the GEMM kernel to `program`; returns its name.
 std::string buildGemm(Program &program, const GemmConfig &config);
+
+/// C = gelu(C + bias) in place, for a row-major M x N tensor C and a bias
+/// of N elements (both `dtype`), computed in f32: the separate epilogue
+/// kernel that a fused GEMM epilogue is measured against. blockM x blockN
+/// elements per block.
+struct BiasGeluConfig {
+  int64_t blockM = 4;
+  int64_t blockN = 1024;
+  int64_t threads = 256;
+  std::string dtype = "f16";
+  /// The tanh approximation instead of the exact (erf) GELU.
+  bool tanhApproximation = false;
+
+  /// e.g. bias_gelu_f16_4x1024_t256 (bias_gelu_tanh_... for the tanh form).
+  std::string kernelName() const;
+};
+
+/// Adds the bias + GELU kernel to `program`; returns its name.
+std::string buildBiasGelu(Program &program, const BiasGeluConfig &config);
 
 /// The element type named by "f16", "bf16", "f32", "f64", "i32" or "i64".
 mlir::Type parseElementType(Program &program, const std::string &name);

@@ -1,0 +1,45 @@
+//===- BiasGelu.cpp - The bias + GELU epilogue as its own kernel ----------===//
+//
+// C = gelu(C + bias) over a row-major tensor: what a GEMM without a fused
+// epilogue needs after it. Each block copies a blockM x blockN tile of C and
+// its blockN bias values on chip, applies the epilogue in registers and
+// stores the tile back.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Frontend/Kernels.h"
+
+namespace tile::fe {
+
+std::string BiasGeluConfig::kernelName() const {
+  return std::string(tanhApproximation ? "bias_gelu_tanh_" : "bias_gelu_") +
+         dtype + "_" + std::to_string(blockM) + "x" + std::to_string(blockN) +
+         "_t" + std::to_string(threads);
+}
+
+std::string buildBiasGelu(Program &program, const BiasGeluConfig &config) {
+  mlir::Type type = parseElementType(program, config.dtype);
+  mlir::Type f32 = program.f32();
+  int64_t bM = config.blockM, bN = config.blockN;
+  std::string name = config.kernelName();
+
+  Kernel k = program.kernel(name, config.threads);
+  Buffer C = k.tensor("C", {kDynamic, kDynamic}, type);
+  Buffer bias = k.tensor("Bias", {kDynamic}, type);
+  k.body({ceildiv(C, 1, bN), ceildiv(C, 0, bM)}, [&](Kernel &k) {
+    Expr row = k.blockIndex(1) * double(bM);
+    Expr col = k.blockIndex(0) * double(bN);
+    Buffer tile = k.allocFragment({bM, bN}, type);
+    Buffer biasTile = k.allocShared({bN}, type);
+    k.copy(C.at({row, col}), tile);
+    k.copy(bias.at({col}), biasTile);
+    k.parallel({bM, bN}, [&](const Indices &i) {
+      Expr x = cast(tile[i], f32) + cast(biasTile[i[1]], f32);
+      tile[i] = cast(config.tanhApproximation ? geluTanh(x) : gelu(x), type);
+    });
+    k.copy(tile, C.at({row, col}));
+  });
+  return name;
+}
+
+} // namespace tile::fe
