@@ -121,6 +121,36 @@ def epilogue_table(bench):
     return lines if found else []
 
 
+def softmax_table(bench, torch):
+    """Softmax GB/s against the copy and torch.softmax, per shape and type."""
+    rows = {}
+    for entry in bench.get("benchmarks", []):
+        if entry.get("error_occurred") or entry.get("aggregate_name") != "median":
+            continue
+        name, shape = entry["run_name"].split("/")[:2]
+        rows.setdefault(shape, {})[name] = entry["GB/s"] / 1e9
+    if not rows:
+        return ["", "no softmax benchmark results: " + str(bench.get("error", ""))]
+    lines = ["", "Row softmax, median of 50 (CUDA events); GB/s counts bytes "
+             "read + written",
+             f"{'M x N':<12} {'type':<5} {'copy':>8} {'tile':>8} {'vs copy':>8} "
+             f"{'torch':>8} {'vs torch':>9}  kernel"]
+    for shape, results in rows.items():
+        for dtype in ("f16", "f32"):
+            copy = results.get(f"copy_{dtype}")
+            tiles = {k: v for k, v in results.items()
+                     if k.startswith(f"softmax_{dtype}_")}
+            if not copy or not tiles:
+                continue
+            best = max(tiles, key=tiles.get)
+            peer = torch.get(f"{dtype}/{shape}", {}).get("gbps")
+            peer_text = (f"{peer:>8.1f} {tiles[best] / peer:>8.1%}" if peer
+                         else f"{'-':>8} {'-':>9}")
+            lines.append(f"{shape:<12} {dtype:<5} {copy:>8.1f} {tiles[best]:>8.1f} "
+                         f"{tiles[best] / copy:>7.1%} {peer_text}  {best}")
+    return lines
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--out", required=True, help="folder of the run")
@@ -142,7 +172,8 @@ def main():
             continue
         name = entry["run_name"].split("/")[0]
         rows[name] = (entry["real_time"], entry["GB/s"] / 1e9)
-    torch = load(os.path.join(args.out, "torch-vector-add.json"))
+    peers = load(os.path.join(args.out, "torch.json"))
+    torch = peers.get("vector_add", {})
     lines.append("")
     lines.append("Vector add, 2^28 float32, median of 50 launches "
                  "(CUDA events); GB/s counts bytes read + written")
@@ -171,6 +202,8 @@ def main():
     gemm = load(os.path.join(args.out, "bench-gemm.json"))
     lines += gemm_table(gemm)
     lines += epilogue_table(gemm)
+    lines += softmax_table(load(os.path.join(args.out, "bench-softmax.json")),
+                           peers.get("softmax", {}))
     text = "\n".join(lines)
     print(text)
     with open(args.markdown, "w") as f:

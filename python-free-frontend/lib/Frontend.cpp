@@ -151,6 +151,27 @@ Expr erf(Expr x) {
   OpBuilder &b = x.owner()->builder();
   return Expr(x.owner(), math::ErfOp::create(b, b.getUnknownLoc(), x.value()));
 }
+Expr less(Expr lhs, Expr rhs) {
+  Kernel *kernel = ownerOf(lhs, rhs);
+  OpBuilder &b = kernel->builder();
+  Location loc = b.getUnknownLoc();
+  if (lhs.type() != rhs.type())
+    throw std::invalid_argument("tile::fe: operands of different types");
+  if (isa<FloatType>(lhs.type()))
+    return Expr(kernel, arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT,
+                                              lhs.value(), rhs.value()));
+  return Expr(kernel, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                            lhs.value(), rhs.value()));
+}
+Expr select(Expr condition, Expr whenTrue, Expr whenFalse) {
+  Kernel *kernel = ownerOf(whenTrue, whenFalse);
+  OpBuilder &b = kernel->builder();
+  if (whenTrue.type() != whenFalse.type())
+    throw std::invalid_argument("tile::fe: select of different types");
+  return Expr(kernel,
+              arith::SelectOp::create(b, b.getUnknownLoc(), condition.value(),
+                                      whenTrue.value(), whenFalse.value()));
+}
 Expr gelu(Expr x) { return x * 0.5 * (1.0 + erf(x * M_SQRT1_2)); }
 Expr geluTanh(Expr x) {
   constexpr double kSqrt2OverPi = 0.7978845608028654;
@@ -430,6 +451,25 @@ void Kernel::copy(const Buffer &source, const Buffer &dest, SourceLoc loc) {
 
 void Kernel::fill(const Buffer &dest, Expr value, SourceLoc loc) {
   mlir::tile::FillOp::create(b, location(loc), dest.value(), value.value());
+}
+
+static void buildReduce(Kernel &k, mlir::tile::ReduceKind kind,
+                        const Buffer &src, const Buffer &dst, bool accumulate,
+                        SourceLoc loc) {
+  mlir::tile::ReduceOp::create(k.builder(), k.location(loc), kind, src.value(),
+                               dst.value(), /*dim=*/1, accumulate);
+}
+void Kernel::reduceMax(const Buffer &src, const Buffer &dst, bool accumulate,
+                       SourceLoc loc) {
+  buildReduce(*this, mlir::tile::ReduceKind::max, src, dst, accumulate, loc);
+}
+void Kernel::reduceSum(const Buffer &src, const Buffer &dst, bool accumulate,
+                       SourceLoc loc) {
+  buildReduce(*this, mlir::tile::ReduceKind::sum, src, dst, accumulate, loc);
+}
+void Kernel::reduceMin(const Buffer &src, const Buffer &dst, bool accumulate,
+                       SourceLoc loc) {
+  buildReduce(*this, mlir::tile::ReduceKind::min, src, dst, accumulate, loc);
 }
 
 void Kernel::clear(const Buffer &dest, SourceLoc loc) {

@@ -116,6 +116,15 @@ Variant biasGeluVariant(const BiasGeluConfig &c) {
           [c](Program &p) { return buildBiasGelu(p, c); }};
 }
 
+Variant softmaxVariant(const SoftmaxConfig &c) {
+  return {"softmax",
+          llvm::json::Object{{"rows", c.rows},
+                             {"block_n", c.blockN},
+                             {"threads", c.threads},
+                             {"dtype", c.dtype}},
+          [c](Program &p) { return buildSoftmax(p, c); }};
+}
+
 Variant gemmVariant(const GemmConfig &c) {
   return {"gemm",
           llvm::json::Object{{"block_m", c.blockM},
@@ -175,6 +184,13 @@ std::vector<Variant> defaultVariants() {
     c.tanhApproximation = tanh;
     variants.push_back(biasGeluVariant(c));
   }
+  // Softmax: rows of up to 1024, 4096, 8192 and 32768 elements on chip.
+  for (const char *dtype : {"f16", "bf16", "f32"})
+    for (SoftmaxConfig c : {SoftmaxConfig{4, 1024, 256, dtype},
+                            SoftmaxConfig{1, 4096, 256, dtype},
+                            SoftmaxConfig{1, 8192, 512, dtype},
+                            SoftmaxConfig{1, 32768, 1024, dtype}})
+      variants.push_back(softmaxVariant(c));
   return variants;
 }
 
@@ -274,6 +290,8 @@ int emitOne() {
     variant =
         gemmVariant({blockM, blockN, blockK, threads, outDtype, stages,
                      rasterPanel, transposeB, inDtype, transposeA, epilogue});
+  else if (kernelName == "softmax")
+    variant = softmaxVariant({blockM, blockN, threads, dtype});
   else if (kernelName == "bias_gelu")
     variant = biasGeluVariant({blockM, blockN, threads, dtype, geluTanhForm});
   else {
@@ -333,15 +351,18 @@ int main(int argc, char **argv) {
                               "tile-kernels: build and compile kernels "
                               "with the C++ frontend generators\n");
   if (list) {
-    llvm::outs() << "vector_add   C = A + B, 1-D, any length "
-                    "(--block-n, --num-threads, --dtype)\n"
-                 << "gemm         C = A x B on tensor cores, f16/bf16 in, f32 "
-                    "accumulate, any M, N, K (--block-m, --block-n, "
-                    "--block-k, --num-threads, --out-dtype, --stages, "
-                    "--raster-panel, --transpose-a, --transpose-b, --in-dtype, "
-                    "--epilogue=none|bias_gelu|bias_gelu_tanh)\n"
-                 << "bias_gelu    C = gelu(C + bias) in place, row-major M x N "
-                    "(--block-m, --block-n, --num-threads, --dtype, --tanh)\n";
+    llvm::outs()
+        << "vector_add   C = A + B, 1-D, any length "
+           "(--block-n, --num-threads, --dtype)\n"
+        << "gemm         C = A x B on tensor cores, f16/bf16 in, f32 "
+           "accumulate, any M, N, K (--block-m, --block-n, "
+           "--block-k, --num-threads, --out-dtype, --stages, "
+           "--raster-panel, --transpose-a, --transpose-b, --in-dtype, "
+           "--epilogue=none|bias_gelu|bias_gelu_tanh)\n"
+        << "softmax      Y = softmax(X) along rows of up to --block-n "
+           "elements (--block-m rows per block, --num-threads, --dtype)\n"
+        << "bias_gelu    C = gelu(C + bias) in place, row-major M x N "
+           "(--block-m, --block-n, --num-threads, --dtype, --tanh)\n";
     return 0;
   }
   try {

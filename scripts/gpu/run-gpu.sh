@@ -22,12 +22,13 @@ prepare() {
     scripts/build.sh
   fi
   ninja -C "$build" tile-kernels tile-gpu-tests tile-bench-vector-add \
-    tile-bench-gemm tile_runtime_tests
+    tile-bench-gemm tile-bench-softmax tile_runtime_tests
   rm -rf "$bundle"
   mkdir -p "$bundle/bin" "$bundle/lib"
   "$build/bin/tile-kernels" --out-dir="$bundle/kernels" --chip=sm_90
   cp "$build/bin/tile-gpu-tests" "$build/bin/tile-bench-vector-add" \
-    "$build/bin/tile-bench-gemm" "$build/bin/tile_runtime_tests" "$bundle/bin/"
+    "$build/bin/tile-bench-gemm" "$build/bin/tile-bench-softmax" \
+    "$build/bin/tile_runtime_tests" "$bundle/bin/"
   # Shared libraries the GPU machine lacks (Google Benchmark).
   for lib in $(ldd "$build/bin/tile-bench-vector-add" | awk '/benchmark/ {print $3}'); do
     cp -L "$lib" "$bundle/lib/"
@@ -72,9 +73,17 @@ run() {
     --benchmark_out="$out/bench-vector-add.json" --benchmark_out_format=json
   step "gemm benchmark" "$bundle/bin/tile-bench-gemm" \
     --benchmark_out="$out/bench-gemm.json" --benchmark_out_format=json
+  step "softmax benchmark" "$bundle/bin/tile-bench-softmax" \
+    --benchmark_out="$out/bench-softmax.json" --benchmark_out_format=json
   echo "== PyTorch peers"
-  python3 benchmarks/peers/vector_add_torch.py > "$out/torch-vector-add.json" \
-    2>> "$log" || status=1
+  # One file for both peers: $OUT brings back at most 8 files.
+  {
+    echo '{"vector_add": '
+    python3 benchmarks/peers/vector_add_torch.py 2>> "$log" || echo '{}'
+    echo ', "softmax": '
+    python3 benchmarks/peers/softmax_torch.py 2>> "$log" || echo '{}'
+    echo '}'
+  } > "$out/torch.json" || status=1
 
   echo "== summary"
   python3 benchmarks/summarize.py --out "$out" --markdown "$out/summary.md" \

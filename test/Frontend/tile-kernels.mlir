@@ -61,3 +61,15 @@
 // BG: .visible .entry bias_gelu_f16_4x1024_t256(
 // BG: ld.global.v4
 // BG: st.global.v4
+
+// Row softmax: two reductions (max, sum) with shuffles in its PTX.
+// RUN: tile-kernels --kernel=softmax --dtype=f16 --block-m=4 --block-n=1024 --num-threads=256 --emit=mlir | FileCheck %s --check-prefix=SOFTMAX
+// SOFTMAX-LABEL: tile.kernel @softmax_f16_4x1024_t256(
+// SOFTMAX: tile.reduce max
+// SOFTMAX: math.exp2
+// SOFTMAX: tile.reduce sum
+// SOFTMAX: arith.divf
+// RUN: tile-kernels --kernel=softmax --dtype=f16 --block-m=4 --block-n=1024 --num-threads=256 --emit=ptx | FileCheck %s --check-prefix=SOFTMAXPTX
+// SOFTMAXPTX: shfl.sync.bfly.b32
+// SOFTMAXPTX: bar.sync
+// SOFTMAXPTX: ex2.approx

@@ -105,6 +105,20 @@ bool accessesSharedTile(Operation *op) {
   return shared;
 }
 
+/// Where the rows of a rank-2 fragment (its dim-0 coordinates) live: each
+/// thread keeps `slots` row slots; the thread's register `s` of the
+/// fragment is in row slot `slotOf(s)`; lanes [l & ~(lanesPerRow-1), +
+/// lanesPerRow) of a warp share a row; `warpsPerRow` warps (the row's first
+/// warp + j * 1) share it; `rowsPerWarp` rows of one slot share a warp
+/// (#tile.mma: the 8 lane quads).
+struct RowMap {
+  int64_t slots = 0;
+  int64_t lanesPerRow = 1;
+  int64_t warpsPerRow = 1;
+  int64_t rowsPerWarp = 1;
+  std::function<int64_t(int64_t)> slotOf;
+};
+
 /// Lowers one tile.kernel into a gpu.func.
 class KernelLowering {
 public:
@@ -127,7 +141,10 @@ private:
   LogicalResult lowerCopy(CopyOp op);
   LogicalResult lowerFill(Operation *op, Value dest, Value value);
   LogicalResult lowerParallel(ParallelOp op);
-  LogicalResult lowerElementAccess(Operation *op, Value slot);
+  /// `slot` is the register of the loop's layout; `rows`, when the loop
+  /// reads row values (#tile.slice fragments), maps it to their row slot.
+  LogicalResult lowerElementAccess(Operation *op, Value slotValue, int64_t slot,
+                                   const RowMap *rows = nullptr);
   LogicalResult lowerDim(DimOp op);
 
   // Helpers.
@@ -164,6 +181,16 @@ private:
   std::pair<Value, Value> getPrefetchRegisters(Value acc, VectorType aType,
                                                int64_t aCount, VectorType bType,
                                                int64_t bCount);
+  /// How the rows of a rank-2 fragment layout lie over the threads, for
+  /// tile.reduce along dim 1 and its #tile.slice results; failure (with a
+  /// message on `op`) for layouts the reduction does not support.
+  FailureOr<struct RowMap> getRowMap(Operation *op, ArrayRef<int64_t> shape,
+                                     Attribute layout);
+  /// Registers per thread of a fragment (row slots for #tile.slice).
+  FailureOr<int64_t> registersPerThread(Operation *op, Value buffer);
+  LogicalResult lowerReduce(ReduceOp op);
+  /// A private array of f32 in shared memory for cross-warp reductions.
+  Value allocateScratch(Location loc, int64_t elements);
   /// cp.async.wait_group for the last commit before `op`, then a barrier.
   void waitForAsyncGroups(Operation *op, int64_t pending);
   /// One m16n8k16 MMA: D = A x B + C, with the ldmatrix operands and the
@@ -480,6 +507,7 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
                          /*prefetchOnly=*/true);
       })
       .Case([&](StageOp stage) { return lowerStage(stage); })
+      .Case([&](ReduceOp reduce) { return lowerReduce(reduce); })
       .Case([&](AsyncCommitOp commit) { return lowerAsyncCommit(commit); })
       .Case([&](AsyncWaitOp wait) { return lowerAsyncWait(wait); })
       .Case([&](DimOp dim) { return lowerDim(dim); })
@@ -517,12 +545,16 @@ LogicalResult KernelLowering::lowerAllocShared(AllocSharedOp op) {
 LogicalResult KernelLowering::lowerAllocFragment(AllocFragmentOp op) {
   BufferType type = op.getResult().getType();
   Location loc = op.getLoc();
-  if (!isa_and_nonnull<RowMajorLayoutAttr, MmaLayoutAttr>(type.getLayout()))
+  if (!isa_and_nonnull<RowMajorLayoutAttr, MmaLayoutAttr, SliceLayoutAttr>(
+          type.getLayout()))
     return op.emitOpError("expected a fragment with a layout; run "
                           "-tile-assign-layouts first");
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPoint(prologueEnd);
-  int64_t perThread = type.getNumElements() / numThreads;
+  FailureOr<int64_t> slots = registersPerThread(op, op.getResult());
+  if (failed(slots))
+    return failure();
+  int64_t perThread = *slots;
   Value registers = memref::AllocaOp::create(
       builder, loc, MemRefType::get({perThread}, type.getElementType()));
   BufferStorage fragment{type, registers, {}};
@@ -975,8 +1007,10 @@ LogicalResult KernelLowering::lowerFill(Operation *op, Value dest,
   if (!dst.memref)
     return op->emitOpError("operand has no storage");
   if (dst.type.isFragment()) {
-    int64_t perThread = dst.type.getNumElements() / numThreads;
-    for (int64_t slot = 0; slot < perThread; ++slot)
+    FailureOr<int64_t> perThread = registersPerThread(op, dest);
+    if (failed(perThread))
+      return failure();
+    for (int64_t slot = 0; slot < *perThread; ++slot)
       memref::StoreOp::create(builder, loc, value, dst.memref,
                               constant(loc, slot));
     return success();
@@ -996,7 +1030,9 @@ LogicalResult KernelLowering::lowerFill(Operation *op, Value dest,
 // Element-wise loops
 //===----------------------------------------------------------------------===//
 
-LogicalResult KernelLowering::lowerElementAccess(Operation *op, Value slot) {
+LogicalResult KernelLowering::lowerElementAccess(Operation *op, Value slotValue,
+                                                 int64_t slot,
+                                                 const RowMap *rows) {
   Location loc = op->getLoc();
   auto access = [&](Value buffer, ValueRange indices,
                     SmallVectorImpl<Value> &address) -> const BufferStorage * {
@@ -1004,7 +1040,12 @@ LogicalResult KernelLowering::lowerElementAccess(Operation *op, Value slot) {
     if (it == storage.end())
       return nullptr;
     if (it->second.type.isFragment()) {
-      address.assign({slot});
+      bool rowValue =
+          isa_and_nonnull<SliceLayoutAttr>(it->second.type.getLayout());
+      if (rowValue && !rows)
+        return nullptr;
+      address.assign(
+          {rowValue ? constant(loc, rows->slotOf(slot)) : slotValue});
     } else {
       SmallVector<Value> coords(indices.begin(), indices.end());
       address = physical(loc, it->second, coords);
@@ -1017,7 +1058,8 @@ LogicalResult KernelLowering::lowerElementAccess(Operation *op, Value slot) {
     const BufferStorage *buffer =
         access(load.getBuffer(), load.getIndices(), address);
     if (!buffer)
-      return load.emitOpError("buffer has no storage");
+      return load.emitOpError("buffer has no storage (or is a row value "
+                              "read outside a loop over its parent's shape)");
     load.getResult().replaceAllUsesWith(
         memref::LoadOp::create(builder, loc, buffer->memref, address));
   } else {
@@ -1047,6 +1089,7 @@ LogicalResult KernelLowering::lowerParallel(ParallelOp op) {
 
   // The loop follows the layout of the fragments it touches; they must agree.
   Operation *layoutSource = nullptr;
+  SmallVector<Operation *> rowValues;
   Attribute layout;
   WalkResult walk = op.getBody().walk([&](Operation *inner) {
     Value buffer;
@@ -1057,6 +1100,13 @@ LogicalResult KernelLowering::lowerParallel(ParallelOp op) {
     auto type = buffer ? dyn_cast<BufferType>(buffer.getType()) : BufferType();
     if (!type || !type.isFragment())
       return WalkResult::advance();
+    // Row values read at every column follow the loop's layout by
+    // construction (their #tile.slice parent).
+    if (isa_and_nonnull<SliceLayoutAttr>(type.getLayout()) &&
+        type.getRank() + 1 == static_cast<int64_t>(shape.size())) {
+      rowValues.push_back(inner);
+      return WalkResult::advance();
+    }
     if (!layoutSource) {
       layoutSource = inner;
       layout = type.getLayout();
@@ -1086,6 +1136,22 @@ LogicalResult KernelLowering::lowerParallel(ParallelOp op) {
     vec = *fragmentVec;
   }
 
+  std::optional<RowMap> rows;
+  if (!rowValues.empty()) {
+    for (Operation *access : rowValues) {
+      auto slice = cast<SliceLayoutAttr>(
+          cast<BufferType>(access->getOperand(0).getType()).getLayout());
+      if (slice.getParent() != layout)
+        return access->emitOpError("reads row values whose #tile.slice "
+                                   "parent ")
+               << slice.getParent() << " is not the loop's layout " << layout;
+    }
+    FailureOr<RowMap> map = getRowMap(rowValues.front(), shape, layout);
+    if (failed(map))
+      return failure();
+    rows = *map;
+  }
+
   Block &body = op.getBodyBlock();
   LogicalResult result = success();
   forEachThreadChunk(
@@ -1095,7 +1161,8 @@ LogicalResult KernelLowering::lowerParallel(ParallelOp op) {
           if (lane)
             coords.back() = arith::AddIOp::create(builder, loc, coords.back(),
                                                   constant(loc, lane));
-          Value slot = constant(loc, firstSlot + lane);
+          int64_t slot = firstSlot + lane;
+          Value slotValue = constant(loc, slot);
           IRMapping mapping;
           mapping.map(body.getArguments(), coords);
           SmallVector<Operation *> accesses;
@@ -1118,12 +1185,200 @@ LogicalResult KernelLowering::lowerParallel(ParallelOp op) {
                 dim->erase();
               continue;
             }
-            if (failed(lowerElementAccess(access, slot)))
+            if (failed(lowerElementAccess(access, slotValue, slot,
+                                          rows ? &*rows : nullptr)))
               result = failure();
           }
         }
       });
   return result;
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+FailureOr<RowMap> KernelLowering::getRowMap(Operation *op,
+                                            ArrayRef<int64_t> shape,
+                                            Attribute layout) {
+  RowMap map;
+  if (auto mma = dyn_cast_or_null<MmaLayoutAttr>(layout)) {
+    // A lane holds rows l/4 and l/4 + 8 of each 16-row MMA tile; the four
+    // lanes of a quad share them, as do the warps of one warp row.
+    int64_t tilesM = shape[0] / mma.getWarpsM() / 16;
+    int64_t tilesN = shape[1] / mma.getWarpsN() / 8;
+    map.slots = 2 * tilesM;
+    map.lanesPerRow = 4;
+    map.warpsPerRow = mma.getWarpsN();
+    map.rowsPerWarp = 8;
+    map.slotOf = [tilesN](int64_t s) {
+      return (s / (tilesN * 4)) * 2 + (s / 2) % 2;
+    };
+    return map;
+  }
+  auto rowMajor = dyn_cast_or_null<RowMajorLayoutAttr>(layout);
+  if (!rowMajor || shape.size() != 2)
+    return op->emitOpError("can reduce rank-2 fragments with a #tile.mma or "
+                           "#tile.row_major layout only, but got ")
+           << layout;
+  int64_t vec = rowMajor.getVec();
+  int64_t chunksPerRow = shape[1] / vec;
+  if (numThreads % chunksPerRow == 0) {
+    // A round of chunks covers whole rows: chunksPerRow consecutive threads
+    // share each row, one chunk each.
+    if (chunksPerRow < 32 && 32 % chunksPerRow != 0)
+      return op->emitOpError("cannot reduce rows of ")
+             << chunksPerRow
+             << " chunks: the threads of a row must be a power of two";
+    map.slots = shape[0] * chunksPerRow / numThreads;
+    map.lanesPerRow = std::min<int64_t>(chunksPerRow, 32);
+    map.warpsPerRow = std::max<int64_t>(chunksPerRow / 32, 1);
+    map.rowsPerWarp = 32 / map.lanesPerRow;
+    map.slotOf = [vec](int64_t s) { return s / vec; };
+    return map;
+  }
+  if (chunksPerRow % numThreads == 0) {
+    // A row spans whole rounds: every thread holds part of every row.
+    int64_t roundsPerRow = chunksPerRow / numThreads;
+    map.slots = shape[0];
+    map.lanesPerRow = 32;
+    map.warpsPerRow = numThreads / 32;
+    map.slotOf = [vec, roundsPerRow](int64_t s) {
+      return s / vec / roundsPerRow;
+    };
+    return map;
+  }
+  return op->emitOpError("cannot reduce rows of ")
+         << chunksPerRow << " chunks of " << vec << " over " << numThreads
+         << " threads: one must divide the other";
+}
+
+FailureOr<int64_t> KernelLowering::registersPerThread(Operation *op,
+                                                      Value buffer) {
+  auto type = cast<BufferType>(buffer.getType());
+  auto slice = dyn_cast_or_null<SliceLayoutAttr>(type.getLayout());
+  if (!slice)
+    return type.getNumElements() / numThreads;
+  // The parent's shape is not recorded; its rows are this fragment's
+  // elements, and its row slots do not depend on its columns beyond the
+  // cases of getRowMap, which the reduction that writes this fragment
+  // checks. Find that reduction for the parent shape.
+  for (Operation *user : buffer.getUsers())
+    if (auto reduce = dyn_cast<ReduceOp>(user)) {
+      FailureOr<RowMap> map =
+          getRowMap(reduce, reduce.getSrcType().getShape(), slice.getParent());
+      if (failed(map))
+        return failure();
+      return map->slots;
+    }
+  return op->emitOpError("has a #tile.slice layout but no tile.reduce "
+                         "writes it");
+}
+
+Value KernelLowering::allocateScratch(Location loc, int64_t elements) {
+  int64_t offset = alignTo(sharedBytes, kSharedAlignment);
+  sharedBytes = offset + elements * 4;
+  Value base = getDynamicSharedMemory();
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPoint(prologueEnd);
+  auto type = MemRefType::get(
+      {elements}, builder.getF32Type(), MemRefLayoutAttrInterface(),
+      gpu::AddressSpaceAttr::get(builder.getContext(),
+                                 gpu::AddressSpace::Workgroup));
+  return memref::ViewOp::create(builder, loc, type, base, constant(loc, offset),
+                                ValueRange{});
+}
+
+LogicalResult KernelLowering::lowerReduce(ReduceOp op) {
+  Location loc = op.getLoc();
+  const BufferStorage &src = storage[op.getSrc()];
+  const BufferStorage &dst = storage[op.getDst()];
+  if (!src.memref || !dst.memref)
+    return op.emitOpError("operand has no storage");
+  FailureOr<RowMap> map =
+      getRowMap(op, src.type.getShape(), src.type.getLayout());
+  if (failed(map))
+    return failure();
+  Type f32 = builder.getF32Type();
+  ReduceKind kind = op.getKind();
+  auto combine = [&](Value a, Value b) -> Value {
+    switch (kind) {
+    case ReduceKind::sum:
+      return arith::AddFOp::create(builder, loc, a, b);
+    case ReduceKind::max:
+      return arith::MaximumFOp::create(builder, loc, a, b);
+    case ReduceKind::min:
+      return arith::MinimumFOp::create(builder, loc, a, b);
+    }
+    llvm_unreachable("unknown reduction");
+  };
+
+  // In-thread: each register into its row slot.
+  int64_t perThread = src.type.getNumElements() / numThreads;
+  SmallVector<Value> partial(map->slots);
+  for (int64_t s = 0; s < perThread; ++s) {
+    Value value =
+        memref::LoadOp::create(builder, loc, src.memref, constant(loc, s));
+    Value &slot = partial[map->slotOf(s)];
+    slot = slot ? combine(slot, value) : value;
+  }
+  // Across the lanes of a row (butterfly: every lane gets the result).
+  Value width = arith::ConstantIntOp::create(builder, loc, 32, 32);
+  for (int64_t offset = 1; offset < map->lanesPerRow; offset *= 2)
+    for (Value &value : partial) {
+      Value mask = arith::ConstantIntOp::create(builder, loc, offset, 32);
+      Value other = gpu::ShuffleOp::create(builder, loc, value, mask, width,
+                                           gpu::ShuffleMode::XOR)
+                        .getShuffleResult();
+      value = combine(value, other);
+    }
+  // Across the warps of a row, through shared memory: each warp leaves its
+  // value at [slot][row in warp][warp]; every thread combines its row's.
+  if (map->warpsPerRow > 1) {
+    int64_t numWarps = numThreads / 32;
+    Value scratch =
+        allocateScratch(loc, map->slots * map->rowsPerWarp * numWarps);
+    auto [warp, lane] = getWarpAndLane(loc);
+    Value rowInWarp = arith::DivUIOp::create(
+        builder, loc, lane, constant(loc, 32 / map->rowsPerWarp));
+    Value firstWarp = arith::MulIOp::create(
+        builder, loc,
+        arith::DivUIOp::create(builder, loc, warp,
+                               constant(loc, map->warpsPerRow)),
+        constant(loc, map->warpsPerRow));
+    auto index = [&](int64_t slot, Value w) -> Value {
+      Value row = arith::AddIOp::create(
+          builder, loc, constant(loc, slot * map->rowsPerWarp), rowInWarp);
+      return arith::AddIOp::create(
+          builder, loc,
+          arith::MulIOp::create(builder, loc, row, constant(loc, numWarps)), w);
+    };
+    // The first barrier: a previous use of the scratch (this reduction in
+    // a loop) is done.
+    gpu::BarrierOp::create(builder, loc);
+    for (auto [slot, value] : llvm::enumerate(partial))
+      memref::StoreOp::create(builder, loc, value, scratch, index(slot, warp));
+    gpu::BarrierOp::create(builder, loc);
+    for (auto [slot, value] : llvm::enumerate(partial)) {
+      Value total;
+      for (int64_t j = 0; j < map->warpsPerRow; ++j) {
+        Value w =
+            arith::AddIOp::create(builder, loc, firstWarp, constant(loc, j));
+        Value v = memref::LoadOp::create(builder, loc, scratch, index(slot, w));
+        total = total ? combine(total, v) : v;
+      }
+      value = total;
+    }
+  }
+  for (auto [slot, value] : llvm::enumerate(partial)) {
+    Value index = constant(loc, slot);
+    if (op.getAccumulate())
+      value = combine(memref::LoadOp::create(builder, loc, dst.memref, index),
+                      value);
+    memref::StoreOp::create(builder, loc, value, dst.memref, index);
+  }
+  (void)f32;
+  return success();
 }
 
 //===----------------------------------------------------------------------===//

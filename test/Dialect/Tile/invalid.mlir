@@ -701,3 +701,59 @@ tile.kernel @vec_too_wide(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] threa
   // expected-error@+1 {{expected the layout's vec (8) to span at most 16 bytes of 'f32'}}
   %a = tile.alloc_fragment : !tile.buffer<256xf32, fragment, #tile.row_major<vec = 8>>
 }
+
+// -----
+
+tile.kernel @reduce_dim0(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads(32) {
+  %x = tile.alloc_fragment : !tile.buffer<4x32xf32, fragment>
+  %m = tile.alloc_fragment : !tile.buffer<32xf32, fragment>
+  // expected-error@+1 {{expected dim(1) (reducing each row); reducing dimension 0 is not supported}}
+  tile.reduce max %x into %m dim(0) : !tile.buffer<4x32xf32, fragment>, !tile.buffer<32xf32, fragment>
+}
+
+// -----
+
+tile.kernel @reduce_shape(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads(32) {
+  %x = tile.alloc_fragment : !tile.buffer<4x32xf32, fragment>
+  %m = tile.alloc_fragment : !tile.buffer<8xf32, fragment>
+  // expected-error@+1 {{expected a destination of shape 4 (the source 4x32 without dimension 1), but got 8}}
+  tile.reduce sum %x into %m dim(1) : !tile.buffer<4x32xf32, fragment>, !tile.buffer<8xf32, fragment>
+}
+
+// -----
+
+tile.kernel @reduce_f16(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads(32) {
+  %x = tile.alloc_fragment : !tile.buffer<4x32xf16, fragment>
+  %m = tile.alloc_fragment : !tile.buffer<4xf16, fragment>
+  // expected-error@+1 {{expected f32 source and destination, but got 'f16' and 'f16'}}
+  tile.reduce sum %x into %m dim(1) : !tile.buffer<4x32xf16, fragment>, !tile.buffer<4xf16, fragment>
+}
+
+// -----
+
+tile.kernel @reduce_wrong_slice(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads(32) {
+  %x = tile.alloc_fragment : !tile.buffer<4x32xf32, fragment, #tile.row_major<vec = 4>>
+  %m = tile.alloc_fragment : !tile.buffer<4xf32, fragment, #tile.slice<dim = 1, parent = #tile.row_major<vec = 2>>>
+  // expected-error@+1 {{expected the destination layout to be the source layout #tile.row_major<vec = 4> sliced along dimension 1, but got #tile.slice<dim = 1, parent = #tile.row_major<vec = 2>>}}
+  tile.reduce max %x into %m dim(1) : !tile.buffer<4x32xf32, fragment, #tile.row_major<vec = 4>>, !tile.buffer<4xf32, fragment, #tile.slice<dim = 1, parent = #tile.row_major<vec = 2>>>
+}
+
+// -----
+
+tile.kernel @slice_parent(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads(32) {
+  // expected-error@+1 {{expected a #tile.row_major or #tile.mma parent, but got #tile.swizzle}}
+  %m = tile.alloc_fragment : !tile.buffer<4xf32, fragment, #tile.slice<dim = 1, parent = #tile.swizzle>>
+}
+
+// -----
+
+tile.kernel @broadcast_index(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads(32) {
+  %x = tile.alloc_fragment : !tile.buffer<4x32xf32, fragment>
+  %m = tile.alloc_fragment : !tile.buffer<4xf32, fragment>
+  tile.reduce max %x into %m dim(1) : !tile.buffer<4x32xf32, fragment>, !tile.buffer<4xf32, fragment>
+  tile.parallel (%i, %j) in [4, 32] {
+    // expected-error@+1 {{expected the index of a broadcast row value to be induction variable #0 of the enclosing tile.parallel}}
+    %r = tile.load %m[%j] : !tile.buffer<4xf32, fragment>
+    tile.store %r, %x[%i, %j] : !tile.buffer<4x32xf32, fragment>
+  }
+}

@@ -273,3 +273,16 @@ tile.kernel @gemm_prefetching(%A: !tile.buffer<?x?xf16, global>) grid(%bx) = [1]
   %bt = tile.alloc_shared : !tile.buffer<64x32xf16, shared>
   tile.gemm %a1, %bt, %c prefetched {transpose_b} : !tile.buffer<64x32xf16, shared>, !tile.buffer<64x32xf16, shared>, !tile.buffer<64x64xf32, fragment>
 }
+
+// tile.reduce and the #tile.slice layout of its result.
+// CHECK-LABEL: tile.kernel @reductions(
+// CHECK: tile.reduce max %[[X:.*]] into %[[M:.*]] dim(1) : !tile.buffer<4x256xf32, fragment, #tile.row_major<vec = 4>>, !tile.buffer<4xf32, fragment, #tile.slice<dim = 1, parent = #tile.row_major<vec = 4>>>
+// CHECK: tile.reduce sum %[[X]] into %[[M]] dim(1) accumulate :
+// CHECK: tile.reduce min %[[X]] into %[[M]] dim(1) :
+tile.kernel @reductions(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads(256) {
+  %x = tile.alloc_fragment : !tile.buffer<4x256xf32, fragment, #tile.row_major<vec = 4>>
+  %m = tile.alloc_fragment : !tile.buffer<4xf32, fragment, #tile.slice<dim = 1, parent = #tile.row_major<vec = 4>>>
+  tile.reduce max %x into %m dim(1) : !tile.buffer<4x256xf32, fragment, #tile.row_major<vec = 4>>, !tile.buffer<4xf32, fragment, #tile.slice<dim = 1, parent = #tile.row_major<vec = 4>>>
+  tile.reduce sum %x into %m dim(1) accumulate : !tile.buffer<4x256xf32, fragment, #tile.row_major<vec = 4>>, !tile.buffer<4xf32, fragment, #tile.slice<dim = 1, parent = #tile.row_major<vec = 4>>>
+  tile.reduce min %x into %m dim(1) : !tile.buffer<4x256xf32, fragment, #tile.row_major<vec = 4>>, !tile.buffer<4xf32, fragment, #tile.slice<dim = 1, parent = #tile.row_major<vec = 4>>>
+}

@@ -92,6 +92,24 @@ RowMajorLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 }
 
 //===----------------------------------------------------------------------===//
+// SliceLayoutAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+SliceLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                        unsigned dim, Attribute parent) {
+  if (!isa<RowMajorLayoutAttr, MmaLayoutAttr>(parent))
+    return emitError() << "expected a #tile.row_major or #tile.mma parent, "
+                          "but got "
+                       << parent;
+  if (dim != 1)
+    return emitError() << "expected dim = 1 (the last dimension of a rank-2 "
+                          "parent), but got "
+                       << dim;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // MmaLayoutAttr
 //===----------------------------------------------------------------------===//
 
@@ -192,6 +210,14 @@ LogicalResult BufferType::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "expected a layout only on fragments, but a "
                        << stringifyMemoryScope(scope) << " buffer has "
                        << layout;
+  if (isa<SliceLayoutAttr>(layout)) {
+    if (shape.size() != 1)
+      return emitError() << "expected a rank-1 fragment for " << layout
+                         << " (its rank-2 parent minus one dimension), but "
+                            "got rank "
+                         << shape.size();
+    return success();
+  }
   if (auto mma = dyn_cast<MmaLayoutAttr>(layout)) {
     if (shape.size() != 2)
       return emitError() << "expected a rank-2 fragment for " << layout

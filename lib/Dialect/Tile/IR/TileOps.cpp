@@ -304,6 +304,14 @@ LogicalResult KernelOp::verifyRegions() {
   WalkResult result = walk([&](AllocFragmentOp alloc) {
     BufferType type = alloc.getResult().getType();
     int64_t numElements = type.getNumElements();
+    // Row values (tile.reduce results) are replicated, not spread.
+    bool rowValues = isa_and_nonnull<SliceLayoutAttr>(type.getLayout()) ||
+                     llvm::any_of(alloc->getUses(), [](OpOperand &use) {
+                       auto reduce = dyn_cast<ReduceOp>(use.getOwner());
+                       return reduce && reduce.getDst() == use.get();
+                     });
+    if (rowValues)
+      return WalkResult::advance();
     if (numElements % threads != 0) {
       alloc.emitOpError("expected the fragment's ")
           << numElements << " elements to be a multiple of the kernel's "
@@ -559,6 +567,46 @@ LogicalResult GemmPrefetchOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// ReduceOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ReduceOp::verify() {
+  BufferType src = getSrcType(), dst = getDstType();
+  if (!src.isFragment() || !dst.isFragment())
+    return emitOpError("expected fragments, but got a ")
+           << stringifyMemoryScope(src.getScope()) << " source and a "
+           << stringifyMemoryScope(dst.getScope()) << " destination";
+  if (src.getRank() != 2)
+    return emitOpError("expected a rank-2 source, but got rank ")
+           << src.getRank();
+  if (getDim() != 1)
+    return emitOpError("expected dim(1) (reducing each row); reducing "
+                       "dimension ")
+           << getDim() << " is not supported";
+  if (dst.getShape() != ArrayRef<int64_t>{src.getDimSize(0)})
+    return emitOpError("expected a destination of shape ")
+           << src.getDimSize(0) << " (the source "
+           << formatShape(src.getShape()) << " without dimension 1), but got "
+           << formatShape(dst.getShape());
+  if (!src.getElementType().isF32() ||
+      dst.getElementType() != src.getElementType())
+    return emitOpError("expected f32 source and destination, but got ")
+           << src.getElementType() << " and " << dst.getElementType();
+  auto slice = dyn_cast_or_null<SliceLayoutAttr>(dst.getLayout());
+  if (dst.getLayout() && !slice)
+    return emitOpError("expected the destination to have a #tile.slice "
+                       "layout, but got ")
+           << dst.getLayout();
+  if (slice && src.getLayout() &&
+      (slice.getDim() != getDim() || slice.getParent() != src.getLayout()))
+    return emitOpError("expected the destination layout to be the source "
+                       "layout ")
+           << src.getLayout() << " sliced along dimension " << getDim()
+           << ", but got " << slice;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // ParallelOp
 //===----------------------------------------------------------------------===//
 
@@ -668,6 +716,20 @@ static LogicalResult verifyElementAccess(Operation *op, Value buffer,
     return op->emitOpError("expected to be inside tile.parallel");
   if (!type.isFragment())
     return success();
+  // A row's value (a tile.reduce result) read at every column: broadcast.
+  ArrayRef<int64_t> extents = loop.getExtents();
+  if (isa<LoadOp>(op) && type.getRank() == 1 && extents.size() == 2 &&
+      type.getDimSize(0) == extents[0]) {
+    if (indices[0] != loop.getInductionVars()[0])
+      return op->emitOpError("expected the index of a broadcast row value "
+                             "to be induction variable #0 of the enclosing "
+                             "tile.parallel");
+    if (type.getLayout() && !isa<SliceLayoutAttr>(type.getLayout()))
+      return op->emitOpError("expected a broadcast row value to have a "
+                             "#tile.slice layout, but got ")
+             << type.getLayout();
+    return success();
+  }
   if (type.getShape() != loop.getExtents())
     return op->emitOpError("expected the fragment shape ")
            << formatShape(type.getShape())

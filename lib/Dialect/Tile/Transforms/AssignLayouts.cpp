@@ -114,11 +114,19 @@ struct TileAssignLayoutsPass
       } else if (auto gemm = dyn_cast<GemmOp>(op)) {
         used = {gemm.getC()};
       } else if (auto loop = dyn_cast<ParallelOp>(op)) {
+        // Row values read at every column (broadcast) follow their
+        // reduction, not the loop.
+        auto ofLoopShape = [&](Value buffer) {
+          return cast<BufferType>(buffer.getType()).getShape() ==
+                 loop.getExtents();
+        };
         loop.getBody().walk([&](Operation *inner) {
-          if (auto load = dyn_cast<LoadOp>(inner))
-            used.push_back(load.getBuffer());
-          else if (auto store = dyn_cast<StoreOp>(inner))
+          if (auto load = dyn_cast<LoadOp>(inner)) {
+            if (ofLoopShape(load.getBuffer()))
+              used.push_back(load.getBuffer());
+          } else if (auto store = dyn_cast<StoreOp>(inner)) {
             used.push_back(store.getBuffer());
+          }
         });
       }
       llvm::erase_if(used, [&](Value v) { return !isFragment(v); });
@@ -169,6 +177,17 @@ struct TileAssignLayoutsPass
       fragment.setType(type.withLayout(it->second));
     }
 
+    // Groups holding a tile.reduce result get the slice of the reduced
+    // fragment's layout once that one is known (below).
+    DenseMap<Value, ReduceOp> sliceGroups;
+    kernel.walk([&](ReduceOp reduce) {
+      if (groups.contains(reduce.getDst()))
+        sliceGroups.try_emplace(groups.getLeaderValue(reduce.getDst()), reduce);
+    });
+    auto inSliceGroup = [&](Value fragment) {
+      return sliceGroups.count(groups.getLeaderValue(fragment)) != 0;
+    };
+
     // A layout already present decides for its group.
     DenseMap<Value, unsigned> groupVec;
     for (Value fragment : fragments)
@@ -178,7 +197,7 @@ struct TileAssignLayoutsPass
     DenseMap<Value, unsigned> chosen;
     for (Value fragment : fragments) {
       Value leader = groups.getLeaderValue(fragment);
-      if (groupVec.count(leader))
+      if (groupVec.count(leader) || inSliceGroup(fragment))
         continue;
       unsigned vec = chooseVectorWidth(cast<BufferType>(fragment.getType()),
                                        kernel.getThreads());
@@ -189,13 +208,27 @@ struct TileAssignLayoutsPass
       groupVec[leader] = vec;
     for (Value fragment : fragments) {
       auto type = cast<BufferType>(fragment.getType());
-      if (type.getLayout())
+      if (type.getLayout() || inSliceGroup(fragment))
         continue;
       unsigned vec = groupVec[groups.getLeaderValue(fragment)];
       // Uses are tile ops, whose verifiers accept any fragment layout, so the
       // type can change in place.
       fragment.setType(
           type.withLayout(RowMajorLayoutAttr::get(&getContext(), vec)));
+    }
+    for (Value fragment : fragments) {
+      auto it = sliceGroups.find(groups.getLeaderValue(fragment));
+      auto type = cast<BufferType>(fragment.getType());
+      if (it == sliceGroups.end() || type.getLayout())
+        continue;
+      ReduceOp reduce = it->second;
+      Attribute parent = reduce.getSrcType().getLayout();
+      if (!parent) {
+        reduce.emitOpError("reduces a fragment without a layout");
+        return signalPassFailure();
+      }
+      fragment.setType(type.withLayout(SliceLayoutAttr::get(
+          &getContext(), static_cast<unsigned>(reduce.getDim()), parent)));
     }
   }
 };

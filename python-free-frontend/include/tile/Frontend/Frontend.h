@@ -93,6 +93,10 @@ Expr exp2(Expr x);
 Expr log(Expr x);
 Expr tanh(Expr x);
 Expr erf(Expr x);
+/// lhs < rhs (signed for integers and indices, ordered for floats): an i1.
+Expr less(Expr lhs, Expr rhs);
+/// condition ? whenTrue : whenFalse.
+Expr select(Expr condition, Expr whenTrue, Expr whenFalse);
 /// GELU, exact: x/2 (1 + erf(x / sqrt 2)).
 Expr gelu(Expr x);
 /// GELU, tanh approximation: x/2 (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))).
@@ -234,6 +238,14 @@ public:
   void gemm(const Buffer &a, const Buffer &b, const Buffer &c,
             bool transposeB = false, bool transposeA = false,
             bool clearAccum = false, SourceLoc loc = {});
+  /// dst[r] = max / sum / min over the columns of the rank-2 fragment src;
+  /// with `accumulate`, combined with dst's values (tile.reduce).
+  void reduceMax(const Buffer &src, const Buffer &dst, bool accumulate = false,
+                 SourceLoc loc = {});
+  void reduceSum(const Buffer &src, const Buffer &dst, bool accumulate = false,
+                 SourceLoc loc = {});
+  void reduceMin(const Buffer &src, const Buffer &dst, bool accumulate = false,
+                 SourceLoc loc = {});
   /// A sequential loop `for (i = lower; i < upper; i += step)` run by every
   /// thread of the block (scf.for), e.g. over the K tiles of a GEMM.
   void forLoop(Expr lower, Expr upper, int64_t step,

@@ -84,6 +84,23 @@ struct BiasGeluConfig {
 /// Adds the bias + GELU kernel to `program`; returns its name.
 std::string buildBiasGelu(Program &program, const BiasGeluConfig &config);
 
+/// Row softmax Y = softmax(X) along each row of a row-major M x N tensor
+/// (f16, bf16 or f32; computed in f32 with the row maximum subtracted), for
+/// N up to `blockN`: each block holds `rows` whole rows on chip, so X is
+/// read once and Y written once. Columns past N are masked (-inf).
+struct SoftmaxConfig {
+  int64_t rows = 1;
+  int64_t blockN = 4096;
+  int64_t threads = 256;
+  std::string dtype = "f16";
+
+  /// e.g. softmax_f16_1x4096_t256.
+  std::string kernelName() const;
+};
+
+/// Adds the softmax kernel to `program`; returns its name.
+std::string buildSoftmax(Program &program, const SoftmaxConfig &config);
+
 /// The element type named by "f16", "bf16", "f32", "f64", "i32" or "i64".
 mlir::Type parseElementType(Program &program, const std::string &name);
 

@@ -11,6 +11,12 @@ include "tile/Dialect/Tile/IR/TileDialect.td"
 include "mlir/IR/AttrTypeBase.td"
 include "mlir/IR/EnumAttr.td"
 
+def Tile_ReduceKind : I32EnumAttr<"ReduceKind", "how tile.reduce combines", [
+    I32EnumAttrCase<"sum", 0>, I32EnumAttrCase<"max", 1>,
+    I32EnumAttrCase<"min", 2>]> {
+  let cppNamespace = "::mlir::tile";
+}
+
 def Tile_MemoryScope : I32EnumAttr<"MemoryScope", "where a tile buffer lives", [
     I32EnumAttrCase<"Global", 0, "global">,
     I32EnumAttrCase<"Shared", 1, "shared">,
@@ -97,6 +103,31 @@ def Tile_MmaLayoutAttr : Tile_Attr<"MmaLayout", "mma"> {
   let extraClassDeclaration = [{
     unsigned getNumWarps() const { return getWarpsM() * getWarpsN(); }
   }];
+}
+
+def Tile_SliceLayoutAttr : Tile_Attr<"SliceLayout", "slice"> {
+  let summary = "fragment layout of a reduction: a parent layout minus one dimension";
+  let description = [{
+    The layout of a fragment that `tile.reduce` produces from a fragment
+    with layout `parent` by reducing dimension `dim` (Triton's slice
+    encoding). Element `r` is held by every thread that holds some element
+    of the parent with the remaining coordinates `r`, so each thread keeps
+    one register per row of the parent it touches ("row slot"), and a
+    `tile.parallel` over the parent's shape can read it at the parent's
+    coordinates without any data movement (broadcast).
+
+    ```
+    %m = tile.alloc_fragment : !tile.buffer<64xf32, fragment, #tile.slice<dim = 1, parent = #tile.mma<warps = [2, 2]>>>
+    ```
+
+    Supported: `dim = 1` of a rank-2 parent with `#tile.mma` (each lane
+    holds 2 rows per 16-row MMA tile) or `#tile.row_major<vec = v>` whose
+    rows are a whole number of thread rounds, or whose rounds are a whole
+    number of rows (then the threads of one row are consecutive).
+  }];
+  let parameters = (ins "unsigned":$dim, "::mlir::Attribute":$parent);
+  let assemblyFormat = "`<` `dim` `=` $dim `,` `parent` `=` $parent `>`";
+  let genVerifyDecl = 1;
 }
 
 def Tile_SwizzleLayoutAttr : Tile_Attr<"SwizzleLayout", "swizzle"> {

@@ -401,6 +401,46 @@ def Tile_GemmPrefetchOp : Tile_Op<"gemm_prefetch"> {
   }];
 }
 
+def Tile_ReduceOp : Tile_Op<"reduce"> {
+  let summary = "reduces a fragment along one dimension into a smaller fragment";
+  let description = [{
+    `dst[r] = combine over c of src[r, c]` (sum, max or min) for a rank-2
+    f32 fragment `src` reduced along dimension `dim` (1: along each row).
+    With `accumulate`, `dst`'s current values take part (`dst[r] =
+    combine(dst[r], ...)`: a running maximum or sum across a loop);
+    otherwise they are overwritten.
+
+    `dst` gets `#tile.slice<dim, parent = src's layout>` (from
+    `tile-assign-layouts` when absent): every thread that holds part of a
+    row ends up with the row's result, so a `tile.parallel` over `src`'s
+    shape can read `dst[i]` (broadcast) directly.
+
+    Lowering: each thread combines its own elements of a row, the lanes of
+    a warp that share the row combine with `shfl.sync.bfly`, and where a
+    row spans several warps their partial results meet in shared memory
+    (between two barriers).
+
+    ```mlir
+    tile.reduce max %x into %m dim(1) : !tile.buffer<4x1024xf32, fragment>, !tile.buffer<4xf32, fragment>
+    tile.reduce sum %p into %l dim(1) accumulate : !tile.buffer<4x1024xf32, fragment>, !tile.buffer<4xf32, fragment>
+    ```
+  }];
+  let arguments = (ins Tile_ReduceKind:$kind,
+                       Arg<Tile_Buffer, "", [MemRead]>:$src,
+                       Arg<Tile_Buffer, "", [MemRead, MemWrite]>:$dst,
+                       ConfinedAttr<I64Attr, [IntNonNegative]>:$dim,
+                       UnitAttr:$accumulate);
+  let assemblyFormat = [{
+    $kind $src `into` $dst `dim` `(` $dim `)` (`accumulate` $accumulate^)?
+    attr-dict `:` qualified(type($src)) `,` qualified(type($dst))
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    BufferType getSrcType() { return ::llvm::cast<BufferType>(getSrc().getType()); }
+    BufferType getDstType() { return ::llvm::cast<BufferType>(getDst().getType()); }
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Element-wise computation
 //===----------------------------------------------------------------------===//

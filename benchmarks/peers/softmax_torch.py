@@ -1,0 +1,52 @@
+#!/usr/bin/env python3
+"""PyTorch peer for the softmax benchmark: torch.softmax(x, dim=-1) on random
+normal inputs, f16 and f32, at the benchmark's shapes, timed with CUDA events
+(10 warm-ups, median of 50). GB/s counts bytes read + written. Prints one
+JSON object."""
+import json
+import statistics
+
+SHAPES = [(4096, 4096), (8192, 8192), (32768, 1024), (1024, 32768)]
+RUNS = 50
+
+
+def median_ms(fn):
+    import torch
+    for _ in range(10):
+        fn()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(RUNS):
+        start = torch.cuda.Event(enable_timing=True)
+        stop = torch.cuda.Event(enable_timing=True)
+        start.record()
+        fn()
+        stop.record()
+        stop.synchronize()
+        times.append(start.elapsed_time(stop))
+    return statistics.median(times)
+
+
+def main():
+    try:
+        import torch
+    except ImportError as error:
+        print(json.dumps({"skipped": f"no torch: {error}"}))
+        return 0
+    if not torch.cuda.is_available():
+        print(json.dumps({"skipped": "no CUDA GPU"}))
+        return 0
+    result = {"device": torch.cuda.get_device_name(), "torch": torch.__version__}
+    for m, n in SHAPES:
+        for name, dtype in (("f16", torch.float16), ("f32", torch.float32)):
+            x = torch.randn(m, n, device="cuda", dtype=dtype) * 2
+            ms = median_ms(lambda: torch.softmax(x, dim=-1))
+            nbytes = 2 * m * n * x.element_size()
+            result[f"{name}/{m}x{n}"] = {"median_ms": ms,
+                                         "gbps": nbytes / ms / 1e6}
+    print(json.dumps(result))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

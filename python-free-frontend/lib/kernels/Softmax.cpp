@@ -1,0 +1,57 @@
+//===- Softmax.cpp - Row softmax with on-chip rows ------------------------===//
+//
+// TileLang's softmax: a block copies its rows into an f32 fragment, takes
+// each row's maximum (tile.reduce max), exponentiates the shifted values
+// (exp2 with log2(e) folded in), sums them (tile.reduce sum) and scales,
+// then stores the rows. The row values broadcast back into the element
+// loops through their #tile.slice layout.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Frontend/Kernels.h"
+
+#include <cmath>
+
+namespace tile::fe {
+
+std::string SoftmaxConfig::kernelName() const {
+  return "softmax_" + dtype + "_" + std::to_string(rows) + "x" +
+         std::to_string(blockN) + "_t" + std::to_string(threads);
+}
+
+std::string buildSoftmax(Program &program, const SoftmaxConfig &config) {
+  mlir::Type type = parseElementType(program, config.dtype);
+  mlir::Type f32 = program.f32();
+  int64_t rows = config.rows, bN = config.blockN;
+  std::string name = config.kernelName();
+  constexpr double kLog2E = 1.4426950408889634;
+
+  Kernel k = program.kernel(name, config.threads);
+  Buffer X = k.tensor("X", {kDynamic, kDynamic}, type);
+  Buffer Y = k.tensor("Y", {kDynamic, kDynamic}, type);
+  k.body({ceildiv(X, 0, rows)}, [&](Kernel &k) {
+    Expr row = k.blockIndex(0) * double(rows);
+    Expr zero = k.index(0);
+    Expr n = X.dim(1);
+    Buffer x = k.allocFragment({rows, bN}, f32);
+    Buffer rowMax = k.allocFragment({rows}, f32);
+    Buffer rowSum = k.allocFragment({rows}, f32);
+    k.copy(X.at({row, zero}), x); // converts to f32; zero past the end
+    Expr minusInf = k.constant(-INFINITY, f32);
+    k.parallel({rows, bN}, [&](const Indices &i) {
+      x[i] = select(less(i[1], n), x[i], minusInf);
+    });
+    k.reduceMax(x, rowMax);
+    k.parallel({rows, bN}, [&](const Indices &i) {
+      x[i] = exp2((Expr(x[i]) - rowMax[i[0]]) * kLog2E);
+    });
+    k.reduceSum(x, rowSum);
+    k.parallel({rows, bN}, [&](const Indices &i) {
+      x[i] = Expr(x[i]) / Expr(rowSum[i[0]]);
+    });
+    k.copy(x, Y.at({row, zero}));
+  });
+  return name;
+}
+
+} // namespace tile::fe

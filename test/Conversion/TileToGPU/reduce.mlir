@@ -1,0 +1,88 @@
+// tile.reduce: tile-assign-layouts gives the results #tile.slice layouts of
+// the reduced fragment's layout; convert-tile-to-gpu combines each thread's
+// elements of a row, then the lanes of the row with butterfly shuffles, then
+// the warps of the row through shared memory between two barriers; the row
+// values broadcast into the element loops. The same on an MMA accumulator.
+//
+// RUN: tile-opt %s -split-input-file -tile-assign-layouts | FileCheck %s --check-prefix=LAYOUT
+// RUN: tile-opt %s -split-input-file -tile-to-gpu | FileCheck %s --check-prefix=GPU
+// RUN: tile-opt %s -split-input-file -tile-to-nvvm | FileCheck %s --check-prefix=NVVM
+
+// LAYOUT-LABEL: tile.kernel @softmax(
+// LAYOUT: %[[X:.*]] = tile.alloc_fragment : !tile.buffer<4x1024xf32, fragment, #tile.row_major<vec = 4>>
+// LAYOUT: tile.alloc_fragment : !tile.buffer<4xf32, fragment, #tile.slice<dim = 1, parent = #tile.row_major<vec = 4>>>
+// LAYOUT: tile.alloc_fragment : !tile.buffer<4xf32, fragment, #tile.slice<dim = 1, parent = #tile.row_major<vec = 4>>>
+
+// 256 threads, 4 rows of 256 chunks: each thread holds one chunk of every
+// row; 32 lanes and 8 warps per row.
+// GPU-LABEL: gpu.func @softmax(
+// GPU: arith.maximumf
+// GPU: gpu.shuffle  xor %{{.*}}, %c1_i32, %c32_i32 : f32
+// GPU: gpu.shuffle  xor %{{.*}}, %c16_i32, %c32_i32 : f32
+// GPU: gpu.barrier
+// GPU: memref.store %{{.*}}, %[[SCRATCH:.*]][%{{.*}}] : memref<32xf32, #gpu.address_space<workgroup>>
+// GPU: gpu.barrier
+// GPU: memref.load %[[SCRATCH]][%{{.*}}] : memref<32xf32, #gpu.address_space<workgroup>>
+// GPU: math.exp
+// GPU: arith.addf
+// GPU: gpu.shuffle  xor
+// GPU: arith.divf
+
+// NVVM: nvvm.shfl.sync bfly
+
+tile.kernel @softmax(%X: !tile.buffer<?x?xf32, global>, %Y: !tile.buffer<?x?xf32, global>) grid(%bx) = [ceildiv(%X[0], 4)] threads(256) {
+  %c4 = arith.constant 4 : index
+  %c0 = arith.constant 0 : index
+  %row = arith.muli %bx, %c4 : index
+  %x = tile.alloc_fragment : !tile.buffer<4x1024xf32, fragment>
+  %m = tile.alloc_fragment : !tile.buffer<4xf32, fragment>
+  %l = tile.alloc_fragment : !tile.buffer<4xf32, fragment>
+  tile.copy %X[%row, %c0] to %x : !tile.buffer<?x?xf32, global> to !tile.buffer<4x1024xf32, fragment>
+  tile.reduce max %x into %m dim(1) : !tile.buffer<4x1024xf32, fragment>, !tile.buffer<4xf32, fragment>
+  tile.parallel (%i, %j) in [4, 1024] {
+    %v = tile.load %x[%i, %j] : !tile.buffer<4x1024xf32, fragment>
+    %mx = tile.load %m[%i] : !tile.buffer<4xf32, fragment>
+    %d = arith.subf %v, %mx : f32
+    %e = math.exp %d : f32
+    tile.store %e, %x[%i, %j] : !tile.buffer<4x1024xf32, fragment>
+  }
+  tile.reduce sum %x into %l dim(1) : !tile.buffer<4x1024xf32, fragment>, !tile.buffer<4xf32, fragment>
+  tile.parallel (%i, %j) in [4, 1024] {
+    %v = tile.load %x[%i, %j] : !tile.buffer<4x1024xf32, fragment>
+    %s = tile.load %l[%i] : !tile.buffer<4xf32, fragment>
+    %q = arith.divf %v, %s : f32
+    tile.store %q, %x[%i, %j] : !tile.buffer<4x1024xf32, fragment>
+  }
+  tile.copy %x to %Y[%row, %c0] : !tile.buffer<4x1024xf32, fragment> to !tile.buffer<?x?xf32, global>
+}
+
+// -----
+
+// A row maximum of a gemm accumulator (#tile.mma): the four lanes of a quad
+// share rows (shuffles 1 and 2), and the two warps of a warp row meet in
+// shared memory.
+// LAYOUT-LABEL: tile.kernel @mma_rows(
+// LAYOUT: tile.alloc_fragment : !tile.buffer<64xf32, fragment, #tile.slice<dim = 1, parent = #tile.mma<warps = [2, 2]>>>
+// GPU-LABEL: gpu.func @mma_rows(
+// GPU: gpu.shuffle  xor %{{.*}}, %c1_i32, %c32_i32 : f32
+// GPU: gpu.shuffle  xor %{{.*}}, %c2_i32, %c32_i32 : f32
+// GPU-NOT: gpu.shuffle  xor %{{.*}}, %c4_i32
+// GPU: gpu.barrier
+tile.kernel @mma_rows(%A: !tile.buffer<?x?xf16, global>, %C: !tile.buffer<?x?xf32, global>) grid(%bx) = [1] threads(128) {
+  %c0 = arith.constant 0 : index
+  %as = tile.alloc_shared : !tile.buffer<64x32xf16, shared>
+  %bs = tile.alloc_shared : !tile.buffer<32x64xf16, shared>
+  %acc = tile.alloc_fragment : !tile.buffer<64x64xf32, fragment>
+  %m = tile.alloc_fragment : !tile.buffer<64xf32, fragment>
+  tile.copy %A[%c0, %c0] to %as : !tile.buffer<?x?xf16, global> to !tile.buffer<64x32xf16, shared>
+  tile.copy %A[%c0, %c0] to %bs : !tile.buffer<?x?xf16, global> to !tile.buffer<32x64xf16, shared>
+  tile.gemm %as, %bs, %acc {clear_accum} : !tile.buffer<64x32xf16, shared>, !tile.buffer<32x64xf16, shared>, !tile.buffer<64x64xf32, fragment>
+  tile.reduce max %acc into %m dim(1) : !tile.buffer<64x64xf32, fragment>, !tile.buffer<64xf32, fragment>
+  tile.parallel (%i, %j) in [64, 64] {
+    %v = tile.load %acc[%i, %j] : !tile.buffer<64x64xf32, fragment>
+    %r = tile.load %m[%i] : !tile.buffer<64xf32, fragment>
+    %d = arith.subf %v, %r : f32
+    tile.store %d, %acc[%i, %j] : !tile.buffer<64x64xf32, fragment>
+  }
+  tile.copy %acc to %C[%c0, %c0] : !tile.buffer<64x64xf32, fragment> to !tile.buffer<?x?xf32, global>
+}

@@ -1,0 +1,130 @@
+//===- SoftmaxGpuTest.cpp - Row softmax on the GPU ------------------------===//
+//
+// Runs every compiled softmax variant on the shapes it can hold (N up to
+// its block_n) and compares every element with a float64 reference:
+// random rows, large magnitudes, rows with -inf entries, constant rows,
+// one-element rows. Skips visibly without a GPU or without kernels.
+//
+//===----------------------------------------------------------------------===//
+
+#include "../../benchmarks/common/Half.h"
+#include "../../benchmarks/common/KernelIndex.h"
+
+#include "tile/runtime/Runtime.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+
+using namespace tile;
+
+namespace {
+
+class SoftmaxGpu : public ::testing::Test {
+protected:
+  void SetUp() override {
+    std::string why;
+    if (!rt::isDriverAvailable(&why) || rt::deviceCount() == 0)
+      GTEST_SKIP() << "no CUDA GPU: " << (why.empty() ? "no device" : why);
+    auto found = bench::loadVariants(bench::kernelDir(TILE_KERNEL_DIR_DEFAULT),
+                                     "softmax");
+    if (!found || found->empty())
+      GTEST_SKIP() << "no compiled softmax kernels in "
+                   << bench::kernelDir(TILE_KERNEL_DIR_DEFAULT);
+    variants = *found;
+  }
+  std::vector<bench::KernelVariant> variants;
+};
+
+/// Element bits of `dtype` for a float, and back.
+uint32_t toBits(float value, const std::string &dtype) {
+  if (dtype == "f32") {
+    uint32_t bits;
+    std::memcpy(&bits, &value, 4);
+    return bits;
+  }
+  return bench::floatToLow(value, dtype == "bf16");
+}
+double fromBits(uint32_t bits, const std::string &dtype) {
+  if (dtype == "f32") {
+    float value;
+    std::memcpy(&value, &bits, 4);
+    return value;
+  }
+  return bench::lowToFloat(static_cast<uint16_t>(bits), dtype == "bf16");
+}
+
+TEST_F(SoftmaxGpu, MatchesFloat64) {
+  rt::Device device = rt::Device::open();
+  for (const auto &variant : variants) {
+    std::string dtype = variant.config.at("dtype");
+    int64_t blockN = variant.config.at("block_n");
+    size_t bytes = dtype == "f32" ? 4 : 2;
+    rt::DType type = *rt::parseDType(dtype);
+    // Relative error of one rounding of the output type, with margin.
+    double tolerance = dtype == "f32" ? 1e-5 : dtype == "f16" ? 2e-3 : 1e-2;
+    for (auto [m, n] : {std::pair<int64_t, int64_t>{1, 1},
+                        {7, blockN / 2 + 3},
+                        {129, blockN},
+                        {64, blockN - 1}}) {
+      if (n < 1 || n > blockN)
+        continue;
+      std::mt19937 rng(m * 7 + n + blockN);
+      std::normal_distribution<float> dist(0.0f, 3.0f);
+      std::vector<double> x(m * n);
+      for (int64_t r = 0; r < m; ++r)
+        for (int64_t c = 0; c < n; ++c) {
+          double v = dist(rng);
+          if (r % 4 == 1)
+            v *= 1000; // large magnitudes
+          if (r % 4 == 2 && c % 3 == 0 && c > 0)
+            v = -INFINITY; // masked entries (not the whole row)
+          if (r % 4 == 3)
+            v = 2.5; // constant row
+          x[r * n + c] = fromBits(toBits(float(v), dtype), dtype);
+        }
+      std::vector<uint8_t> host(m * n * bytes + 256, 0xff);
+      for (int64_t i = 0; i < m * n; ++i) {
+        uint32_t bits = toBits(float(x[i]), dtype);
+        std::memcpy(host.data() + i * bytes, &bits, bytes);
+      }
+      rt::DeviceBuffer X = rt::DeviceBuffer::fromHost(device, host);
+      rt::DeviceBuffer Y = rt::DeviceBuffer::fromHost(device, host);
+      rt::Module module =
+          rt::Module::load(device, variant.cubinPath, variant.manifestPath);
+      rt::Stream stream(device);
+      module.kernel(variant.name)
+          .launch(stream, {rt::Arg::buffer(X, type, {m, n}),
+                           rt::Arg::buffer(Y, type, {m, n})});
+      stream.synchronize();
+      std::vector<uint8_t> out = Y.download<uint8_t>();
+      double diff = 0, norm = 0;
+      bool finite = true;
+      for (int64_t r = 0; r < m; ++r) {
+        double maxValue = -INFINITY, sum = 0;
+        for (int64_t c = 0; c < n; ++c)
+          maxValue = std::max(maxValue, x[r * n + c]);
+        for (int64_t c = 0; c < n; ++c)
+          sum += std::exp(x[r * n + c] - maxValue);
+        for (int64_t c = 0; c < n; ++c) {
+          double ref = std::exp(x[r * n + c] - maxValue) / sum;
+          uint32_t bits = 0;
+          std::memcpy(&bits, out.data() + (r * n + c) * bytes, bytes);
+          double got = fromBits(bits, dtype);
+          finite &= std::isfinite(got);
+          diff += (got - ref) * (got - ref);
+          norm += ref * ref;
+        }
+      }
+      for (size_t i = m * n * bytes; i < out.size(); ++i)
+        ASSERT_EQ(out[i], 0xff) << variant.name << ": wrote past the end";
+      EXPECT_TRUE(finite) << variant.name << " " << m << "x" << n;
+      EXPECT_LE(std::sqrt(diff / norm), tolerance)
+          << variant.name << " " << m << "x" << n;
+    }
+  }
+}
+
+} // namespace
