@@ -4,28 +4,10 @@ normal inputs, f16 and f32, at the benchmark's shapes, timed with CUDA events
 (10 warm-ups, median of 50). GB/s counts bytes read + written. Prints one
 JSON object."""
 import json
-import statistics
+
+from cuda_timing import median_ms
 
 SHAPES = [(4096, 4096), (8192, 8192), (32768, 1024), (1024, 32768)]
-RUNS = 50
-
-
-def median_ms(fn):
-    import torch
-    for _ in range(10):
-        fn()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(RUNS):
-        start = torch.cuda.Event(enable_timing=True)
-        stop = torch.cuda.Event(enable_timing=True)
-        start.record()
-        fn()
-        stop.record()
-        stop.synchronize()
-        times.append(start.elapsed_time(stop))
-    return statistics.median(times)
-
 
 def main():
     try:

@@ -3,28 +3,11 @@
 2^28 random float32 values, timed with CUDA events (warm-up, median of 50).
 Prints one JSON object."""
 import json
-import statistics
 import sys
 
+from cuda_timing import median_ms
+
 N = 1 << 28
-RUNS = 50
-
-
-def median_ms(fn):
-    import torch
-    for _ in range(10):
-        fn()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(RUNS):
-        start = torch.cuda.Event(enable_timing=True)
-        stop = torch.cuda.Event(enable_timing=True)
-        start.record()
-        fn()
-        stop.record()
-        stop.synchronize()
-        times.append(start.elapsed_time(stop))
-    return statistics.median(times)
 
 
 def main():

@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "../../benchmarks/common/Half.h"
-#include "../../benchmarks/common/KernelIndex.h"
+#include "GpuTest.h"
 
 #include "tile/runtime/Runtime.h"
 
@@ -20,21 +20,10 @@ using namespace tile;
 
 namespace {
 
-class BiasGeluGpu : public ::testing::Test {
-protected:
-  void SetUp() override {
-    std::string why;
-    if (!rt::isDriverAvailable(&why) || rt::deviceCount() == 0)
-      GTEST_SKIP() << "no CUDA GPU: " << (why.empty() ? "no device" : why);
-    auto found = bench::loadVariants(bench::kernelDir(TILE_KERNEL_DIR_DEFAULT),
-                                     "bias_gelu");
-    if (!found || found->empty())
-      GTEST_SKIP() << "no compiled bias_gelu kernels in "
-                   << bench::kernelDir(TILE_KERNEL_DIR_DEFAULT);
-    variants = *found;
-  }
-  std::vector<bench::KernelVariant> variants;
+struct BiasGeluGpuKernels {
+  static const char *name() { return "bias_gelu"; }
 };
+using BiasGeluGpu = test::VariantTest<BiasGeluGpuKernels>;
 
 TEST_F(BiasGeluGpu, MatchesFloat64OnOddAndLargeShapes) {
   rt::Device device = rt::Device::open();

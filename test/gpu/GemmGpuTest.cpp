@@ -9,7 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "../../benchmarks/common/Half.h"
-#include "../../benchmarks/common/KernelIndex.h"
+#include "GpuTest.h"
 
 #include "tile/runtime/Runtime.h"
 
@@ -25,21 +25,10 @@ using namespace tile;
 
 namespace {
 
-class GemmGpu : public ::testing::Test {
-protected:
-  void SetUp() override {
-    std::string why;
-    if (!rt::isDriverAvailable(&why) || rt::deviceCount() == 0)
-      GTEST_SKIP() << "no CUDA GPU: " << (why.empty() ? "no device" : why);
-    auto found =
-        bench::loadVariants(bench::kernelDir(TILE_KERNEL_DIR_DEFAULT), "gemm");
-    if (!found || found->empty())
-      GTEST_SKIP() << "no compiled gemm kernels in "
-                   << bench::kernelDir(TILE_KERNEL_DIR_DEFAULT);
-    variants = *found;
-  }
-  std::vector<bench::KernelVariant> variants;
+struct GemmGpuKernels {
+  static const char *name() { return "gemm"; }
 };
+using GemmGpu = test::VariantTest<GemmGpuKernels>;
 
 struct Shape {
   int64_t m, n, k;

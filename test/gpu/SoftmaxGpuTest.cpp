@@ -8,7 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "../../benchmarks/common/Half.h"
-#include "../../benchmarks/common/KernelIndex.h"
+#include "GpuTest.h"
 
 #include "tile/runtime/Runtime.h"
 
@@ -22,21 +22,10 @@ using namespace tile;
 
 namespace {
 
-class SoftmaxGpu : public ::testing::Test {
-protected:
-  void SetUp() override {
-    std::string why;
-    if (!rt::isDriverAvailable(&why) || rt::deviceCount() == 0)
-      GTEST_SKIP() << "no CUDA GPU: " << (why.empty() ? "no device" : why);
-    auto found = bench::loadVariants(bench::kernelDir(TILE_KERNEL_DIR_DEFAULT),
-                                     "softmax");
-    if (!found || found->empty())
-      GTEST_SKIP() << "no compiled softmax kernels in "
-                   << bench::kernelDir(TILE_KERNEL_DIR_DEFAULT);
-    variants = *found;
-  }
-  std::vector<bench::KernelVariant> variants;
+struct SoftmaxGpuKernels {
+  static const char *name() { return "softmax"; }
 };
+using SoftmaxGpu = test::VariantTest<SoftmaxGpuKernels>;
 
 /// Element bits of `dtype` for a float, and back.
 uint32_t toBits(float value, const std::string &dtype) {

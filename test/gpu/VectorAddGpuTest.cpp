@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "../../benchmarks/common/KernelIndex.h"
+#include "GpuTest.h"
 
 #include "tile/runtime/Runtime.h"
 
@@ -20,22 +20,10 @@ using namespace tile;
 
 namespace {
 
-class VectorAddGpu : public ::testing::Test {
-protected:
-  void SetUp() override {
-    std::string why;
-    if (!rt::isDriverAvailable(&why) || rt::deviceCount() == 0)
-      GTEST_SKIP() << "no CUDA GPU: " << (why.empty() ? "no device" : why);
-    auto found = bench::loadVariants(bench::kernelDir(TILE_KERNEL_DIR_DEFAULT),
-                                     "vector_add");
-    if (!found || found->empty())
-      GTEST_SKIP() << "no compiled vector_add kernels in "
-                   << bench::kernelDir(TILE_KERNEL_DIR_DEFAULT)
-                   << " (run tile-kernels --out-dir=DIR)";
-    variants = *found;
-  }
-  std::vector<bench::KernelVariant> variants;
+struct VectorAddGpuKernels {
+  static const char *name() { return "vector_add"; }
 };
+using VectorAddGpu = test::VariantTest<VectorAddGpuKernels>;
 
 /// Random inputs of length n on the host and the device, and a poisoned
 /// output with one guard element past its end.

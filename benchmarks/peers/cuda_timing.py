@@ -1,0 +1,20 @@
+"""CUDA-event timing shared by the PyTorch peer scripts."""
+import statistics
+
+
+def median_ms(fn, runs=50, warmup=10):
+    """Median of `runs` CUDA-event timings of fn() after `warmup` calls."""
+    import torch
+    for _ in range(warmup):
+        fn()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(runs):
+        start = torch.cuda.Event(enable_timing=True)
+        stop = torch.cuda.Event(enable_timing=True)
+        start.record()
+        fn()
+        stop.record()
+        stop.synchronize()
+        times.append(start.elapsed_time(stop))
+    return statistics.median(times)
