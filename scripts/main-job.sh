@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The README's main job: set up, build, compile the kernel library (tile IR
 # -> PTX -> cubin + manifest) with a compile report, then run the kernels on
-# the GPU when there is one (tests and benchmark), or say clearly that there
+# the GPU when there is one (tests and benchmarks), or say clearly that there
 # is none.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -21,5 +21,8 @@ if ! "$build/bin/tile-device-info"; then
 fi
 status=0
 TILE_KERNEL_DIR=$kernels "$build/bin/tile-gpu-tests" || status=1
-TILE_KERNEL_DIR=$kernels "$build/bin/tile-bench-vector-add" || status=1
+for bench in tile-bench-vector-add tile-bench-gemm tile-bench-softmax; do
+  [ -x "$build/bin/$bench" ] || continue
+  TILE_KERNEL_DIR=$kernels "$build/bin/$bench" || status=1
+done
 exit $status
