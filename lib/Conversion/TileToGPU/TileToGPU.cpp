@@ -1259,10 +1259,9 @@ FailureOr<int64_t> KernelLowering::registersPerThread(Operation *op,
   auto slice = dyn_cast_or_null<SliceLayoutAttr>(type.getLayout());
   if (!slice)
     return type.getNumElements() / numThreads;
-  // The parent's shape is not recorded; its rows are this fragment's
-  // elements, and its row slots do not depend on its columns beyond the
-  // cases of getRowMap, which the reduction that writes this fragment
-  // checks. Find that reduction for the parent shape.
+  // #tile.slice does not record the parent's shape, whose columns decide
+  // how many rows a thread touches: take it from the tile.reduce that
+  // writes this fragment.
   for (Operation *user : buffer.getUsers())
     if (auto reduce = dyn_cast<ReduceOp>(user)) {
       FailureOr<RowMap> map =
@@ -1299,7 +1298,6 @@ LogicalResult KernelLowering::lowerReduce(ReduceOp op) {
       getRowMap(op, src.type.getShape(), src.type.getLayout());
   if (failed(map))
     return failure();
-  Type f32 = builder.getF32Type();
   ReduceKind kind = op.getKind();
   auto combine = [&](Value a, Value b) -> Value {
     switch (kind) {
@@ -1377,7 +1375,6 @@ LogicalResult KernelLowering::lowerReduce(ReduceOp op) {
                       value);
     memref::StoreOp::create(builder, loc, value, dst.memref, index);
   }
-  (void)f32;
   return success();
 }
 
