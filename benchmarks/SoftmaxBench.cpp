@@ -112,15 +112,23 @@ int main(int argc, char **argv) {
           [s, elementBytes](benchmark::State &state) {
             benchCopy(state, s, elementBytes);
           }));
-      // The variant with the smallest block_n that holds a row.
-      const bench::KernelVariant *best = nullptr;
+      // The one-pass variant with the smallest block_n that holds a row,
+      // else the online (two-pass) one.
+      const bench::KernelVariant *best = nullptr, *online = nullptr;
       for (const auto &v : variants) {
-        int64_t blockN = v.config.at("block_n");
-        if (v.config.at("dtype") != dtype || blockN < s.n)
+        if (v.config.at("dtype") != dtype)
           continue;
-        if (!best || blockN < int64_t(best->config.at("block_n")))
+        if (v.config.value("online", false)) {
+          online = &v;
+          continue;
+        }
+        int64_t blockN = v.config.at("block_n");
+        if (blockN >= s.n &&
+            (!best || blockN < int64_t(best->config.at("block_n"))))
           best = &v;
       }
+      if (!best)
+        best = online;
       if (!best)
         continue;
       configure(benchmark::RegisterBenchmark(

@@ -84,6 +84,10 @@ static cl::opt<std::string>
 static cl::opt<bool> geluTanhForm("tanh",
                                   cl::desc("bias_gelu: the tanh approximation"),
                                   cl::cat(category));
+static cl::opt<bool> online("online",
+                            cl::desc("softmax: rows of any length (two "
+                                     "passes over --block-n-wide chunks)"),
+                            cl::cat(category));
 static cl::opt<int64_t> threads("num-threads", cl::desc("Threads per block"),
                                 cl::init(256), cl::cat(category));
 static cl::opt<std::string> dtype("dtype", cl::desc("Element type"),
@@ -121,7 +125,8 @@ Variant softmaxVariant(const SoftmaxConfig &c) {
           llvm::json::Object{{"rows", c.rows},
                              {"block_n", c.blockN},
                              {"threads", c.threads},
-                             {"dtype", c.dtype}},
+                             {"dtype", c.dtype},
+                             {"online", c.online}},
           [c](Program &p) { return buildSoftmax(p, c); }};
 }
 
@@ -189,7 +194,9 @@ std::vector<Variant> defaultVariants() {
     for (SoftmaxConfig c : {SoftmaxConfig{4, 1024, 256, dtype},
                             SoftmaxConfig{1, 4096, 256, dtype},
                             SoftmaxConfig{1, 8192, 512, dtype},
-                            SoftmaxConfig{1, 32768, 1024, dtype}})
+                            SoftmaxConfig{1, 32768, 1024, dtype},
+                            // Any row length: 4096-wide chunks, two passes.
+                            SoftmaxConfig{1, 4096, 256, dtype, true}})
       variants.push_back(softmaxVariant(c));
   return variants;
 }
@@ -291,7 +298,7 @@ int emitOne() {
         gemmVariant({blockM, blockN, blockK, threads, outDtype, stages,
                      rasterPanel, transposeB, inDtype, transposeA, epilogue});
   else if (kernelName == "softmax")
-    variant = softmaxVariant({blockM, blockN, threads, dtype});
+    variant = softmaxVariant({blockM, blockN, threads, dtype, online});
   else if (kernelName == "bias_gelu")
     variant = biasGeluVariant({blockM, blockN, threads, dtype, geluTanhForm});
   else {
@@ -360,7 +367,8 @@ int main(int argc, char **argv) {
            "--raster-panel, --transpose-a, --transpose-b, --in-dtype, "
            "--epilogue=none|bias_gelu|bias_gelu_tanh)\n"
         << "softmax      Y = softmax(X) along rows of up to --block-n "
-           "elements (--block-m rows per block, --num-threads, --dtype)\n"
+           "elements (--block-m rows per block, --num-threads, --dtype; "
+           "--online: any length)\n"
         << "bias_gelu    C = gelu(C + bias) in place, row-major M x N "
            "(--block-m, --block-n, --num-threads, --dtype, --tanh)\n";
     return 0;

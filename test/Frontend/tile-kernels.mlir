@@ -73,3 +73,17 @@
 // SOFTMAXPTX: shfl.sync.bfly.b32
 // SOFTMAXPTX: bar.sync
 // SOFTMAXPTX: ex2.approx
+
+// Online softmax for rows of any length: a first pass over 4096-wide chunks
+// with a running maximum and sum (an element loop over the row values
+// alone), a second pass that writes.
+// RUN: tile-kernels --kernel=softmax --online --dtype=f16 --block-m=1 --block-n=4096 --num-threads=256 --emit=mlir | tile-opt | FileCheck %s --check-prefix=ONLINE
+// ONLINE-LABEL: tile.kernel @softmax_online_f16_1x4096_t256(
+// ONLINE: tile.fill %[[MAX:.*]], %{{.*}} : !tile.buffer<1xf32, fragment>
+// ONLINE: tile.fill %[[SUM:.*]], %{{.*}} : !tile.buffer<1xf32, fragment>
+// ONLINE: scf.for
+// ONLINE: tile.reduce max %{{.*}} into %[[CHUNK:.*]] dim(1)
+// ONLINE: tile.parallel (%{{.*}}) in [1]
+// ONLINE: tile.reduce sum %{{.*}} into %[[SUM]] dim(1) accumulate
+// ONLINE: scf.for
+// ONLINE: tile.copy %{{.*}} to %Y[

@@ -117,6 +117,8 @@ struct RowMap {
   int64_t warpsPerRow = 1;
   int64_t rowsPerWarp = 1;
   std::function<int64_t(int64_t)> slotOf;
+  /// The row (dim-0 coordinate) of the thread's row slot `k`.
+  std::function<Value(int64_t)> rowOf;
 };
 
 /// Lowers one tile.kernel into a gpu.func.
@@ -186,6 +188,10 @@ private:
   /// message on `op`) for layouts the reduction does not support.
   FailureOr<struct RowMap> getRowMap(Operation *op, ArrayRef<int64_t> shape,
                                      Attribute layout);
+  /// The parent shape of #tile.slice fragments of `type`: the source shape
+  /// of the kernel's tile.reduce ops that produce that type.
+  FailureOr<SmallVector<int64_t>> sliceParentShape(Operation *op,
+                                                   BufferType type);
   /// Registers per thread of a fragment (row slots for #tile.slice).
   FailureOr<int64_t> registersPerThread(Operation *op, Value buffer);
   LogicalResult lowerReduce(ReduceOp op);
@@ -1042,10 +1048,8 @@ LogicalResult KernelLowering::lowerElementAccess(Operation *op, Value slotValue,
     if (it->second.type.isFragment()) {
       bool rowValue =
           isa_and_nonnull<SliceLayoutAttr>(it->second.type.getLayout());
-      if (rowValue && !rows)
-        return nullptr;
       address.assign(
-          {rowValue ? constant(loc, rows->slotOf(slot)) : slotValue});
+          {rowValue && rows ? constant(loc, rows->slotOf(slot)) : slotValue});
     } else {
       SmallVector<Value> coords(indices.begin(), indices.end());
       address = physical(loc, it->second, coords);
@@ -1125,8 +1129,24 @@ LogicalResult KernelLowering::lowerParallel(ParallelOp op) {
   if (walk.wasInterrupted())
     return failure();
 
+  // A loop over row values alone (#tile.slice fragments, e.g. a running
+  // maximum): each thread computes the rows it holds.
+  std::optional<RowMap> ownRows;
+  if (auto slice = dyn_cast_or_null<SliceLayoutAttr>(layout)) {
+    auto type = cast<BufferType>(
+        layoutSource->getOperand(isa<StoreOp>(layoutSource) ? 1 : 0).getType());
+    FailureOr<SmallVector<int64_t>> parent =
+        sliceParentShape(layoutSource, type);
+    if (failed(parent))
+      return failure();
+    FailureOr<RowMap> map = getRowMap(layoutSource, *parent, slice.getParent());
+    if (failed(map))
+      return failure();
+    ownRows = *map;
+  }
+
   int64_t vec = 1;
-  if (layoutSource) {
+  if (layoutSource && !ownRows) {
     if (!layout)
       return layoutSource->emitOpError("expected a fragment with a layout; "
                                        "run -tile-assign-layouts first");
@@ -1154,6 +1174,40 @@ LogicalResult KernelLowering::lowerParallel(ParallelOp op) {
 
   Block &body = op.getBodyBlock();
   LogicalResult result = success();
+  // One iteration of the body at `coords`, on register `slot`.
+  auto emitIteration = [&](int64_t slot, ArrayRef<Value> coords) {
+    Value slotValue = constant(loc, slot);
+    IRMapping mapping;
+    mapping.map(body.getArguments(), coords);
+    SmallVector<Operation *> accesses;
+    for (Operation &inner : body.without_terminator()) {
+      Operation *clone = builder.clone(inner, mapping);
+      clone->walk([&](Operation *nested) {
+        if (isa<LoadOp, StoreOp, DimOp>(nested))
+          accesses.push_back(nested);
+      });
+    }
+    OpBuilder::InsertionGuard guard(builder);
+    for (Operation *access : accesses) {
+      // A tile.dim in the body is cloned with it; its sizes are defined in
+      // the prologue, so it is replaced here like one outside the loop.
+      if (auto dim = dyn_cast<DimOp>(access)) {
+        if (failed(lowerDim(dim)))
+          result = failure();
+        else
+          dim->erase();
+        continue;
+      }
+      if (failed(lowerElementAccess(access, slotValue, slot,
+                                    rows ? &*rows : nullptr)))
+        result = failure();
+    }
+  };
+  if (ownRows) {
+    for (int64_t k = 0; k < ownRows->slots && succeeded(result); ++k)
+      emitIteration(k, {ownRows->rowOf(k)});
+    return result;
+  }
   forEachThreadChunk(
       loc, shape, layout, vec, [&](int64_t firstSlot, ArrayRef<Value> first) {
         for (int64_t lane = 0; lane < vec && succeeded(result); ++lane) {
@@ -1161,34 +1215,7 @@ LogicalResult KernelLowering::lowerParallel(ParallelOp op) {
           if (lane)
             coords.back() = arith::AddIOp::create(builder, loc, coords.back(),
                                                   constant(loc, lane));
-          int64_t slot = firstSlot + lane;
-          Value slotValue = constant(loc, slot);
-          IRMapping mapping;
-          mapping.map(body.getArguments(), coords);
-          SmallVector<Operation *> accesses;
-          for (Operation &inner : body.without_terminator()) {
-            Operation *clone = builder.clone(inner, mapping);
-            clone->walk([&](Operation *nested) {
-              if (isa<LoadOp, StoreOp, DimOp>(nested))
-                accesses.push_back(nested);
-            });
-          }
-          OpBuilder::InsertionGuard guard(builder);
-          for (Operation *access : accesses) {
-            // A tile.dim in the body is cloned with it; its sizes are defined
-            // in the prologue, so it is replaced here like one outside the
-            // loop.
-            if (auto dim = dyn_cast<DimOp>(access)) {
-              if (failed(lowerDim(dim)))
-                result = failure();
-              else
-                dim->erase();
-              continue;
-            }
-            if (failed(lowerElementAccess(access, slotValue, slot,
-                                          rows ? &*rows : nullptr)))
-              result = failure();
-          }
+          emitIteration(firstSlot + lane, coords);
         }
       });
   return result;
@@ -1214,6 +1241,21 @@ FailureOr<RowMap> KernelLowering::getRowMap(Operation *op,
     map.slotOf = [tilesN](int64_t s) {
       return (s / (tilesN * 4)) * 2 + (s / 2) % 2;
     };
+    int64_t warpRows = shape[0] / mma.getWarpsM();
+    int64_t warpsN = mma.getWarpsN();
+    map.rowOf = [this, warpRows, warpsN](int64_t k) -> Value {
+      Location loc = builder.getUnknownLoc();
+      auto [warp, lane] = getWarpAndLane(loc);
+      Value base = arith::AddIOp::create(
+          builder, loc,
+          arith::MulIOp::create(
+              builder, loc,
+              arith::DivUIOp::create(builder, loc, warp, constant(loc, warpsN)),
+              constant(loc, warpRows)),
+          arith::DivUIOp::create(builder, loc, lane, constant(loc, 4)));
+      return arith::AddIOp::create(builder, loc, base,
+                                   constant(loc, (k / 2) * 16 + (k % 2) * 8));
+    };
     return map;
   }
   auto rowMajor = dyn_cast_or_null<RowMajorLayoutAttr>(layout);
@@ -1235,6 +1277,14 @@ FailureOr<RowMap> KernelLowering::getRowMap(Operation *op,
     map.warpsPerRow = std::max<int64_t>(chunksPerRow / 32, 1);
     map.rowsPerWarp = 32 / map.lanesPerRow;
     map.slotOf = [vec](int64_t s) { return s / vec; };
+    int64_t rowsPerRound = numThreads / chunksPerRow;
+    map.rowOf = [this, rowsPerRound, chunksPerRow](int64_t k) -> Value {
+      Location loc = builder.getUnknownLoc();
+      return arith::AddIOp::create(
+          builder, loc, constant(loc, k * rowsPerRound),
+          arith::DivUIOp::create(builder, loc, threadId,
+                                 constant(loc, chunksPerRow)));
+    };
     return map;
   }
   if (chunksPerRow % numThreads == 0) {
@@ -1246,11 +1296,47 @@ FailureOr<RowMap> KernelLowering::getRowMap(Operation *op,
     map.slotOf = [vec, roundsPerRow](int64_t s) {
       return s / vec / roundsPerRow;
     };
+    map.rowOf = [this](int64_t k) -> Value {
+      return constant(builder.getUnknownLoc(), k);
+    };
     return map;
   }
   return op->emitOpError("cannot reduce rows of ")
          << chunksPerRow << " chunks of " << vec << " over " << numThreads
          << " threads: one must divide the other";
+}
+
+FailureOr<SmallVector<int64_t>>
+KernelLowering::sliceParentShape(Operation *op, BufferType type) {
+  // #tile.slice does not record the parent's shape, whose columns decide
+  // how many rows a thread touches: take it from the reductions that
+  // produce this type.
+  std::optional<SmallVector<int64_t>> shape;
+  WalkResult walk = func.walk([&](ReduceOp reduce) {
+    if (reduce.getDstType() != type)
+      return WalkResult::advance();
+    ArrayRef<int64_t> source = reduce.getSrcType().getShape();
+    if (shape && ArrayRef<int64_t>(*shape) != source) {
+      auto text = [](ArrayRef<int64_t> dims) {
+        return llvm::join(
+            llvm::map_range(dims, [](int64_t d) { return std::to_string(d); }),
+            "x");
+      };
+      op->emitOpError("has the layout of reductions of fragments of two "
+                      "shapes (")
+          << text(*shape) << " and " << text(source)
+          << "); give them different layouts";
+      return WalkResult::interrupt();
+    }
+    shape = SmallVector<int64_t>(source);
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+  if (!shape)
+    return op->emitOpError("has a #tile.slice layout but no tile.reduce "
+                           "produces one of its type");
+  return *shape;
 }
 
 FailureOr<int64_t> KernelLowering::registersPerThread(Operation *op,
@@ -1259,19 +1345,13 @@ FailureOr<int64_t> KernelLowering::registersPerThread(Operation *op,
   auto slice = dyn_cast_or_null<SliceLayoutAttr>(type.getLayout());
   if (!slice)
     return type.getNumElements() / numThreads;
-  // #tile.slice does not record the parent's shape, whose columns decide
-  // how many rows a thread touches: take it from the tile.reduce that
-  // writes this fragment.
-  for (Operation *user : buffer.getUsers())
-    if (auto reduce = dyn_cast<ReduceOp>(user)) {
-      FailureOr<RowMap> map =
-          getRowMap(reduce, reduce.getSrcType().getShape(), slice.getParent());
-      if (failed(map))
-        return failure();
-      return map->slots;
-    }
-  return op->emitOpError("has a #tile.slice layout but no tile.reduce "
-                         "writes it");
+  FailureOr<SmallVector<int64_t>> parent = sliceParentShape(op, type);
+  if (failed(parent))
+    return failure();
+  FailureOr<RowMap> map = getRowMap(op, *parent, slice.getParent());
+  if (failed(map))
+    return failure();
+  return map->slots;
 }
 
 Value KernelLowering::allocateScratch(Location loc, int64_t elements) {

@@ -86,3 +86,41 @@ tile.kernel @mma_rows(%A: !tile.buffer<?x?xf16, global>, %C: !tile.buffer<?x?xf3
   }
   tile.copy %acc to %C[%c0, %c0] : !tile.buffer<64x64xf32, fragment> to !tile.buffer<?x?xf32, global>
 }
+
+// -----
+
+// An element loop over row values alone (a running maximum): each thread
+// computes the rows it holds (256 threads, 4 rows of 256 chunks: every
+// thread holds all 4 rows, so 4 iterations per thread, rows 0..3).
+// LAYOUT-LABEL: tile.kernel @running_max(
+// LAYOUT: tile.alloc_fragment : !tile.buffer<4xf32, fragment, #tile.slice<dim = 1, parent = #tile.row_major<vec = 4>>>
+// LAYOUT: tile.alloc_fragment : !tile.buffer<4xf32, fragment, #tile.slice<dim = 1, parent = #tile.row_major<vec = 4>>>
+// GPU-LABEL: gpu.func @running_max(
+// GPU: %[[CHUNK:.*]] = memref.alloca() : memref<4xf32>
+// GPU: %[[RUNNING:.*]] = memref.alloca() : memref<4xf32>
+// GPU: gpu.barrier
+// GPU: memref.store %{{.*}}, %[[CHUNK]][%c3] : memref<4xf32>
+// GPU: %[[A0:.*]] = memref.load %[[RUNNING]][%c0] : memref<4xf32>
+// GPU-NEXT: %[[B0:.*]] = memref.load %[[CHUNK]][%c0] : memref<4xf32>
+// GPU-NEXT: %[[M0:.*]] = arith.maximumf %[[A0]], %[[B0]] : f32
+// GPU-NEXT: memref.store %[[M0]], %[[RUNNING]][%c0] : memref<4xf32>
+// GPU: memref.load %[[RUNNING]][%c3] : memref<4xf32>
+// GPU-NEXT: memref.load %[[CHUNK]][%c3] : memref<4xf32>
+// GPU-NEXT: arith.maximumf
+// GPU-NEXT: memref.store %{{.*}}, %[[RUNNING]][%c3] : memref<4xf32>
+tile.kernel @running_max(%X: !tile.buffer<?x?xf32, global>) grid(%bx) = [1] threads(256) {
+  %c0 = arith.constant 0 : index
+  %ninf = arith.constant 0xFF800000 : f32
+  %x = tile.alloc_fragment : !tile.buffer<4x1024xf32, fragment>
+  %chunk = tile.alloc_fragment : !tile.buffer<4xf32, fragment>
+  %running = tile.alloc_fragment : !tile.buffer<4xf32, fragment>
+  tile.fill %running, %ninf : !tile.buffer<4xf32, fragment>
+  tile.copy %X[%c0, %c0] to %x : !tile.buffer<?x?xf32, global> to !tile.buffer<4x1024xf32, fragment>
+  tile.reduce max %x into %chunk dim(1) : !tile.buffer<4x1024xf32, fragment>, !tile.buffer<4xf32, fragment>
+  tile.parallel (%i) in [4] {
+    %a = tile.load %running[%i] : !tile.buffer<4xf32, fragment>
+    %b = tile.load %chunk[%i] : !tile.buffer<4xf32, fragment>
+    %m = arith.maximumf %a, %b : f32
+    tile.store %m, %running[%i] : !tile.buffer<4xf32, fragment>
+  }
+}

@@ -9,6 +9,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -299,18 +300,40 @@ LogicalResult KernelOp::verifyRegions() {
              << d << " to be of type index, but got "
              << getBlockIndex(d).getType();
 
-  // Every fragment must be spread evenly over the block's threads.
+  // Row values (tile.reduce results, and the fragments computed with them
+  // in element loops of their shape) are replicated over the threads that
+  // hold the rows, not spread.
+  llvm::SmallPtrSet<Value, 8> rowValues;
+  walk([&](ReduceOp reduce) { rowValues.insert(reduce.getDst()); });
+  for (bool grew = true; grew;) {
+    grew = false;
+    walk([&](ParallelOp loop) {
+      SmallVector<Value> fragments;
+      bool withRowValues = false;
+      loop.getBody().walk([&](Operation *inner) {
+        Value buffer;
+        if (auto load = dyn_cast<LoadOp>(inner))
+          buffer = load.getBuffer();
+        else if (auto store = dyn_cast<StoreOp>(inner))
+          buffer = store.getBuffer();
+        if (!buffer ||
+            cast<BufferType>(buffer.getType()).getShape() != loop.getExtents())
+          return;
+        fragments.push_back(buffer);
+        withRowValues |= rowValues.contains(buffer);
+      });
+      if (withRowValues)
+        for (Value fragment : fragments)
+          grew |= rowValues.insert(fragment).second;
+    });
+  }
+  // Every other fragment must be spread evenly over the block's threads.
   int64_t threads = getThreads();
   WalkResult result = walk([&](AllocFragmentOp alloc) {
     BufferType type = alloc.getResult().getType();
     int64_t numElements = type.getNumElements();
-    // Row values (tile.reduce results) are replicated, not spread.
-    bool rowValues = isa_and_nonnull<SliceLayoutAttr>(type.getLayout()) ||
-                     llvm::any_of(alloc->getUses(), [](OpOperand &use) {
-                       auto reduce = dyn_cast<ReduceOp>(use.getOwner());
-                       return reduce && reduce.getDst() == use.get();
-                     });
-    if (rowValues)
+    if (isa_and_nonnull<SliceLayoutAttr>(type.getLayout()) ||
+        rowValues.contains(alloc.getResult()))
       return WalkResult::advance();
     if (numElements % threads != 0) {
       alloc.emitOpError("expected the fragment's ")

@@ -93,8 +93,12 @@ struct SoftmaxConfig {
   int64_t blockN = 4096;
   int64_t threads = 256;
   std::string dtype = "f16";
+  /// Rows of any length: blockN-wide column chunks, a first pass keeping a
+  /// running maximum and a running sum rescaled to it (online softmax), a
+  /// second pass writing exp(x - max) / sum. X is read twice.
+  bool online = false;
 
-  /// e.g. softmax_f16_1x4096_t256.
+  /// e.g. softmax_f16_1x4096_t256 (softmax_online_... when online).
   std::string kernelName() const;
 };
 
