@@ -11,6 +11,7 @@
 #include "tile/Frontend/Kernels.h"
 
 #include <cmath>
+#include <functional>
 
 namespace tile::fe {
 
@@ -20,107 +21,113 @@ std::string SoftmaxConfig::kernelName() const {
          std::to_string(threads);
 }
 
+namespace {
+constexpr double kLog2E = 1.4426950408889634;
+
+/// The softmax kernel's frame: X and Y (M x N, `dtype`), one block per
+/// `rows` rows; `body` gets the block's first row and N.
+std::string buildSoftmaxFrame(
+    Program &program, const SoftmaxConfig &config,
+    const std::function<void(Kernel &, Buffer &X, Buffer &Y, Expr row, Expr n)>
+        &body) {
+  mlir::Type type = parseElementType(program, config.dtype);
+  std::string name = config.kernelName();
+  Kernel k = program.kernel(name, config.threads);
+  Buffer X = k.tensor("X", {kDynamic, kDynamic}, type);
+  Buffer Y = k.tensor("Y", {kDynamic, kDynamic}, type);
+  k.body({ceildiv(X, 0, config.rows)}, [&](Kernel &k) {
+    Expr row = k.blockIndex(0) * double(config.rows);
+    Expr n = X.dim(1);
+    body(k, X, Y, row, n);
+  });
+  return name;
+}
+} // namespace
+
 /// Online softmax for rows longer than a block holds: pass 1 over
 /// column chunks keeps m (running max) and l (running sum of exp(x - m),
 /// rescaled by exp(m_old - m_new) when m grows); pass 2 writes
 /// exp(x - m) / l chunk by chunk.
 static std::string buildOnlineSoftmax(Program &program,
                                       const SoftmaxConfig &config) {
-  mlir::Type type = parseElementType(program, config.dtype);
   mlir::Type f32 = program.f32();
   int64_t rows = config.rows, bN = config.blockN;
-  std::string name = config.kernelName();
-  constexpr double kLog2E = 1.4426950408889634;
-
-  Kernel k = program.kernel(name, config.threads);
-  Buffer X = k.tensor("X", {kDynamic, kDynamic}, type);
-  Buffer Y = k.tensor("Y", {kDynamic, kDynamic}, type);
-  k.body({ceildiv(X, 0, rows)}, [&](Kernel &k) {
-    Expr row = k.blockIndex(0) * double(rows);
-    Expr n = X.dim(1);
-    Expr chunks = ceilDiv(n, double(bN));
-    Buffer x = k.allocFragment({rows, bN}, f32);
-    Buffer chunkMax = k.allocFragment({rows}, f32);
-    Buffer runningMax = k.allocFragment({rows}, f32);
-    Buffer runningSum = k.allocFragment({rows}, f32);
-    Expr minusInf = k.constant(-INFINITY, f32);
-    Expr zeroF = k.constant(0.0, f32);
-    Expr oneF = k.constant(1.0, f32);
-    k.fill(runningMax, minusInf);
-    k.fill(runningSum, zeroF);
-    // exp(x - m), 0 where x is -inf (also when m is: a row that starts
-    // with masked entries must not turn into NaN).
-    auto shiftedExp = [&](Expr value, Expr max) {
-      return select(less(minusInf, value), exp2((value - max) * kLog2E), zeroF);
-    };
-    k.forLoop(k.index(0), chunks, 1, [&](Expr c) {
-      Expr col = c * double(bN);
-      k.copy(X.at({row, col}), x);
-      k.parallel({rows, bN}, [&](const Indices &i) {
-        x[i] = select(less(col + i[1], n), x[i], minusInf);
+  return buildSoftmaxFrame(
+      program, config, [&](Kernel &k, Buffer &X, Buffer &Y, Expr row, Expr n) {
+        Expr chunks = ceilDiv(n, double(bN));
+        Buffer x = k.allocFragment({rows, bN}, f32);
+        Buffer chunkMax = k.allocFragment({rows}, f32);
+        Buffer runningMax = k.allocFragment({rows}, f32);
+        Buffer runningSum = k.allocFragment({rows}, f32);
+        Expr minusInf = k.constant(-INFINITY, f32);
+        Expr zeroF = k.constant(0.0, f32);
+        Expr oneF = k.constant(1.0, f32);
+        k.fill(runningMax, minusInf);
+        k.fill(runningSum, zeroF);
+        // exp(x - m), 0 where x is -inf (also when m is: a row that starts
+        // with masked entries must not turn into NaN).
+        auto shiftedExp = [&](Expr value, Expr max) {
+          return select(less(minusInf, value), exp2((value - max) * kLog2E),
+                        zeroF);
+        };
+        k.forLoop(k.index(0), chunks, 1, [&](Expr c) {
+          Expr col = c * double(bN);
+          k.copy(X.at({row, col}), x);
+          k.parallel({rows, bN}, [&](const Indices &i) {
+            x[i] = select(less(col + i[1], n), x[i], minusInf);
+          });
+          k.reduceMax(x, chunkMax);
+          // m_new = max(m, chunk max); l *= exp(m - m_new) (1 when equal).
+          k.parallel({rows}, [&](const Indices &i) {
+            Expr m = runningMax[i];
+            Expr grown = max(m, Expr(chunkMax[i]));
+            runningSum[i] =
+                Expr(runningSum[i]) *
+                select(less(m, grown), exp2((m - grown) * kLog2E), oneF);
+            runningMax[i] = grown;
+          });
+          k.parallel({rows, bN}, [&](const Indices &i) {
+            x[i] = shiftedExp(x[i], runningMax[i[0]]);
+          });
+          k.reduceSum(x, runningSum, /*accumulate=*/true);
+        });
+        k.forLoop(k.index(0), chunks, 1, [&](Expr c) {
+          Expr col = c * double(bN);
+          k.copy(X.at({row, col}), x);
+          k.parallel({rows, bN}, [&](const Indices &i) {
+            x[i] = shiftedExp(x[i], runningMax[i[0]]) / Expr(runningSum[i[0]]);
+          });
+          k.copy(x, Y.at({row, col}));
+        });
       });
-      k.reduceMax(x, chunkMax);
-      // m_new = max(m, chunk max); l *= exp(m - m_new) (1 when equal).
-      k.parallel({rows}, [&](const Indices &i) {
-        Expr m = runningMax[i];
-        Expr grown = max(m, Expr(chunkMax[i]));
-        runningSum[i] =
-            Expr(runningSum[i]) *
-            select(less(m, grown), exp2((m - grown) * kLog2E), oneF);
-        runningMax[i] = grown;
-      });
-      k.parallel({rows, bN}, [&](const Indices &i) {
-        x[i] = shiftedExp(x[i], runningMax[i[0]]);
-      });
-      k.reduceSum(x, runningSum, /*accumulate=*/true);
-    });
-    k.forLoop(k.index(0), chunks, 1, [&](Expr c) {
-      Expr col = c * double(bN);
-      k.copy(X.at({row, col}), x);
-      k.parallel({rows, bN}, [&](const Indices &i) {
-        x[i] = shiftedExp(x[i], runningMax[i[0]]) / Expr(runningSum[i[0]]);
-      });
-      k.copy(x, Y.at({row, col}));
-    });
-  });
-  return name;
 }
 
 std::string buildSoftmax(Program &program, const SoftmaxConfig &config) {
   if (config.online)
     return buildOnlineSoftmax(program, config);
-  mlir::Type type = parseElementType(program, config.dtype);
   mlir::Type f32 = program.f32();
   int64_t rows = config.rows, bN = config.blockN;
-  std::string name = config.kernelName();
-  constexpr double kLog2E = 1.4426950408889634;
-
-  Kernel k = program.kernel(name, config.threads);
-  Buffer X = k.tensor("X", {kDynamic, kDynamic}, type);
-  Buffer Y = k.tensor("Y", {kDynamic, kDynamic}, type);
-  k.body({ceildiv(X, 0, rows)}, [&](Kernel &k) {
-    Expr row = k.blockIndex(0) * double(rows);
-    Expr zero = k.index(0);
-    Expr n = X.dim(1);
-    Buffer x = k.allocFragment({rows, bN}, f32);
-    Buffer rowMax = k.allocFragment({rows}, f32);
-    Buffer rowSum = k.allocFragment({rows}, f32);
-    k.copy(X.at({row, zero}), x); // converts to f32; zero past the end
-    Expr minusInf = k.constant(-INFINITY, f32);
-    k.parallel({rows, bN}, [&](const Indices &i) {
-      x[i] = select(less(i[1], n), x[i], minusInf);
-    });
-    k.reduceMax(x, rowMax);
-    k.parallel({rows, bN}, [&](const Indices &i) {
-      x[i] = exp2((Expr(x[i]) - rowMax[i[0]]) * kLog2E);
-    });
-    k.reduceSum(x, rowSum);
-    k.parallel({rows, bN}, [&](const Indices &i) {
-      x[i] = Expr(x[i]) / Expr(rowSum[i[0]]);
-    });
-    k.copy(x, Y.at({row, zero}));
-  });
-  return name;
+  return buildSoftmaxFrame(
+      program, config, [&](Kernel &k, Buffer &X, Buffer &Y, Expr row, Expr n) {
+        Expr zero = k.index(0);
+        Buffer x = k.allocFragment({rows, bN}, f32);
+        Buffer rowMax = k.allocFragment({rows}, f32);
+        Buffer rowSum = k.allocFragment({rows}, f32);
+        k.copy(X.at({row, zero}), x); // converts to f32; zero past the end
+        Expr minusInf = k.constant(-INFINITY, f32);
+        k.parallel({rows, bN}, [&](const Indices &i) {
+          x[i] = select(less(i[1], n), x[i], minusInf);
+        });
+        k.reduceMax(x, rowMax);
+        k.parallel({rows, bN}, [&](const Indices &i) {
+          x[i] = exp2((Expr(x[i]) - rowMax[i[0]]) * kLog2E);
+        });
+        k.reduceSum(x, rowSum);
+        k.parallel({rows, bN}, [&](const Indices &i) {
+          x[i] = Expr(x[i]) / Expr(rowSum[i[0]]);
+        });
+        k.copy(x, Y.at({row, zero}));
+      });
 }
 
 } // namespace tile::fe
