@@ -94,37 +94,32 @@ cudaDataType cudaType(const std::string &dtype) {
 
 /// Row-major C = A B is column-major C^T = B^T A^T. bf16 runs read the same
 /// random bits as the f16 ones (as bf16 values: small, random, non-zero).
+void cublasGemm(const Problem &p, const std::string &in,
+                const std::string &out) {
+  float alpha = 1, beta = 0;
+  cublasStatus_t status = cublasGemmEx(
+      fixture->handle, CUBLAS_OP_N, CUBLAS_OP_N, p.n, p.m, p.k, &alpha,
+      reinterpret_cast<void *>(fixture->B.ptr()), cudaType(in), p.n,
+      reinterpret_cast<void *>(fixture->A.ptr()), cudaType(in), p.k, &beta,
+      reinterpret_cast<void *>(fixture->C.ptr()), cudaType(out), p.n,
+      CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+  if (status != CUBLAS_STATUS_SUCCESS)
+    throw rt::Error("cublasGemmEx failed with status " +
+                    std::to_string(status));
+}
+
 void benchCublas(benchmark::State &state, Problem p, const std::string &in,
                  const std::string &out) {
-  float alpha = 1, beta = 0;
   runTimed(
-      state,
-      [&] {
-        cublasStatus_t status = cublasGemmEx(
-            fixture->handle, CUBLAS_OP_N, CUBLAS_OP_N, p.n, p.m, p.k, &alpha,
-            reinterpret_cast<void *>(fixture->B.ptr()), cudaType(in), p.n,
-            reinterpret_cast<void *>(fixture->A.ptr()), cudaType(in), p.k,
-            &beta, reinterpret_cast<void *>(fixture->C.ptr()), cudaType(out),
-            p.n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
-        if (status != CUBLAS_STATUS_SUCCESS)
-          throw rt::Error("cublasGemmEx failed with status " +
-                          std::to_string(status));
-      },
-      p);
+      state, [&] { cublasGemm(p, in, out); }, p);
 }
 
 void benchTile(benchmark::State &state, const bench::KernelVariant &variant,
                Problem p) {
-  std::optional<rt::Module> module;
-  std::optional<rt::Kernel> kernel;
-  try {
-    module.emplace(rt::Module::load(fixture->device, variant.cubinPath,
-                                    variant.manifestPath));
-    kernel.emplace(module->kernel(variant.name));
-  } catch (const rt::Error &error) {
-    state.SkipWithError(error.what());
+  std::optional<rt::Kernel> kernel =
+      bench::loadKernel(state, fixture->device, variant);
+  if (!kernel)
     return;
-  }
   std::string out = variant.config.at("out_dtype");
   rt::DType inType = variant.config.value("in_dtype", "f16") == "bf16"
                          ? rt::DType::bf16
@@ -145,39 +140,17 @@ void benchTile(benchmark::State &state, const bench::KernelVariant &variant,
       state, [&] { kernel->launch(fixture->timer.stream, args); }, p);
 }
 
-/// cublasGemmEx f16 -> f16 (f32 compute) into C.
-void cublasGemmF16(const Problem &p) {
-  float alpha = 1, beta = 0;
-  cublasStatus_t status = cublasGemmEx(
-      fixture->handle, CUBLAS_OP_N, CUBLAS_OP_N, p.n, p.m, p.k, &alpha,
-      reinterpret_cast<void *>(fixture->B.ptr()), CUDA_R_16F, p.n,
-      reinterpret_cast<void *>(fixture->A.ptr()), CUDA_R_16F, p.k, &beta,
-      reinterpret_cast<void *>(fixture->C.ptr()), CUDA_R_16F, p.n,
-      CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
-  if (status != CUBLAS_STATUS_SUCCESS)
-    throw rt::Error("cublasGemmEx failed with status " +
-                    std::to_string(status));
-}
-
 /// A GEMM (this project's `gemm`, or cuBLAS when null) followed by the
 /// separate bias + GELU kernel on C: the unfused epilogue.
 void benchUnfused(benchmark::State &state, const bench::KernelVariant *gemm,
                   const bench::KernelVariant &biasGelu, Problem p) {
-  std::optional<rt::Module> gemmModule, epilogueModule;
-  std::optional<rt::Kernel> gemmKernel, epilogueKernel;
-  try {
-    if (gemm) {
-      gemmModule.emplace(rt::Module::load(fixture->device, gemm->cubinPath,
-                                          gemm->manifestPath));
-      gemmKernel.emplace(gemmModule->kernel(gemm->name));
-    }
-    epilogueModule.emplace(rt::Module::load(fixture->device, biasGelu.cubinPath,
-                                            biasGelu.manifestPath));
-    epilogueKernel.emplace(epilogueModule->kernel(biasGelu.name));
-  } catch (const rt::Error &error) {
-    state.SkipWithError(error.what());
+  std::optional<rt::Kernel> gemmKernel;
+  if (gemm && !(gemmKernel = bench::loadKernel(state, fixture->device, *gemm)))
     return;
-  }
+  std::optional<rt::Kernel> epilogueKernel =
+      bench::loadKernel(state, fixture->device, biasGelu);
+  if (!epilogueKernel)
+    return;
   std::vector<rt::Arg> gemmArgs = {
       rt::Arg::buffer(fixture->A, rt::DType::f16, {p.m, p.k}),
       rt::Arg::buffer(fixture->B, rt::DType::f16, {p.k, p.n}),
@@ -191,7 +164,7 @@ void benchUnfused(benchmark::State &state, const bench::KernelVariant *gemm,
         if (gemmKernel)
           gemmKernel->launch(fixture->timer.stream, gemmArgs);
         else
-          cublasGemmF16(p);
+          cublasGemm(p, "f16", "f16");
         epilogueKernel->launch(fixture->timer.stream, epilogueArgs);
       },
       p);
@@ -270,13 +243,10 @@ void benchCublasLtGeluBias(benchmark::State &state, Problem p) {
 } // namespace
 
 int main(int argc, char **argv) {
-  benchmark::Initialize(&argc, argv);
-  if (!bench::haveGpu())
-    return 0;
-  std::vector<bench::KernelVariant> variants =
-      bench::requireVariants(TILE_KERNEL_DIR_DEFAULT, "gemm");
-  if (variants.empty())
-    return 1;
+  std::vector<bench::KernelVariant> variants;
+  if (std::optional<int> exitCode = bench::startBenchmark(
+          argc, argv, TILE_KERNEL_DIR_DEFAULT, "gemm", variants))
+    return *exitCode;
   std::vector<Problem> problems = {{1024, 1024, 1024},
                                    {2048, 2048, 2048},
                                    {4096, 4096, 4096},

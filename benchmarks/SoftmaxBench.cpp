@@ -56,16 +56,10 @@ void benchCopy(benchmark::State &state, Shape s, int64_t elementBytes) {
 
 void benchSoftmax(benchmark::State &state, const bench::KernelVariant &variant,
                   Shape s, rt::DType type, int64_t elementBytes) {
-  std::optional<rt::Module> module;
-  std::optional<rt::Kernel> kernel;
-  try {
-    module.emplace(rt::Module::load(fixture->device, variant.cubinPath,
-                                    variant.manifestPath));
-    kernel.emplace(module->kernel(variant.name));
-  } catch (const rt::Error &error) {
-    state.SkipWithError(error.what());
+  std::optional<rt::Kernel> kernel =
+      bench::loadKernel(state, fixture->device, variant);
+  if (!kernel)
     return;
-  }
   std::vector<rt::Arg> args = {rt::Arg::buffer(fixture->X, type, {s.m, s.n}),
                                rt::Arg::buffer(fixture->Y, type, {s.m, s.n})};
   runTimed(
@@ -76,13 +70,10 @@ void benchSoftmax(benchmark::State &state, const bench::KernelVariant &variant,
 } // namespace
 
 int main(int argc, char **argv) {
-  benchmark::Initialize(&argc, argv);
-  if (!bench::haveGpu())
-    return 0;
-  std::vector<bench::KernelVariant> variants =
-      bench::requireVariants(TILE_KERNEL_DIR_DEFAULT, "softmax");
-  if (variants.empty())
-    return 1;
+  std::vector<bench::KernelVariant> variants;
+  if (std::optional<int> exitCode = bench::startBenchmark(
+          argc, argv, TILE_KERNEL_DIR_DEFAULT, "softmax", variants))
+    return *exitCode;
   std::vector<Shape> shapes = {
       {4096, 4096}, {8192, 8192}, {32768, 1024}, {1024, 32768}};
   fixture = std::make_unique<Fixture>(rt::Device::open());

@@ -65,28 +65,26 @@ void benchCopy(benchmark::State &state) {
 
 void benchVectorAdd(benchmark::State &state,
                     const bench::KernelVariant &variant) {
-  rt::Module module = rt::Module::load(fixture->device, variant.cubinPath,
-                                       variant.manifestPath);
-  rt::Kernel kernel = module.kernel(variant.name);
+  std::optional<rt::Kernel> kernel =
+      bench::loadKernel(state, fixture->device, variant);
+  if (!kernel)
+    return;
   std::vector<rt::Arg> args = {
       rt::Arg::buffer(fixture->A, rt::DType::f32, {kElements}),
       rt::Arg::buffer(fixture->B, rt::DType::f32, {kElements}),
       rt::Arg::buffer(fixture->C, rt::DType::f32, {kElements})};
   runTimed(
-      state, [&] { kernel.launch(fixture->timer.stream, args); },
+      state, [&] { kernel->launch(fixture->timer.stream, args); },
       3.0 * 4 * kElements);
 }
 
 } // namespace
 
 int main(int argc, char **argv) {
-  benchmark::Initialize(&argc, argv);
-  if (!bench::haveGpu())
-    return 0;
-  std::vector<bench::KernelVariant> variants =
-      bench::requireVariants(TILE_KERNEL_DIR_DEFAULT, "vector_add");
-  if (variants.empty())
-    return 1;
+  std::vector<bench::KernelVariant> variants;
+  if (std::optional<int> exitCode = bench::startBenchmark(
+          argc, argv, TILE_KERNEL_DIR_DEFAULT, "vector_add", variants))
+    return *exitCode;
   fixture = std::make_unique<Fixture>(rt::Device::open());
   std::cout << "device: " << fixture->device.name() << " ("
             << fixture->device.chip() << "), N = " << kElements << "\n";

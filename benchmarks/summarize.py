@@ -34,8 +34,10 @@ def test_line(name, report):
             f"[{status}]"), good
 
 
-def gemm_table(bench):
-    """Best tile variant per problem and output type against cuBLAS."""
+def medians(bench, field, scale=1.0):
+    """{problem: {benchmark: median of `field` / scale}} from a Google
+    Benchmark report whose runs are named NAME/PROBLEM, and the runs that
+    failed."""
     rows = {}
     failed = []
     for entry in bench.get("benchmarks", []):
@@ -45,7 +47,13 @@ def gemm_table(bench):
         if entry.get("aggregate_name") != "median":
             continue
         name, problem = entry["run_name"].split("/")[:2]
-        rows.setdefault(problem, {})[name] = entry["TFLOP/s"] / 1e12
+        rows.setdefault(problem, {})[name] = entry[field] / scale
+    return rows, failed
+
+
+def gemm_table(bench):
+    """Best tile variant per problem and output type against cuBLAS."""
+    rows, failed = medians(bench, "TFLOP/s", 1e12)
     if not rows:
         return ["", "no gemm benchmark results: " + str(bench.get("error", ""))]
     lines = ["", "GEMM, f32 accumulation, median of 20 (CUDA events); "
@@ -72,12 +80,7 @@ def gemm_table(bench):
 
 def epilogue_table(bench):
     """The fused bias + GELU epilogue against the unfused ones and cuBLASLt."""
-    times = {}
-    for entry in bench.get("benchmarks", []):
-        if entry.get("error_occurred") or entry.get("aggregate_name") != "median":
-            continue
-        name, problem = entry["run_name"].split("/")[:2]
-        times.setdefault(problem, {})[name] = entry["real_time"]
+    times, _ = medians(bench, "real_time")
     lines = ["", "Bias + GELU epilogue, f16 in and out, median of 20 (us); "
              "fused = this project's GEMM with the epilogue in registers",
              f"{'M x N x K':<16} {'kernel':<44} {'time us':>9} {'vs (a)':>7}"]
@@ -123,12 +126,7 @@ def epilogue_table(bench):
 
 def softmax_table(bench, torch):
     """Softmax GB/s against the copy and torch.softmax, per shape and type."""
-    rows = {}
-    for entry in bench.get("benchmarks", []):
-        if entry.get("error_occurred") or entry.get("aggregate_name") != "median":
-            continue
-        name, shape = entry["run_name"].split("/")[:2]
-        rows.setdefault(shape, {})[name] = entry["GB/s"] / 1e9
+    rows, _ = medians(bench, "GB/s", 1e9)
     if not rows:
         return ["", "no softmax benchmark results: " + str(bench.get("error", ""))]
     lines = ["", "Row softmax, median of 50 (CUDA events); GB/s counts bytes "

@@ -10,13 +10,17 @@
 #ifndef TILE_BENCHMARKS_COMMON_TIMING_H
 #define TILE_BENCHMARKS_COMMON_TIMING_H
 
+#include "KernelIndex.h"
+
 #include "tile/runtime/Runtime.h"
 
 #include <benchmark/benchmark.h>
 
 #include <functional>
 #include <iostream>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace tile::bench {
 
@@ -72,6 +76,38 @@ inline bool haveGpu() {
   std::cout << "SKIPPED: no CUDA GPU (" << (why.empty() ? "no device" : why)
             << ")\n";
   return false;
+}
+
+/// The kernel of `variant`, loaded (it keeps its module loaded); nullopt,
+/// with the benchmark marked skipped and why, when it cannot be.
+inline std::optional<rt::Kernel> loadKernel(benchmark::State &state,
+                                            const rt::Device &device,
+                                            const KernelVariant &variant) {
+  try {
+    return rt::Module::load(device, variant.cubinPath, variant.manifestPath)
+        .kernel(variant.name);
+  } catch (const rt::Error &error) {
+    state.SkipWithError(error.what());
+    return std::nullopt;
+  }
+}
+
+/// The start of every benchmark program: Google Benchmark's flags, a GPU
+/// and the compiled variants of `generator` (in kernelDir(fallback)).
+/// Returns the exit code to stop
+/// with (0 without a GPU, 1 without kernels; both said why), or nullopt to
+/// go on with `variants` filled.
+inline std::optional<int> startBenchmark(int &argc, char **argv,
+                                         const std::string &fallback,
+                                         const std::string &generator,
+                                         std::vector<KernelVariant> &variants) {
+  benchmark::Initialize(&argc, argv);
+  if (!haveGpu())
+    return 0;
+  variants = requireVariants(fallback, generator);
+  if (variants.empty())
+    return 1;
+  return std::nullopt;
 }
 
 } // namespace tile::bench

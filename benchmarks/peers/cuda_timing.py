@@ -2,6 +2,17 @@
 import statistics
 
 
+def cuda_torch():
+    """(torch, None) when PyTorch sees a CUDA GPU, else (None, why not)."""
+    try:
+        import torch
+    except ImportError as error:
+        return None, f"no torch: {error}"
+    if not torch.cuda.is_available():
+        return None, "no CUDA GPU"
+    return torch, None
+
+
 def median_ms(fn, runs=50, warmup=10):
     """Median of `runs` CUDA-event timings of fn() after `warmup` calls."""
     import torch

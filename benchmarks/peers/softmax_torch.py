@@ -5,18 +5,15 @@ normal inputs, f16 and f32, at the benchmark's shapes, timed with CUDA events
 JSON object."""
 import json
 
-from cuda_timing import median_ms
+from cuda_timing import cuda_torch, median_ms
 
 SHAPES = [(4096, 4096), (8192, 8192), (32768, 1024), (1024, 32768)]
 
+
 def main():
-    try:
-        import torch
-    except ImportError as error:
-        print(json.dumps({"skipped": f"no torch: {error}"}))
-        return 0
-    if not torch.cuda.is_available():
-        print(json.dumps({"skipped": "no CUDA GPU"}))
+    torch, skipped = cuda_torch()
+    if skipped:
+        print(json.dumps({"skipped": skipped}))
         return 0
     result = {"device": torch.cuda.get_device_name(), "torch": torch.__version__}
     for m, n in SHAPES:

@@ -5,19 +5,15 @@ Prints one JSON object."""
 import json
 import sys
 
-from cuda_timing import median_ms
+from cuda_timing import cuda_torch, median_ms
 
 N = 1 << 28
 
 
 def main():
-    try:
-        import torch
-    except ImportError as error:
-        print(json.dumps({"skipped": f"no torch: {error}"}))
-        return 0
-    if not torch.cuda.is_available():
-        print(json.dumps({"skipped": "no CUDA GPU"}))
+    torch, skipped = cuda_torch()
+    if skipped:
+        print(json.dumps({"skipped": skipped}))
         return 0
     a = torch.rand(N, device="cuda") * 2 - 1
     b = torch.rand(N, device="cuda") * 2 - 1

@@ -49,11 +49,7 @@ std::vector<uint16_t> transposed(const std::vector<uint16_t> &matrix,
 double applyEpilogue(const std::string &epilogue, double x, double bias) {
   if (epilogue == "none")
     return x;
-  x += bias;
-  if (epilogue == "bias_gelu")
-    return 0.5 * x * (1.0 + std::erf(x * M_SQRT1_2));
-  return 0.5 * x *
-         (1.0 + std::tanh(0.7978845608028654 * (x + 0.044715 * x * x * x)));
+  return test::geluReference(x + bias, epilogue == "bias_gelu_tanh");
 }
 
 /// Relative error of `variant` on one shape; -1 when an element is NaN or

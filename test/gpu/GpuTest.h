@@ -14,6 +14,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 namespace tile::test {
 
 /// The compiled variants of `generator`, or the reason to skip (non-empty).
@@ -42,6 +44,14 @@ protected:
   }
   std::vector<bench::KernelVariant> variants;
 };
+
+/// GELU in float64: exact x/2 (1 + erf(x / sqrt 2)) or the tanh form.
+inline double geluReference(double x, bool tanhForm) {
+  if (tanhForm)
+    return 0.5 * x *
+           (1.0 + std::tanh(0.7978845608028654 * (x + 0.044715 * x * x * x)));
+  return 0.5 * x * (1.0 + std::erf(x * M_SQRT1_2));
+}
 
 } // namespace tile::test
 

@@ -66,11 +66,6 @@ Distribution distribute(ArrayRef<int64_t> shape, int64_t vec,
   return d;
 }
 
-/// The widest power-of-two vector of at most 16 bytes that divides `lastDim`.
-int64_t widestVector(int64_t lastDim, Type elementType) {
-  return getWidestVector(lastDim, elementType);
-}
-
 int64_t alignTo(int64_t value, int64_t alignment) {
   return llvm::divideCeil(value, alignment) * alignment;
 }
@@ -848,8 +843,8 @@ LogicalResult KernelLowering::lowerCopy(CopyOp op) {
     layout = side->type.getLayout();
   }
   if (!vec)
-    vec = std::min(widestVector(shape.back(), src.type.getElementType()),
-                   widestVector(shape.back(), dst.type.getElementType()));
+    vec = std::min(getWidestVector(shape.back(), src.type.getElementType()),
+                   getWidestVector(shape.back(), dst.type.getElementType()));
 
   if (op.getAsync())
     return lowerAsyncCopy(op);
@@ -877,7 +872,7 @@ LogicalResult KernelLowering::lowerAsyncCopy(CopyOp op) {
   const BufferStorage &dst = storage[op.getDest()];
   ArrayRef<int64_t> shape = op.getTileShape();
   Type elementType = dst.type.getElementType();
-  int64_t vec = widestVector(shape.back(), elementType);
+  int64_t vec = getWidestVector(shape.back(), elementType);
   int64_t bytes = vec * getElementByteWidth(elementType);
   // cp.async moves 4, 8 or 16 bytes.
   if (bytes < 4) {
@@ -1022,7 +1017,7 @@ LogicalResult KernelLowering::lowerFill(Operation *op, Value dest,
     return success();
   }
   ArrayRef<int64_t> shape = dst.type.getShape();
-  int64_t vec = widestVector(shape.back(), dst.type.getElementType());
+  int64_t vec = getWidestVector(shape.back(), dst.type.getElementType());
   Value splat = vector::BroadcastOp::create(
       builder, loc, VectorType::get({vec}, dst.type.getElementType()), value);
   forEachThreadChunk(loc, shape, Attribute(), vec,

@@ -308,23 +308,11 @@ LogicalResult KernelOp::verifyRegions() {
   for (bool grew = true; grew;) {
     grew = false;
     walk([&](ParallelOp loop) {
-      SmallVector<Value> fragments;
-      bool withRowValues = false;
-      loop.getBody().walk([&](Operation *inner) {
-        Value buffer;
-        if (auto load = dyn_cast<LoadOp>(inner))
-          buffer = load.getBuffer();
-        else if (auto store = dyn_cast<StoreOp>(inner))
-          buffer = store.getBuffer();
-        if (!buffer ||
-            cast<BufferType>(buffer.getType()).getShape() != loop.getExtents())
-          return;
-        fragments.push_back(buffer);
-        withRowValues |= rowValues.contains(buffer);
-      });
-      if (withRowValues)
-        for (Value fragment : fragments)
-          grew |= rowValues.insert(fragment).second;
+      SmallVector<Value> operands = getElementwiseOperands(loop);
+      if (llvm::any_of(operands,
+                       [&](Value v) { return rowValues.contains(v); }))
+        for (Value operand : operands)
+          grew |= rowValues.insert(operand).second;
     });
   }
   // Every other fragment must be spread evenly over the block's threads.
@@ -717,6 +705,21 @@ LogicalResult ParallelOp::verify() {
                        "among the tile ops of the body, but got '")
            << wholeTileOp->getName() << "'";
   return success();
+}
+
+SmallVector<Value> mlir::tile::getElementwiseOperands(ParallelOp loop) {
+  SmallVector<Value> operands;
+  loop.getBody().walk([&](Operation *inner) {
+    Value buffer;
+    if (auto load = dyn_cast<LoadOp>(inner))
+      buffer = load.getBuffer();
+    else if (auto store = dyn_cast<StoreOp>(inner))
+      buffer = store.getBuffer();
+    if (buffer &&
+        cast<BufferType>(buffer.getType()).getShape() == loop.getExtents())
+      operands.push_back(buffer);
+  });
+  return operands;
 }
 
 //===----------------------------------------------------------------------===//

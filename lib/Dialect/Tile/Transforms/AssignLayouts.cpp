@@ -116,18 +116,7 @@ struct TileAssignLayoutsPass
       } else if (auto loop = dyn_cast<ParallelOp>(op)) {
         // Row values read at every column (broadcast) follow their
         // reduction, not the loop.
-        auto ofLoopShape = [&](Value buffer) {
-          return cast<BufferType>(buffer.getType()).getShape() ==
-                 loop.getExtents();
-        };
-        loop.getBody().walk([&](Operation *inner) {
-          if (auto load = dyn_cast<LoadOp>(inner)) {
-            if (ofLoopShape(load.getBuffer()))
-              used.push_back(load.getBuffer());
-          } else if (auto store = dyn_cast<StoreOp>(inner)) {
-            used.push_back(store.getBuffer());
-          }
-        });
+        used = getElementwiseOperands(loop);
       }
       llvm::erase_if(used, [&](Value v) { return !isFragment(v); });
       for (Value v : used)

@@ -46,6 +46,12 @@ unsigned getElementByteWidth(Type type);
 /// tile copies.
 int64_t getWidestVector(int64_t rowLength, Type elementType);
 
+/// The tiles a tile.parallel body loads or stores at the loop's own shape,
+/// i.e. element by element in the loop's distribution (a row value read at
+/// every column, a broadcast, is not among them). Fragments among them
+/// share one layout.
+SmallVector<Value> getElementwiseOperands(ParallelOp loop);
+
 /// The short dtype name used in manifests: "f16", "bf16", "f32", "i32", ...
 std::string getDTypeName(Type type);
 
