@@ -137,7 +137,8 @@ def softmax_table(bench, torch):
         for dtype in ("f16", "f32"):
             copy = results.get(f"copy_{dtype}")
             tiles = {k: v for k, v in results.items()
-                     if k.startswith(f"softmax_{dtype}_")}
+                     if k.startswith((f"softmax_{dtype}_",
+                                      f"softmax_online_{dtype}_"))}
             if not copy or not tiles:
                 continue
             best = max(tiles, key=tiles.get)

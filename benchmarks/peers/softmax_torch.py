@@ -7,7 +7,8 @@ import json
 
 from cuda_timing import cuda_torch, median_ms
 
-SHAPES = [(4096, 4096), (8192, 8192), (32768, 1024), (1024, 32768)]
+SHAPES = [(4096, 4096), (8192, 8192), (32768, 1024), (1024, 32768),
+          (1024, 65536)]
 
 
 def main():

@@ -66,6 +66,13 @@ Distribution distribute(ArrayRef<int64_t> shape, int64_t vec,
   return d;
 }
 
+/// The alignment a `bytes`-wide chunk access may claim: its own width up to
+/// 16 bytes (the widest access; wider chunks, e.g. eight f32 elements of a
+/// fragment copied to f16, split into 16-byte ones).
+llvm::MaybeAlign accessAlign(int64_t bytes) {
+  return llvm::MaybeAlign(std::min<int64_t>(bytes, 16));
+}
+
 int64_t alignTo(int64_t value, int64_t alignment) {
   return llvm::divideCeil(value, alignment) * alignment;
 }
@@ -212,11 +219,16 @@ private:
   void writeChunk(Location loc, const BufferStorage &dst, ValueRange offsets,
                   ArrayRef<Value> coords, int64_t slot, int64_t vec,
                   Value vector);
-  /// Bounds and alignment of a `vec`-wide access of a global tensor at `g`:
-  /// returns (all rows in bounds, whole vector in bounds and aligned).
-  std::pair<Value, Value> globalAccessChecks(Location loc,
-                                             const BufferStorage &global,
-                                             ArrayRef<Value> g, int64_t vec);
+  /// Bounds and alignment of a `vec`-wide access of a global tensor at `g`
+  /// (= `offsets` + chunk coordinates, which are multiples of vec).
+  struct GlobalAccess {
+    Value rowsInBounds; // every index but the last is inside
+    Value remaining;    // elements of the row from g on (signed; may be < 0)
+    Value fast;         // the whole vector is inside and aligned
+  };
+  GlobalAccess globalAccessChecks(Location loc, const BufferStorage &global,
+                                  ValueRange offsets, ArrayRef<Value> g,
+                                  int64_t vec);
   Value convertVector(Location loc, Value vector, Type elementType);
   /// Where the element at `coords` of a shared tile is stored: the same
   /// place, or the #tile.swizzle position.
@@ -616,31 +628,37 @@ void KernelLowering::forEachChunk(Location loc, const Distribution &dist,
   }
 }
 
-std::pair<Value, Value>
+KernelLowering::GlobalAccess
 KernelLowering::globalAccessChecks(Location loc, const BufferStorage &global,
-                                   ArrayRef<Value> g, int64_t vec) {
-  auto ult = [&](Value a, Value b) {
-    return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult, a, b);
-  };
+                                   ValueRange offsets, ArrayRef<Value> g,
+                                   int64_t vec) {
   auto band = [&](Value a, Value b) -> Value {
     return a ? Value(arith::AndIOp::create(builder, loc, a, b)) : b;
   };
   Value rowsInBounds;
   int64_t last = g.size() - 1;
   for (int64_t d = 0; d < last; ++d)
-    rowsInBounds = band(rowsInBounds, ult(g[d], global.sizes[d]));
+    rowsInBounds =
+        band(rowsInBounds,
+             arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
+                                   g[d], global.sizes[d]));
   if (!rowsInBounds)
     rowsInBounds =
         arith::ConstantOp::create(builder, loc, builder.getBoolAttr(true));
-  // g_last + vec <= size_last  <=>  g_last < size_last - vec + 1, without
-  // wrapping below zero.
-  Value end = arith::AddIOp::create(builder, loc, g[last], constant(loc, vec));
-  Value vectorInBounds = arith::CmpIOp::create(
-      builder, loc, arith::CmpIPredicate::ule, end, global.sizes[last]);
-  Value fast = band(rowsInBounds, vectorInBounds);
+  // One value per chunk decides both the vector and each masked lane
+  // (lane < remaining), so few values stay live between a copy in and the
+  // copy out of the same fragment.
+  Value remaining =
+      arith::SubIOp::create(builder, loc, global.sizes[last], g[last]);
+  Value fast =
+      band(rowsInBounds,
+           arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sge,
+                                 remaining, constant(loc, vec)));
   if (vec > 1) {
     // The chunk is 16-byte aligned when its first element and every row
-    // start are multiples of vec (the tensor itself is 16-byte aligned).
+    // start are multiples of vec (the tensor itself is 16-byte aligned);
+    // chunk coordinates are multiples of vec, so the first element is when
+    // the copy's column offset is: one test per copy, not per chunk.
     Value vecConst = constant(loc, vec);
     Value zero = constant(loc, 0);
     auto isMultiple = [&](Value v) {
@@ -648,11 +666,12 @@ KernelLowering::globalAccessChecks(Location loc, const BufferStorage &global,
           builder, loc, arith::CmpIPredicate::eq,
           arith::RemUIOp::create(builder, loc, v, vecConst), zero);
     };
-    fast = band(fast, isMultiple(g[last]));
+    if (!offsets.empty())
+      fast = band(fast, isMultiple(offsets.back()));
     if (last > 0)
       fast = band(fast, isMultiple(global.sizes[last]));
   }
-  return {rowsInBounds, fast};
+  return {rowsInBounds, remaining, fast};
 }
 
 Value KernelLowering::readChunk(Location loc, const BufferStorage &src,
@@ -670,23 +689,24 @@ Value KernelLowering::readChunk(Location loc, const BufferStorage &src,
     return vector::FromElementsOp::create(builder, loc, vectorType, elements);
   }
   if (src.type.isShared())
-    return vector::LoadOp::create(
-        builder, loc, vectorType, src.memref, physical(loc, src, coords),
-        /*nontemporal=*/false, llvm::MaybeAlign(bytes));
+    return vector::LoadOp::create(builder, loc, vectorType, src.memref,
+                                  physical(loc, src, coords),
+                                  /*nontemporal=*/false, accessAlign(bytes));
 
   // Global: one aligned vector load inside the tensor, masked scalars at the
   // edges (out-of-bounds elements read as zero).
   SmallVector<Value> g(coords);
   for (auto [d, offset] : llvm::enumerate(offsets))
     g[d] = arith::AddIOp::create(builder, loc, offset, coords[d]);
-  auto [rowsInBounds, fast] = globalAccessChecks(loc, src, g, vec);
-  auto branch = scf::IfOp::create(builder, loc, TypeRange{vectorType}, fast,
-                                  /*withElseRegion=*/true);
+  GlobalAccess checks = globalAccessChecks(loc, src, offsets, g, vec);
+  auto branch =
+      scf::IfOp::create(builder, loc, TypeRange{vectorType}, checks.fast,
+                        /*withElseRegion=*/true);
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToStart(&branch.getThenRegion().front());
   Value loaded =
       vector::LoadOp::create(builder, loc, vectorType, src.memref, g,
-                             /*nontemporal=*/false, llvm::MaybeAlign(bytes));
+                             /*nontemporal=*/false, accessAlign(bytes));
   scf::YieldOp::create(builder, loc, loaded);
 
   builder.setInsertionPointToStart(&branch.getElseRegion().front());
@@ -699,9 +719,9 @@ Value KernelLowering::readChunk(Location loc, const BufferStorage &src,
     index[last] =
         arith::AddIOp::create(builder, loc, g[last], constant(loc, lane));
     Value valid = arith::AndIOp::create(
-        builder, loc, rowsInBounds,
-        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
-                              index[last], src.sizes[last]));
+        builder, loc, checks.rowsInBounds,
+        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt,
+                              constant(loc, lane), checks.remaining));
     auto masked = scf::IfOp::create(builder, loc, TypeRange{elementType}, valid,
                                     /*withElseRegion=*/true);
     OpBuilder::InsertionGuard inner(builder);
@@ -735,7 +755,7 @@ void KernelLowering::writeChunk(Location loc, const BufferStorage &dst,
   if (dst.type.isShared()) {
     vector::StoreOp::create(builder, loc, vector, dst.memref,
                             physical(loc, dst, coords),
-                            /*nontemporal=*/false, llvm::MaybeAlign(bytes));
+                            /*nontemporal=*/false, accessAlign(bytes));
     return;
   }
 
@@ -743,12 +763,13 @@ void KernelLowering::writeChunk(Location loc, const BufferStorage &dst,
   SmallVector<Value> g(coords);
   for (auto [d, offset] : llvm::enumerate(offsets))
     g[d] = arith::AddIOp::create(builder, loc, offset, coords[d]);
-  auto [rowsInBounds, fast] = globalAccessChecks(loc, dst, g, vec);
-  auto branch = scf::IfOp::create(builder, loc, fast, /*withElseRegion=*/true);
+  GlobalAccess checks = globalAccessChecks(loc, dst, offsets, g, vec);
+  auto branch =
+      scf::IfOp::create(builder, loc, checks.fast, /*withElseRegion=*/true);
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToStart(&branch.getThenRegion().front());
   vector::StoreOp::create(builder, loc, vector, dst.memref, g,
-                          /*nontemporal=*/false, llvm::MaybeAlign(bytes));
+                          /*nontemporal=*/false, accessAlign(bytes));
   builder.setInsertionPointToStart(&branch.getElseRegion().front());
   int64_t last = g.size() - 1;
   for (int64_t lane = 0; lane < vec; ++lane) {
@@ -756,9 +777,9 @@ void KernelLowering::writeChunk(Location loc, const BufferStorage &dst,
     index[last] =
         arith::AddIOp::create(builder, loc, g[last], constant(loc, lane));
     Value valid = arith::AndIOp::create(
-        builder, loc, rowsInBounds,
-        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
-                              index[last], dst.sizes[last]));
+        builder, loc, checks.rowsInBounds,
+        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt,
+                              constant(loc, lane), checks.remaining));
     auto masked = scf::IfOp::create(builder, loc, valid);
     OpBuilder::InsertionGuard inner(builder);
     builder.setInsertionPointToStart(&masked.getThenRegion().front());

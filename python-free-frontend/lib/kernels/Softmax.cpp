@@ -91,11 +91,15 @@ static std::string buildOnlineSoftmax(Program &program,
           });
           k.reduceSum(x, runningSum, /*accumulate=*/true);
         });
+        // One division per row; the elements multiply.
+        k.parallel({rows}, [&](const Indices &i) {
+          runningSum[i] = oneF / Expr(runningSum[i]);
+        });
         k.forLoop(k.index(0), chunks, 1, [&](Expr c) {
           Expr col = c * double(bN);
           k.copy(X.at({row, col}), x);
           k.parallel({rows, bN}, [&](const Indices &i) {
-            x[i] = shiftedExp(x[i], runningMax[i[0]]) / Expr(runningSum[i[0]]);
+            x[i] = shiftedExp(x[i], runningMax[i[0]]) * runningSum[i[0]];
           });
           k.copy(x, Y.at({row, col}));
         });
@@ -123,9 +127,13 @@ std::string buildSoftmax(Program &program, const SoftmaxConfig &config) {
           x[i] = exp2((Expr(x[i]) - rowMax[i[0]]) * kLog2E);
         });
         k.reduceSum(x, rowSum);
-        k.parallel({rows, bN}, [&](const Indices &i) {
-          x[i] = Expr(x[i]) / Expr(rowSum[i[0]]);
+        // One division per row; the elements multiply.
+        Expr oneF = k.constant(1.0, f32);
+        k.parallel({rows}, [&](const Indices &i) {
+          rowSum[i] = oneF / Expr(rowSum[i]);
         });
+        k.parallel({rows, bN},
+                   [&](const Indices &i) { x[i] = Expr(x[i]) * rowSum[i[0]]; });
         k.copy(x, Y.at({row, zero}));
       });
 }

@@ -32,9 +32,11 @@
 // CHECK: %[[CHUNK:.*]] = arith.addi %{{.*}}, %[[TID]] : index
 // CHECK: %[[FIRST:.*]] = arith.muli %[[CHUNK]], %[[C4:.*]] : index
 // CHECK: %[[G:.*]] = arith.addi %[[OFF]], %[[FIRST]] : index
-// CHECK: %[[END:.*]] = arith.addi %[[G]], %{{.*}} : index
-// CHECK: %[[INSIDE:.*]] = arith.cmpi ule, %[[END]], %[[NA]] : index
-// CHECK: %[[REM:.*]] = arith.remui %[[G]], %{{.*}} : index
+// One value per chunk, the elements left in the row, decides the vector and
+// each masked lane; alignment is a test of the copy's offset.
+// CHECK: %[[LEFT:.*]] = arith.subi %[[NA]], %[[G]] : index
+// CHECK: %[[INSIDE:.*]] = arith.cmpi sge, %[[LEFT]], %{{.*}} : index
+// CHECK: %[[REM:.*]] = arith.remui %[[OFF]], %{{.*}} : index
 // CHECK: %[[ALIGNED:.*]] = arith.cmpi eq, %[[REM]], %{{.*}} : index
 // CHECK: %[[FAST:.*]] = arith.andi %{{.*}}, %[[ALIGNED]] : i1
 // CHECK: %[[V:.*]] = scf.if %[[FAST]] -> (vector<4xf32>) {
@@ -43,7 +45,7 @@
 // CHECK-NEXT: } else {
 // CHECK-NEXT: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK: %[[I0:.*]] = arith.addi %[[G]], %{{.*}} : index
-// CHECK-NEXT: %[[OK0:.*]] = arith.cmpi ult, %[[I0]], %[[NA]] : index
+// CHECK: %[[OK0:.*]] = arith.cmpi slt, %{{.*}}, %[[LEFT]] : index
 // CHECK-NEXT: %[[M0:.*]] = arith.andi %{{.*}}, %[[OK0]] : i1
 // CHECK-NEXT: %[[E0:.*]] = scf.if %[[M0]] -> (f32) {
 // CHECK-NEXT: %[[L0:.*]] = memref.load %[[GA]][%[[I0]]]
@@ -69,11 +71,12 @@
 // Copy out: a vector store on the fast path, masked scalar stores otherwise.
 // CHECK: %[[OUT:.*]] = vector.from_elements %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : vector<4xf32>
 // CHECK: %[[G2:.*]] = arith.addi %[[OFF]], %{{.*}} : index
-// CHECK: arith.cmpi ule, %{{.*}}, %[[NB]] : index
+// CHECK: %[[LEFT2:.*]] = arith.subi %[[NB]], %[[G2]] : index
+// CHECK: arith.cmpi sge, %[[LEFT2]], %{{.*}} : index
 // CHECK: scf.if %{{.*}} {
 // CHECK-NEXT: vector.store %[[OUT]], %[[GB]][%[[G2]]] {alignment = 16 : i64} : memref<?xf32, strided<[1]>, #gpu.address_space<global>>, vector<4xf32>
 // CHECK-NEXT: } else {
-// CHECK: arith.cmpi ult, %{{.*}}, %[[NB]] : index
+// CHECK: arith.cmpi slt, %{{.*}}, %[[LEFT2]] : index
 // CHECK: scf.if %{{.*}} {
 // CHECK-NEXT: %[[Y0:.*]] = vector.extract %[[OUT]][0] : f32 from vector<4xf32>
 // CHECK-NEXT: memref.store %[[Y0]], %[[GB]][%{{.*}}] : memref<?xf32, strided<[1]>, #gpu.address_space<global>>
@@ -138,8 +141,9 @@ tile.kernel @scale(%A: !tile.buffer<?xf32, global>,
 // CHECK-NEXT: %[[GI:.*]] = arith.addi %[[ROW]], %[[I]] : index
 // CHECK-NEXT: %[[GJ:.*]] = arith.addi %[[COL]], %[[J]] : index
 // CHECK-NEXT: %[[ROWOK:.*]] = arith.cmpi ult, %[[GI]], %[[M]] : index
-// CHECK: arith.cmpi ule, %{{.*}}, %[[N]] : index
-// CHECK: arith.remui %[[GJ]], %{{.*}} : index
+// CHECK: %[[LEFT:.*]] = arith.subi %[[N]], %[[GJ]] : index
+// CHECK: arith.cmpi sge, %[[LEFT]], %{{.*}} : index
+// CHECK: arith.remui %[[COL]], %{{.*}} : index
 // CHECK: arith.remui %[[N]], %{{.*}} : index
 // CHECK: scf.if %{{.*}} -> (vector<4xf32>) {
 // CHECK-NEXT: vector.load %[[GA]][%[[GI]], %[[GJ]]] {alignment = 16 : i64} : memref<?x?xf32, strided<[?, 1]>, #gpu.address_space<global>>, vector<4xf32>
@@ -150,25 +154,28 @@ tile.kernel @scale(%A: !tile.buffer<?xf32, global>,
 // CHECK-NOT: vector.store
 // CHECK: gpu.barrier
 //
-// shared -> fragment: 8 aligned vector loads into the thread's registers.
+// shared -> fragment: the fragment is also copied to f16, so its layout
+// takes 8-element vectors (16 bytes of f16): 4 vector loads of 8 into the
+// thread's registers.
 // CHECK-NOT: gpu.barrier
-// CHECK: %[[SV:.*]] = vector.load %[[S]][%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<64x64xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+// CHECK: %[[SV:.*]] = vector.load %[[S]][%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<64x64xf32, #gpu.address_space<workgroup>>, vector<8xf32>
 // CHECK-NEXT: %{{.*}} = arith.constant 0 : index
-// CHECK-NEXT: %[[SV0:.*]] = vector.extract %[[SV]][0] : f32 from vector<4xf32>
+// CHECK-NEXT: %[[SV0:.*]] = vector.extract %[[SV]][0] : f32 from vector<8xf32>
 // CHECK-NEXT: memref.store %[[SV0]], %[[REGS]][%{{.*}}] : memref<32xf32>
-// CHECK-COUNT-7: vector.load %[[S]]
+// CHECK-COUNT-3: vector.load %[[S]]
 // CHECK-NOT: gpu.barrier
 // CHECK: %[[LAST:.*]] = arith.constant 31 : index
-// CHECK-NEXT: vector.extract %{{.*}}[3] : f32 from vector<4xf32>
+// CHECK-NEXT: vector.extract %{{.*}}[7] : f32 from vector<8xf32>
 // CHECK-NEXT: memref.store %{{.*}}, %[[REGS]][%[[LAST]]] : memref<32xf32>
 // CHECK-NEXT: gpu.barrier
 //
-// fragment -> dynamic global, then fragment -> static f16 global (truncated,
-// 8-byte vectors); no shared memory, so no more barriers.
-// CHECK-COUNT-8: vector.store %{{.*}}, %[[GA]][%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<?x?xf32, strided<[?, 1]>, #gpu.address_space<global>>, vector<4xf32>
-// CHECK: %[[H:.*]] = arith.truncf %{{.*}} : vector<4xf32> to vector<4xf16>
+// fragment -> dynamic global (8 f32 per chunk, claiming 16-byte alignment:
+// the access splits into 16-byte ones), then fragment -> static f16 global
+// (truncated, 16-byte vectors); no shared memory, so no more barriers.
+// CHECK-COUNT-4: vector.store %{{.*}}, %[[GA]][%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<?x?xf32, strided<[?, 1]>, #gpu.address_space<global>>, vector<8xf32>
+// CHECK: %[[H:.*]] = arith.truncf %{{.*}} : vector<8xf32> to vector<8xf16>
 // CHECK: scf.if %{{.*}} {
-// CHECK-NEXT: vector.store %[[H]], %[[GB]][%{{.*}}, %{{.*}}] {alignment = 8 : i64} : memref<64x64xf16, strided<[64, 1]>, #gpu.address_space<global>>, vector<4xf16>
+// CHECK-NEXT: vector.store %[[H]], %[[GB]][%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<64x64xf16, strided<[64, 1]>, #gpu.address_space<global>>, vector<8xf16>
 // CHECK-NOT: gpu.barrier
 // CHECK: gpu.return
 tile.kernel @chain(%A: !tile.buffer<?x?xf32, global>,

@@ -1,6 +1,7 @@
 // -tile-assign-layouts: every fragment without a layout gets the widest
-// #tile.row_major<vec> of at most 16 bytes that divides its last dimension
-// and, times the kernel's threads, its element count; existing layouts stay.
+// #tile.row_major<vec> of at most 16 bytes (of the narrowest type it is
+// copied with) that divides its last dimension and, times the kernel's
+// threads, its element count; existing layouts stay.
 //
 // RUN: tile-opt %s -tile-assign-layouts | FileCheck %s
 // Running it twice changes nothing:
@@ -25,6 +26,27 @@ tile.kernel @f32_vec4(%A: !tile.buffer<?xf32, global>)
     tile.store %y, %a[%i] : !tile.buffer<1024xf32, fragment>
   }
   tile.copy %a to %A[%offset] : !tile.buffer<1024xf32, fragment> to !tile.buffer<?xf32, global>
+}
+
+// An f32 fragment copied from f16 takes 16 bytes of f16 = 8 elements, and so
+// does the fragment it is used with; one only copied from f32 keeps 4.
+// CHECK-LABEL: tile.kernel @narrow_partner(
+// CHECK: tile.alloc_fragment : !tile.buffer<4x1024xf32, fragment, #tile.row_major<vec = 8>>
+// CHECK: tile.alloc_fragment : !tile.buffer<4x1024xf32, fragment, #tile.row_major<vec = 8>>
+// CHECK: tile.alloc_fragment : !tile.buffer<4x1024xf32, fragment, #tile.row_major<vec = 4>>
+tile.kernel @narrow_partner(%X: !tile.buffer<?x?xf16, global>, %Y: !tile.buffer<?x?xf32, global>)
+    grid(%bx) = [1] threads(128) {
+  %c0 = arith.constant 0 : index
+  %x = tile.alloc_fragment : !tile.buffer<4x1024xf32, fragment>
+  %y = tile.alloc_fragment : !tile.buffer<4x1024xf32, fragment>
+  %z = tile.alloc_fragment : !tile.buffer<4x1024xf32, fragment>
+  tile.copy %X[%c0, %c0] to %x : !tile.buffer<?x?xf16, global> to !tile.buffer<4x1024xf32, fragment>
+  tile.parallel (%i, %j) in [4, 1024] {
+    %v = tile.load %x[%i, %j] : !tile.buffer<4x1024xf32, fragment>
+    tile.store %v, %y[%i, %j] : !tile.buffer<4x1024xf32, fragment>
+  }
+  tile.copy %y to %Y[%c0, %c0] : !tile.buffer<4x1024xf32, fragment> to !tile.buffer<?x?xf32, global>
+  tile.copy %Y[%c0, %c0] to %z : !tile.buffer<?x?xf32, global> to !tile.buffer<4x1024xf32, fragment>
 }
 
 // 16 bytes of f16 = 8 elements, of f64 = 2, of i8 = 16.

@@ -698,8 +698,8 @@ tile.kernel @f16_scalar(%h: f16) grid(%bx) = [1] threads(32) {
 // -----
 
 tile.kernel @vec_too_wide(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads(32) {
-  // expected-error@+1 {{expected the layout's vec (8) to span at most 16 bytes of 'f32'}}
-  %a = tile.alloc_fragment : !tile.buffer<256xf32, fragment, #tile.row_major<vec = 8>>
+  // expected-error@+1 {{expected the layout's vec (16) to span at most 32 bytes of 'f32'}}
+  %a = tile.alloc_fragment : !tile.buffer<256xf32, fragment, #tile.row_major<vec = 16>>
 }
 
 // -----

@@ -234,9 +234,11 @@ LogicalResult BufferType::verify(function_ref<InFlightDiagnostic()> emitError,
   if (!rowMajor)
     return emitError() << "expected a fragment layout attribute, but got "
                        << layout;
-  if (rowMajor.getVec() * getElementByteWidth(elementType) > 16)
+  // 16 bytes of the narrowest buffer a fragment is copied with: at most 32
+  // of its own type (an f32 fragment of f16 data).
+  if (rowMajor.getVec() * getElementByteWidth(elementType) > 32)
     return emitError() << "expected the layout's vec (" << rowMajor.getVec()
-                       << ") to span at most 16 bytes of " << elementType;
+                       << ") to span at most 32 bytes of " << elementType;
   if (shape.back() % rowMajor.getVec() != 0)
     return emitError() << "expected the layout's vec (" << rowMajor.getVec()
                        << ") to divide the last dimension (" << shape.back()

@@ -20,10 +20,15 @@ using namespace mlir::tile;
 
 namespace {
 
-/// The widest vector (in elements) of at most 16 bytes such that the
-/// fragment's last dimension and its element count per thread both divide.
-unsigned chooseVectorWidth(BufferType type, int64_t threads) {
-  unsigned maxVec = 16 / getElementByteWidth(type.getElementType());
+/// The widest vector (in elements) of at most 16 bytes of the narrowest
+/// element the fragment meets (its own, or that of a buffer it is copied
+/// with: an f16 row read into an f32 fragment moves 8 elements per 16-byte
+/// load) such that the fragment's last dimension and its element count per
+/// thread both divide.
+unsigned chooseVectorWidth(BufferType type, unsigned narrowestBytes,
+                           int64_t threads) {
+  unsigned maxVec =
+      16 / std::min(narrowestBytes, getElementByteWidth(type.getElementType()));
   int64_t numElements = type.getNumElements();
   for (unsigned vec = maxVec; vec > 1; vec /= 2)
     if (type.getShape().back() % vec == 0 && numElements % (vec * threads) == 0)
@@ -107,10 +112,21 @@ struct TileAssignLayoutsPass
     auto isFragment = [](Value v) {
       return cast<BufferType>(v.getType()).isFragment();
     };
+    // The narrowest element of a global or shared buffer each fragment is
+    // copied with.
+    DenseMap<Value, unsigned> partnerBytes;
     kernel.walk([&](Operation *op) {
       SmallVector<Value> used;
       if (auto copy = dyn_cast<CopyOp>(op)) {
         used = {copy.getSource(), copy.getDest()};
+        for (auto [side, other] : {std::pair(copy.getSource(), copy.getDest()),
+                                   std::pair(copy.getDest(), copy.getSource())})
+          if (isFragment(side) && !isFragment(other)) {
+            unsigned bytes = getElementByteWidth(
+                cast<BufferType>(other.getType()).getElementType());
+            auto [it, inserted] = partnerBytes.try_emplace(side, bytes);
+            it->second = std::min(it->second, bytes);
+          }
       } else if (auto gemm = dyn_cast<GemmOp>(op)) {
         used = {gemm.getC()};
       } else if (auto loop = dyn_cast<ParallelOp>(op)) {
@@ -188,8 +204,13 @@ struct TileAssignLayoutsPass
       Value leader = groups.getLeaderValue(fragment);
       if (groupVec.count(leader) || inSliceGroup(fragment))
         continue;
+      // Every member's copies count: they all share the layout.
+      unsigned narrowest = 16;
+      for (Value member : groups.members(fragment))
+        if (auto it = partnerBytes.find(member); it != partnerBytes.end())
+          narrowest = std::min(narrowest, it->second);
       unsigned vec = chooseVectorWidth(cast<BufferType>(fragment.getType()),
-                                       kernel.getThreads());
+                                       narrowest, kernel.getThreads());
       unsigned &groupWidth = chosen.try_emplace(leader, vec).first->second;
       groupWidth = std::min(groupWidth, vec);
     }

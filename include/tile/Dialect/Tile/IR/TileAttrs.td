@@ -39,7 +39,10 @@ def Tile_RowMajorLayoutAttr : Tile_Attr<"RowMajorLayout", "row_major"> {
     `c` belongs to thread `c mod T` (T = the kernel's thread count) and is
     that thread's `c / T`-th chunk. Each thread therefore holds
     `numel / T` elements, and each chunk maps to one `vec`-wide (ideally
-    16-byte) vector access in global or shared memory.
+    16-byte) vector access in global or shared memory. A chunk spans at
+    most 32 bytes of the fragment's own type: an f32 fragment of f16 data
+    takes `vec = 8` so that its copies move 16 bytes of f16 at a time (the
+    f32 side then splits into two 16-byte accesses).
 
     Thread ids owning each element of a 4x8 fragment with `vec = 2` in a
     4-thread kernel (rows of the tile, columns left to right):
@@ -58,8 +61,8 @@ def Tile_RowMajorLayoutAttr : Tile_Attr<"RowMajorLayout", "row_major"> {
     divides the number of elements.
 
     The `tile-assign-layouts` pass gives this layout, with the widest `vec`
-    that fits 16 bytes and meets the requirements, to every fragment that
-    has none.
+    that fits 16 bytes of the narrowest type the fragment is copied with
+    and meets the requirements, to every fragment that has none.
   }];
   let parameters = (ins "unsigned":$vec);
   let assemblyFormat = "`<` `vec` `=` $vec `>`";
