@@ -59,7 +59,9 @@ static cl::opt<int64_t> blockM("block-m", cl::desc("gemm: block tile M"),
 static cl::opt<int64_t> blockK("block-k", cl::desc("gemm: K step"),
                                cl::init(32), cl::cat(category));
 static cl::opt<int64_t> stages("stages",
-                               cl::desc("gemm: software-pipeline depth"),
+                               cl::desc("gemm: software-pipeline depth; "
+                                        "softmax --online: shared-memory "
+                                        "stages per pass (default: none)"),
                                cl::init(3), cl::cat(category));
 static cl::opt<int64_t> rasterPanel("raster-panel",
                                     cl::desc("gemm: rasterization panel "
@@ -120,13 +122,25 @@ Variant biasGeluVariant(const BiasGeluConfig &c) {
           [c](Program &p) { return buildBiasGelu(p, c); }};
 }
 
+Variant gemmSoftmaxVariant(const GemmSoftmaxConfig &c) {
+  return {"gemm_softmax",
+          llvm::json::Object{{"block_m", c.blockM},
+                             {"block_n", c.blockN},
+                             {"block_k", c.blockK},
+                             {"threads", c.threads},
+                             {"stages", c.stages},
+                             {"in_dtype", c.inDtype}},
+          [c](Program &p) { return buildGemmSoftmax(p, c); }};
+}
+
 Variant softmaxVariant(const SoftmaxConfig &c) {
   return {"softmax",
           llvm::json::Object{{"rows", c.rows},
                              {"block_n", c.blockN},
                              {"threads", c.threads},
                              {"dtype", c.dtype},
-                             {"online", c.online}},
+                             {"online", c.online},
+                             {"stages", c.stages}},
           [c](Program &p) { return buildSoftmax(p, c); }};
 }
 
@@ -189,6 +203,12 @@ std::vector<Variant> defaultVariants() {
     c.tanhApproximation = tanh;
     variants.push_back(biasGeluVariant(c));
   }
+  // Softmax over the columns of A x B^T in the MMA accumulator: warp grids
+  // of 2x2 and 1x4 (cross-warp reductions), 4x2 with 8 warps, and bf16.
+  for (GemmSoftmaxConfig c : {GemmSoftmaxConfig{64, 64, 32, 128, 2, "f16"},
+                              GemmSoftmaxConfig{16, 128, 32, 128, 2, "f16"},
+                              GemmSoftmaxConfig{128, 128, 32, 256, 2, "bf16"}})
+    variants.push_back(gemmSoftmaxVariant(c));
   // Softmax: rows of up to 1024, 4096, 8192 and 32768 elements on chip,
   // each in a few (rows per block, threads) shapes; the benchmark times
   // every variant that holds a row and reports the fastest.
@@ -202,10 +222,15 @@ std::vector<Variant> defaultVariants() {
           std::tuple{1, 8192, 512}, std::tuple{1, 32768, 512},
           std::tuple{1, 32768, 1024}})
       variants.push_back(softmaxVariant({rows, blockN, threads, dtype}));
-    // Any row length: two passes over block_n-wide chunks.
-    for (auto [blockN, threads] : {std::pair{4096, 128}, std::pair{8192, 256},
-                                   std::pair{8192, 512}, std::pair{16384, 512}})
-      variants.push_back(softmaxVariant({1, blockN, threads, dtype, true}));
+    // Any row length: two passes over block_n-wide chunks, straight from
+    // global memory or (stages > 1) streamed through shared memory.
+    for (auto [blockN, threads, stages] :
+         {std::tuple{4096, 128, 1}, std::tuple{8192, 256, 1},
+          std::tuple{8192, 512, 1}, std::tuple{2048, 128, 3},
+          std::tuple{4096, 128, 2}, std::tuple{4096, 256, 3},
+          std::tuple{8192, 256, 2}})
+      variants.push_back(
+          softmaxVariant({1, blockN, threads, dtype, true, stages}));
   }
   return variants;
 }
@@ -307,7 +332,12 @@ int emitOne() {
         gemmVariant({blockM, blockN, blockK, threads, outDtype, stages,
                      rasterPanel, transposeB, inDtype, transposeA, epilogue});
   else if (kernelName == "softmax")
-    variant = softmaxVariant({blockM, blockN, threads, dtype, online});
+    variant = softmaxVariant({blockM, blockN, threads, dtype, online,
+                              stages.getNumOccurrences() ? stages : 1});
+  else if (kernelName == "gemm_softmax")
+    variant =
+        gemmSoftmaxVariant({blockM, blockN, blockK, threads,
+                            stages.getNumOccurrences() ? stages : 2, inDtype});
   else if (kernelName == "bias_gelu")
     variant = biasGeluVariant({blockM, blockN, threads, dtype, geluTanhForm});
   else {
@@ -379,7 +409,10 @@ int main(int argc, char **argv) {
            "elements (--block-m rows per block, --num-threads, --dtype; "
            "--online: any length)\n"
         << "bias_gelu    C = gelu(C + bias) in place, row-major M x N "
-           "(--block-m, --block-n, --num-threads, --dtype, --tanh)\n";
+           "(--block-m, --block-n, --num-threads, --dtype, --tanh)\n"
+        << "gemm_softmax Y = softmax(A x B^T) along rows, N up to --block-n, "
+           "reduced in the MMA accumulator (--block-m, --block-n, "
+           "--block-k, --num-threads, --stages, --in-dtype)\n";
     return 0;
   }
   try {

@@ -62,12 +62,12 @@ run() {
   }
   step "runtime tests" "$bundle/bin/tile_runtime_tests" \
     --gtest_output=json:"$out/runtime-tests.json"
-  step "kernel GPU tests (vector add, gemm, bias_gelu)" "$bundle/bin/tile-gpu-tests" \
+  step "kernel GPU tests (vector add, gemm, bias_gelu, softmax, gemm_softmax)" "$bundle/bin/tile-gpu-tests" \
     --gtest_output=json:"$out/gpu-tests.json"
   if command -v compute-sanitizer > /dev/null; then
     step "compute-sanitizer memcheck" compute-sanitizer --tool memcheck \
       --error-exitcode 9 "$bundle/bin/tile-gpu-tests" \
-      --gtest_filter='*EdgeLengths*:*SmallAndOdd*:*BiasGelu*'
+      --gtest_filter='*EdgeLengths*:*SmallAndOdd*:*BiasGelu*:*GemmSoftmax*'
   fi
   step "vector-add benchmark" "$bundle/bin/tile-bench-vector-add" \
     --benchmark_out="$out/bench-vector-add.json" --benchmark_out_format=json

@@ -87,3 +87,20 @@
 // ONLINE: tile.reduce sum %{{.*}} into %[[SUM]] dim(1) accumulate
 // ONLINE: scf.for
 // ONLINE: tile.copy %{{.*}} to %Y[
+
+// Softmax of A x B^T: the scores stay in the MMA accumulator, which
+// tile.reduce reduces in that layout (shuffles within the lane quad of a
+// row, then shared memory across the 2 warps along N), no spills.
+// RUN: tile-kernels --kernel=gemm_softmax --block-m=64 --block-n=64 --block-k=32 --num-threads=128 --emit=mlir | tile-opt --tile-assign-layouts | FileCheck %s --check-prefix=GEMMSOFTMAX
+// GEMMSOFTMAX-LABEL: tile.kernel @gemm_softmax_f16_64x64x32_t128_s2(
+// GEMMSOFTMAX: %[[S:.*]] = tile.alloc_fragment : !tile.buffer<64x64xf32, fragment, #tile.mma<warps = [2, 2]>>
+// GEMMSOFTMAX: tile.gemm
+// GEMMSOFTMAX: tile.reduce max %[[S]] into %{{.*}} dim(1) : !tile.buffer<64x64xf32, fragment, #tile.mma<warps = [2, 2]>>, !tile.buffer<64xf32, fragment, #tile.slice<dim = 1, parent = #tile.mma<warps = [2, 2]>>>
+// GEMMSOFTMAX: math.exp2
+// GEMMSOFTMAX: tile.reduce sum %[[S]]
+// RUN: tile-kernels --kernel=gemm_softmax --block-m=64 --block-n=64 --block-k=32 --num-threads=128 --emit=ptx | FileCheck %s --check-prefix=GEMMSOFTMAXPTX
+// GEMMSOFTMAXPTX: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// GEMMSOFTMAXPTX: shfl.sync.bfly.b32 {{.*}}, 1, 31, -1;
+// GEMMSOFTMAXPTX: shfl.sync.bfly.b32 {{.*}}, 2, 31, -1;
+// GEMMSOFTMAXPTX: bar.sync
+// GEMMSOFTMAXPTX: ex2.approx

@@ -9,6 +9,7 @@
 
 #include "tile/Frontend/Kernels.h"
 
+#include <cmath>
 #include <optional>
 #include <stdexcept>
 
@@ -81,6 +82,60 @@ std::string buildGemm(Program &program, const GemmConfig &config) {
              });
            k.copy(acc, C.at({row, col}));
          });
+  return name;
+}
+
+std::string GemmSoftmaxConfig::kernelName() const {
+  return "gemm_softmax_" + inDtype + "_" + std::to_string(blockM) + "x" +
+         std::to_string(blockN) + "x" + std::to_string(blockK) + "_t" +
+         std::to_string(threads) + "_s" + std::to_string(stages);
+}
+
+std::string buildGemmSoftmax(Program &program,
+                             const GemmSoftmaxConfig &config) {
+  constexpr double kLog2E = 1.4426950408889634;
+  mlir::Type in = parseElementType(program, config.inDtype);
+  mlir::Type f32 = program.f32();
+  std::string name = config.kernelName();
+  int64_t bM = config.blockM, bN = config.blockN, bK = config.blockK;
+  Kernel k = program.kernel(name, config.threads);
+  Buffer A = k.tensor("A", {kDynamic, kDynamic}, in);
+  Buffer B = k.tensor("B", {kDynamic, kDynamic}, in);
+  Buffer Y = k.tensor("Y", {kDynamic, kDynamic}, f32);
+  k.body({ceildiv(A, 0, bM)}, [&](Kernel &k) {
+    Expr row = k.blockIndex(0) * double(bM);
+    Expr zero = k.index(0);
+    Expr n = B.dim(0);
+    Buffer As = k.allocShared({bM, bK}, in);
+    Buffer Bs = k.allocShared({bN, bK}, in);
+    Buffer scores = k.allocFragment({bM, bN}, f32);
+    Buffer rowMax = k.allocFragment({bM}, f32);
+    Buffer rowSum = k.allocFragment({bM}, f32);
+    k.clear(scores);
+    k.pipelined(zero, ceilDiv(A.dim(1), double(bK)), config.stages,
+                [&](Expr kt) {
+                  Expr kOffset = kt * double(bK);
+                  k.copy(A.at({row, kOffset}), As);
+                  k.copy(B.at({zero, kOffset}), Bs);
+                  k.gemm(As, Bs, scores, /*transposeB=*/true);
+                });
+    Expr minusInf = k.constant(-INFINITY, f32);
+    k.parallel({bM, bN}, [&](const Indices &i) {
+      scores[i] = select(less(i[1], n), scores[i], minusInf);
+    });
+    k.reduceMax(scores, rowMax);
+    k.parallel({bM, bN}, [&](const Indices &i) {
+      scores[i] = exp2((Expr(scores[i]) - rowMax[i[0]]) * kLog2E);
+    });
+    k.reduceSum(scores, rowSum);
+    Expr one = k.constant(1.0, f32);
+    k.parallel({bM},
+               [&](const Indices &i) { rowSum[i] = one / Expr(rowSum[i]); });
+    k.parallel({bM, bN}, [&](const Indices &i) {
+      scores[i] = Expr(scores[i]) * rowSum[i[0]];
+    });
+    k.copy(scores, Y.at({row, zero}));
+  });
   return name;
 }
 

@@ -12,13 +12,15 @@
 
 #include <cmath>
 #include <functional>
+#include <optional>
 
 namespace tile::fe {
 
 std::string SoftmaxConfig::kernelName() const {
   return std::string(online ? "softmax_online_" : "softmax_") + dtype + "_" +
          std::to_string(rows) + "x" + std::to_string(blockN) + "_t" +
-         std::to_string(threads);
+         std::to_string(threads) +
+         (online && stages > 1 ? "_s" + std::to_string(stages) : "");
 }
 
 namespace {
@@ -47,15 +49,37 @@ std::string buildSoftmaxFrame(
 /// Online softmax for rows longer than a block holds: pass 1 over
 /// column chunks keeps m (running max) and l (running sum of exp(x - m),
 /// rescaled by exp(m_old - m_new) when m grows); pass 2 writes
-/// exp(x - m) / l chunk by chunk.
+/// exp(x - m) / l chunk by chunk. Staged (stages > 1), each pass copies its
+/// chunks through shared tiles in a pipelined loop, so the next chunks load
+/// while one is reduced.
 static std::string buildOnlineSoftmax(Program &program,
                                       const SoftmaxConfig &config) {
   mlir::Type f32 = program.f32();
+  mlir::Type type = parseElementType(program, config.dtype);
   int64_t rows = config.rows, bN = config.blockN;
+  bool staged = config.stages > 1;
   return buildSoftmaxFrame(
       program, config, [&](Kernel &k, Buffer &X, Buffer &Y, Expr row, Expr n) {
         Expr chunks = ceilDiv(n, double(bN));
+        // One shared tile per pass: a pipelined loop owns the tiles it
+        // fills.
+        std::optional<Buffer> passTile[2];
+        if (staged)
+          for (auto &tile : passTile)
+            tile = k.allocShared({rows, bN}, type);
+        auto chunkLoop = [&](int pass, const std::function<void(Expr)> &body) {
+          if (staged)
+            k.pipelined(k.index(0), chunks, config.stages, body);
+          else
+            k.forLoop(k.index(0), chunks, 1, body);
+        };
         Buffer x = k.allocFragment({rows, bN}, f32);
+        auto loadChunk = [&](int pass, Expr col) {
+          if (!staged)
+            return k.copy(X.at({row, col}), x);
+          k.copy(X.at({row, col}), *passTile[pass]);
+          k.copy(*passTile[pass], x);
+        };
         Buffer chunkMax = k.allocFragment({rows}, f32);
         Buffer runningMax = k.allocFragment({rows}, f32);
         Buffer runningSum = k.allocFragment({rows}, f32);
@@ -70,9 +94,9 @@ static std::string buildOnlineSoftmax(Program &program,
           return select(less(minusInf, value), exp2((value - max) * kLog2E),
                         zeroF);
         };
-        k.forLoop(k.index(0), chunks, 1, [&](Expr c) {
+        chunkLoop(0, [&](Expr c) {
           Expr col = c * double(bN);
-          k.copy(X.at({row, col}), x);
+          loadChunk(0, col);
           k.parallel({rows, bN}, [&](const Indices &i) {
             x[i] = select(less(col + i[1], n), x[i], minusInf);
           });
@@ -95,9 +119,9 @@ static std::string buildOnlineSoftmax(Program &program,
         k.parallel({rows}, [&](const Indices &i) {
           runningSum[i] = oneF / Expr(runningSum[i]);
         });
-        k.forLoop(k.index(0), chunks, 1, [&](Expr c) {
+        chunkLoop(1, [&](Expr c) {
           Expr col = c * double(bN);
-          k.copy(X.at({row, col}), x);
+          loadChunk(1, col);
           k.parallel({rows, bN}, [&](const Indices &i) {
             x[i] = shiftedExp(x[i], runningMax[i[0]]) * runningSum[i[0]];
           });

@@ -84,6 +84,26 @@ struct BiasGeluConfig {
 /// Adds the bias + GELU kernel to `program`; returns its name.
 std::string buildBiasGelu(Program &program, const BiasGeluConfig &config);
 
+/// Y = softmax(A x B^T) along rows, for A (M x K) and B (N x K) f16/bf16,
+/// N up to `blockN`, Y f32 (M x N): one key block of attention. The scores
+/// stay in the MMA accumulator; tile.reduce takes their row maximum and
+/// sum in that layout (shuffles within the quad of lanes sharing a row,
+/// shared memory across the warps along N). Columns past N are masked.
+struct GemmSoftmaxConfig {
+  int64_t blockM = 64;
+  int64_t blockN = 64;
+  int64_t blockK = 32;
+  int64_t threads = 128;
+  int64_t stages = 2;
+  std::string inDtype = "f16";
+
+  /// e.g. gemm_softmax_f16_64x64x32_t128_s2.
+  std::string kernelName() const;
+};
+
+/// Adds the GEMM + row softmax kernel to `program`; returns its name.
+std::string buildGemmSoftmax(Program &program, const GemmSoftmaxConfig &config);
+
 /// Row softmax Y = softmax(X) along each row of a row-major M x N tensor
 /// (f16, bf16 or f32; computed in f32 with the row maximum subtracted), for
 /// N up to `blockN`: each block holds `rows` whole rows on chip, so X is
@@ -97,8 +117,13 @@ struct SoftmaxConfig {
   /// running maximum and a running sum rescaled to it (online softmax), a
   /// second pass writing exp(x - max) / sum. X is read twice.
   bool online = false;
+  /// Online only: with stages > 1 each pass streams its chunks through
+  /// `stages`-deep shared tiles, the loads of the next stages - 1 chunks in
+  /// flight (cp.async, tile-pipeline) while one is reduced.
+  int64_t stages = 1;
 
-  /// e.g. softmax_f16_1x4096_t256 (softmax_online_... when online).
+  /// e.g. softmax_f16_1x4096_t256 (softmax_online_... when online, with
+  /// _s<stages> when staged).
   std::string kernelName() const;
 };
 
