@@ -114,12 +114,8 @@ void benchCublas(benchmark::State &state, Problem p, const std::string &in,
       state, [&] { cublasGemm(p, in, out); }, p);
 }
 
-void benchTile(benchmark::State &state, const bench::KernelVariant &variant,
-               Problem p) {
-  std::optional<rt::Kernel> kernel =
-      bench::loadKernel(state, fixture->device, variant);
-  if (!kernel)
-    return;
+/// The launch arguments of `variant` for problem `p`.
+std::vector<rt::Arg> gemmArgs(const bench::KernelVariant &variant, Problem p) {
   std::string out = variant.config.at("out_dtype");
   rt::DType inType = variant.config.value("in_dtype", "f16") == "bf16"
                          ? rt::DType::bf16
@@ -136,8 +132,54 @@ void benchTile(benchmark::State &state, const bench::KernelVariant &variant,
       rt::Arg::buffer(fixture->C, *rt::parseDType(out), {p.m, p.n})};
   if (variant.config.value("epilogue", "none") != "none")
     args.push_back(rt::Arg::buffer(fixture->bias, *rt::parseDType(out), {p.n}));
+  return args;
+}
+
+void benchTile(benchmark::State &state, const bench::KernelVariant &variant,
+               Problem p) {
+  std::optional<rt::Kernel> kernel =
+      bench::loadKernel(state, fixture->device, variant);
+  if (!kernel)
+    return;
+  std::vector<rt::Arg> args = gemmArgs(variant, p);
   runTimed(
       state, [&] { kernel->launch(fixture->timer.stream, args); }, p);
+}
+
+/// A fused-epilogue GEMM and the same GEMM without the epilogue, launched
+/// alternately: each iteration times one of each, so clock drift (the card
+/// runs at its power cap) hits both alike. Reports the fused time, the
+/// plain one (plain_us) and their ratio (fused_over_plain), per pair.
+void benchPaired(benchmark::State &state, const bench::KernelVariant &fused,
+                 const bench::KernelVariant &plain, Problem p) {
+  std::optional<rt::Kernel> fusedKernel =
+      bench::loadKernel(state, fixture->device, fused);
+  std::optional<rt::Kernel> plainKernel =
+      bench::loadKernel(state, fixture->device, plain);
+  if (!fusedKernel || !plainKernel)
+    return;
+  std::vector<rt::Arg> fusedArgs = gemmArgs(fused, p),
+                       plainArgs = gemmArgs(plain, p);
+  auto &timer = fixture->timer;
+  try {
+    for (int i = 0; i < 5; ++i) {
+      plainKernel->launch(timer.stream, plainArgs);
+      fusedKernel->launch(timer.stream, fusedArgs);
+    }
+    timer.stream.synchronize();
+    double plainMs = 0, fusedMs = 0;
+    for (auto _ : state) {
+      plainMs = timer.timeOnceMs(
+          [&] { plainKernel->launch(timer.stream, plainArgs); });
+      fusedMs = timer.timeOnceMs(
+          [&] { fusedKernel->launch(timer.stream, fusedArgs); });
+      state.SetIterationTime(fusedMs / 1e3);
+    }
+    state.counters["plain_us"] = plainMs * 1e3;
+    state.counters["fused_over_plain"] = fusedMs / plainMs;
+  } catch (const rt::Error &error) {
+    state.SkipWithError(error.what());
+  }
 }
 
 /// A GEMM (this project's `gemm`, or cuBLAS when null) followed by the
@@ -298,17 +340,34 @@ int main(int argc, char **argv) {
     for (const auto &v : *epilogueKernels)
       if (!v.config.value("tanh", false))
         biasGelu = &v;
-  const bench::KernelVariant *plainGemm = nullptr;
+  // (b) runs each plain f16 -> f16 GEMM that also has a fused variant; the
+  // summary takes the fastest.
+  std::vector<const bench::KernelVariant *> plainGemms;
   for (const auto &v : variants)
-    if (v.name == "gemm_f16_f16_128x256x64_t256_s3_r8")
-      plainGemm = &v;
+    for (const auto &fused : variants)
+      if (fused.name == v.name + "_bias_gelu" &&
+          v.name.find("f16_f16") != std::string::npos)
+        plainGemms.push_back(&v);
   for (Problem p : {Problem{4096, 4096, 4096}, Problem{8192, 8192, 8192}}) {
-    if (biasGelu && plainGemm)
-      configure(benchmark::RegisterBenchmark(
-          ("epilogue_tile_gemm_then_bias_gelu/" + p.label()).c_str(),
-          [p, plainGemm, biasGelu](benchmark::State &state) {
-            benchUnfused(state, plainGemm, *biasGelu, p);
-          }));
+    // Each fused variant against its own GEMM, launched alternately.
+    for (const bench::KernelVariant *plainGemm : plainGemms)
+      for (const auto &fused : variants)
+        if (fused.name.rfind(plainGemm->name + "_bias_gelu", 0) == 0)
+          configure(benchmark::RegisterBenchmark(
+              ("epilogue_paired_" + fused.name.substr(5) + "/" + p.label())
+                  .c_str(),
+              [p, plainGemm, &fused](benchmark::State &state) {
+                benchPaired(state, fused, *plainGemm, p);
+              }));
+    for (const bench::KernelVariant *plainGemm : plainGemms)
+      if (biasGelu)
+        configure(benchmark::RegisterBenchmark(
+            ("epilogue_tile_gemm_then_bias_gelu_" + plainGemm->name.substr(5) +
+             "/" + p.label())
+                .c_str(),
+            [p, plainGemm, biasGelu](benchmark::State &state) {
+              benchUnfused(state, plainGemm, *biasGelu, p);
+            }));
     if (biasGelu)
       configure(benchmark::RegisterBenchmark(
           ("epilogue_cublas_then_bias_gelu/" + p.label()).c_str(),

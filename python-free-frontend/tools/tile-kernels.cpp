@@ -194,7 +194,8 @@ std::vector<Variant> defaultVariants() {
   // the same epilogue as a kernel of its own to run after a GEMM.
   for (const char *epilogue : {"bias_gelu", "bias_gelu_tanh"})
     for (GemmConfig c : {GemmConfig{128, 128, 64, 128, "f16", 3, 0},
-                         GemmConfig{128, 256, 64, 256, "f16", 3, 8}}) {
+                         GemmConfig{128, 256, 64, 256, "f16", 3, 8},
+                         GemmConfig{256, 128, 64, 256, "f16", 3, 8}}) {
       c.epilogue = epilogue;
       variants.push_back(gemmVariant(c));
     }
