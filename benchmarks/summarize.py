@@ -44,7 +44,9 @@ def medians(bench, field, scale=1.0):
         if entry.get("error_occurred"):
             failed.append(f"{entry['run_name']}: {entry.get('error_message')}")
             continue
-        if entry.get("aggregate_name") != "median":
+        # Entries without the field (e.g. paired runs in a TFLOP/s table)
+        # belong to another table.
+        if entry.get("aggregate_name") != "median" or field not in entry:
             continue
         name, problem = entry["run_name"].split("/")[:2]
         rows.setdefault(problem, {})[name] = entry[field] / scale
