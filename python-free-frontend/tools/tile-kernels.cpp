@@ -63,6 +63,10 @@ static cl::opt<int64_t> stages("stages",
                                         "softmax --online: shared-memory "
                                         "stages per pass (default: none)"),
                                cl::init(3), cl::cat(category));
+static cl::opt<int64_t> headDim("head-dim",
+                                cl::desc("gemm_softmax: also multiply by V "
+                                         "(N x head-dim); 0: no"),
+                                cl::init(0), cl::cat(category));
 static cl::opt<int64_t> rasterPanel("raster-panel",
                                     cl::desc("gemm: rasterization panel "
                                              "(grid rows; 0 = off)"),
@@ -129,7 +133,8 @@ Variant gemmSoftmaxVariant(const GemmSoftmaxConfig &c) {
                              {"block_k", c.blockK},
                              {"threads", c.threads},
                              {"stages", c.stages},
-                             {"in_dtype", c.inDtype}},
+                             {"in_dtype", c.inDtype},
+                             {"head_dim", c.headDim}},
           [c](Program &p) { return buildGemmSoftmax(p, c); }};
 }
 
@@ -206,9 +211,13 @@ std::vector<Variant> defaultVariants() {
   }
   // Softmax over the columns of A x B^T in the MMA accumulator: warp grids
   // of 2x2 and 1x4 (cross-warp reductions), 4x2 with 8 warps, and bf16.
-  for (GemmSoftmaxConfig c : {GemmSoftmaxConfig{64, 64, 32, 128, 2, "f16"},
-                              GemmSoftmaxConfig{16, 128, 32, 128, 2, "f16"},
-                              GemmSoftmaxConfig{128, 128, 32, 256, 2, "bf16"}})
+  for (GemmSoftmaxConfig c :
+       {GemmSoftmaxConfig{64, 64, 32, 128, 2, "f16"},
+        GemmSoftmaxConfig{16, 128, 32, 128, 2, "f16"},
+        GemmSoftmaxConfig{128, 128, 32, 256, 2, "bf16"},
+        // x V, the probabilities as the A operand in registers.
+        GemmSoftmaxConfig{64, 64, 32, 128, 2, "f16", 64},
+        GemmSoftmaxConfig{128, 64, 32, 256, 2, "bf16", 128}})
     variants.push_back(gemmSoftmaxVariant(c));
   // Softmax: rows of up to 1024, 4096, 8192 and 32768 elements on chip,
   // each in a few (rows per block, threads) shapes; the benchmark times
@@ -336,9 +345,9 @@ int emitOne() {
     variant = softmaxVariant({blockM, blockN, threads, dtype, online,
                               stages.getNumOccurrences() ? stages : 1});
   else if (kernelName == "gemm_softmax")
-    variant =
-        gemmSoftmaxVariant({blockM, blockN, blockK, threads,
-                            stages.getNumOccurrences() ? stages : 2, inDtype});
+    variant = gemmSoftmaxVariant({blockM, blockN, blockK, threads,
+                                  stages.getNumOccurrences() ? stages : 2,
+                                  inDtype, headDim});
   else if (kernelName == "bias_gelu")
     variant = biasGeluVariant({blockM, blockN, threads, dtype, geluTanhForm});
   else {
@@ -413,7 +422,8 @@ int main(int argc, char **argv) {
            "(--block-m, --block-n, --num-threads, --dtype, --tanh)\n"
         << "gemm_softmax Y = softmax(A x B^T) along rows, N up to --block-n, "
            "reduced in the MMA accumulator (--block-m, --block-n, "
-           "--block-k, --num-threads, --stages, --in-dtype)\n";
+           "--block-k, --num-threads, --stages, --in-dtype; --head-dim=D: "
+           "times V, N x D, the probabilities in registers)\n";
     return 0;
   }
   try {

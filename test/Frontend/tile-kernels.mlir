@@ -104,3 +104,14 @@
 // GEMMSOFTMAXPTX: shfl.sync.bfly.b32 {{.*}}, 2, 31, -1;
 // GEMMSOFTMAXPTX: bar.sync
 // GEMMSOFTMAXPTX: ex2.approx
+
+// Times V: the probabilities, cast to f16 in registers, are the A operand
+// of the second gemm; scores, probabilities and output take the MMA layout
+// with one warp column.
+// RUN: tile-kernels --kernel=gemm_softmax --block-m=64 --block-n=64 --block-k=32 --num-threads=128 --head-dim=64 --emit=mlir | tile-opt --tile-assign-layouts | FileCheck %s --check-prefix=PV
+// PV-LABEL: tile.kernel @gemm_softmax_pv64_f16_64x64x32_t128_s2(
+// PV: %[[S:.*]] = tile.alloc_fragment : !tile.buffer<64x64xf32, fragment, #tile.mma<warps = [4, 1]>>
+// PV: tile.reduce max %[[S]]
+// PV: %[[P:.*]] = tile.alloc_fragment : !tile.buffer<64x64xf16, fragment, #tile.mma<warps = [4, 1]>>
+// PV: %[[O:.*]] = tile.alloc_fragment : !tile.buffer<64x64xf32, fragment, #tile.mma<warps = [4, 1]>>
+// PV: tile.gemm %[[P]], %{{.*}}, %[[O]] : !tile.buffer<64x64xf16, fragment, #tile.mma<warps = [4, 1]>>

@@ -1,8 +1,9 @@
 //===- GemmSoftmaxGpuTest.cpp - Softmax of A x B^T on the GPU -------------===//
 //
 // Runs every compiled gemm_softmax variant (Y = softmax(A x B^T) along rows,
-// the row maximum and sum reduced in the MMA accumulator layout) on odd
-// shapes and compares every element with a float64 reference computed from
+// the row maximum and sum reduced in the MMA accumulator layout; with a
+// head dimension, times V with the probabilities as a register A operand) on
+// odd shapes and compares every element with a float64 reference computed from
 // the same rounded inputs. Covers masked columns (N < block_n), partial
 // row blocks, K tails (K % 8 != 0 takes the one-stage fallback) and large
 // score magnitudes. Skips visibly without a GPU or without kernels.
@@ -34,6 +35,9 @@ TEST_F(GemmSoftmaxGpu, MatchesFloat64InTheMmaLayout) {
     bool bf16 = variant.config.at("in_dtype") == "bf16";
     rt::DType inType = bf16 ? rt::DType::bf16 : rt::DType::f16;
     int64_t blockN = variant.config.at("block_n");
+    // With a head dimension: Y = softmax(A x B^T) x V, the probabilities
+    // rounded to the input type in registers before the second gemm.
+    int64_t headDim = variant.config.value("head_dim", 0);
     struct Shape {
       int64_t m, n, k;
       float scale; // spread of the inputs: scores of order scale^2 k
@@ -48,17 +52,25 @@ TEST_F(GemmSoftmaxGpu, MatchesFloat64InTheMmaLayout) {
         x = bench::floatToLow(dist(rng), bf16);
       for (auto &x : b)
         x = bench::floatToLow(dist(rng), bf16);
-      std::vector<float> sentinel(s.m * s.n + 64, -7.0f);
+      std::vector<uint16_t> v(s.n * std::max<int64_t>(headDim, 1));
+      std::normal_distribution<float> unit(0.0f, 1.0f);
+      for (auto &x : v)
+        x = bench::floatToLow(unit(rng), bf16);
+      int64_t cols = headDim ? headDim : s.n; // of Y
+      std::vector<float> sentinel(s.m * cols + 64, -7.0f);
       rt::DeviceBuffer A = rt::DeviceBuffer::fromHost(device, a);
       rt::DeviceBuffer B = rt::DeviceBuffer::fromHost(device, b);
+      rt::DeviceBuffer V = rt::DeviceBuffer::fromHost(device, v);
       rt::DeviceBuffer Y = rt::DeviceBuffer::fromHost(device, sentinel);
       rt::Module module =
           rt::Module::load(device, variant.cubinPath, variant.manifestPath);
       rt::Stream stream(device);
-      module.kernel(variant.name)
-          .launch(stream, {rt::Arg::buffer(A, inType, {s.m, s.k}),
-                           rt::Arg::buffer(B, inType, {s.n, s.k}),
-                           rt::Arg::buffer(Y, rt::DType::f32, {s.m, s.n})});
+      std::vector<rt::Arg> args = {rt::Arg::buffer(A, inType, {s.m, s.k}),
+                                   rt::Arg::buffer(B, inType, {s.n, s.k})};
+      if (headDim)
+        args.push_back(rt::Arg::buffer(V, inType, {s.n, headDim}));
+      args.push_back(rt::Arg::buffer(Y, rt::DType::f32, {s.m, cols}));
+      module.kernel(variant.name).launch(stream, args);
       stream.synchronize();
       std::vector<float> got = Y.download<float>();
       double diff = 0, norm = 0;
@@ -76,21 +88,32 @@ TEST_F(GemmSoftmaxGpu, MatchesFloat64InTheMmaLayout) {
         }
         for (int64_t c = 0; c < s.n; ++c)
           sum += std::exp(scores[c] - maxValue);
+        std::vector<double> ref(cols, 0.0);
         for (int64_t c = 0; c < s.n; ++c) {
-          double ref = std::exp(scores[c] - maxValue) / sum;
-          double value = got[r * s.n + c];
+          double p = std::exp(scores[c] - maxValue) / sum;
+          if (!headDim)
+            ref[c] = p;
+          for (int64_t d = 0; d < headDim; ++d)
+            ref[d] += p * bench::lowToFloat(v[c * headDim + d], bf16);
+        }
+        for (int64_t c = 0; c < cols; ++c) {
+          double value = got[r * cols + c];
           finite &= std::isfinite(value);
-          diff += (value - ref) * (value - ref);
-          norm += ref * ref;
+          diff += (value - ref[c]) * (value - ref[c]);
+          norm += ref[c] * ref[c];
         }
       }
-      for (int64_t i = s.m * s.n; i < s.m * s.n + 64; ++i)
+      for (int64_t i = s.m * cols; i < s.m * cols + 64; ++i)
         ASSERT_EQ(got[i], -7.0f) << variant.name << ": wrote past the end";
       EXPECT_TRUE(finite) << variant.name;
       // f32 accumulation of rounded inputs; exp2 with log2(e) folded in
       // (ex2.approx) adds ~2^-22 relative per element, more where scores
       // are large (scale 4: scores of order 4000, one f32 ulp ~ 2^-12).
       double tolerance = s.scale > 1.0f ? 2e-3 : 1e-4;
+      // P x V: one rounding of the probabilities to f16 (2^-11) or bf16
+      // (2^-8), averaged over the row.
+      if (headDim)
+        tolerance = bf16 ? 1e-2 : 2e-3;
       EXPECT_LE(std::sqrt(diff / norm), tolerance)
           << variant.name << " " << s.m << "x" << s.n << "x" << s.k;
     }

@@ -1617,6 +1617,10 @@ LogicalResult KernelLowering::lowerGemm(
   if (!mma)
     return op->emitOpError("expected the accumulator to have a #tile.mma "
                            "layout; run -tile-assign-layouts first");
+  if (a.type.isFragment() && a.type.getLayout() != c.type.getLayout())
+    return op->emitOpError("expected the A fragment to have the "
+                           "accumulator's layout ")
+           << c.type.getLayout() << "; run -tile-assign-layouts first";
   int64_t m = c.type.getDimSize(0), n = c.type.getDimSize(1);
   int64_t k = a.type.getDimSize(transposeA ? 0 : 1);
   int64_t warpRows = m / mma.getWarpsM(), warpCols = n / mma.getWarpsN();
@@ -1659,7 +1663,29 @@ LogicalResult KernelLowering::lowerGemm(
     // k + l mod 8 (+8 for lanes 16-31) at column m (+8 for lanes 8-15 and
     // 24-31), giving the four 8x8 matrices in the order mma expects.
     SmallVector<Value> aFrags;
-    for (int64_t mt = 0; mt < tilesM; ++mt) {
+    for (int64_t mt = 0; mt < tilesM && a.type.isFragment(); ++mt) {
+      // A fragment in the accumulator layout: the lane's values of the
+      // 16x8 tiles kk/8 and kk/8 + 1 (rows l/4 and l/4 + 8, columns
+      // 2 (l mod 4) + {0, 1}) are a0-a7 of the m16n8k16 A operand.
+      int64_t tilesK = k / 8;
+      Value operand =
+          arith::ConstantOp::create(builder, loc, builder.getZeroAttr(aType));
+      for (int64_t reg = 0; reg < 4; ++reg) {
+        int64_t tile = kk / 8 + reg / 2, half = reg % 2;
+        int64_t slot = ((mt * tilesK + tile) * 2 + half) * 2;
+        SmallVector<Value> pair;
+        for (int64_t i = 0; i < 2; ++i)
+          pair.push_back(memref::LoadOp::create(builder, loc, a.memref,
+                                                constant(loc, slot + i)));
+        operand = vector::InsertOp::create(
+            builder, loc,
+            vector::FromElementsOp::create(builder, loc,
+                                           VectorType::get({2}, input), pair),
+            operand, ArrayRef<int64_t>{reg});
+      }
+      aFrags.push_back(operand);
+    }
+    for (int64_t mt = 0; mt < tilesM && !a.type.isFragment(); ++mt) {
       SmallVector<Value> index;
       if (transposeA)
         index = {arith::AddIOp::create(builder, loc, add(lane8, kk), laneHalf),

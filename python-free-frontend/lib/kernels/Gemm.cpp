@@ -86,9 +86,11 @@ std::string buildGemm(Program &program, const GemmConfig &config) {
 }
 
 std::string GemmSoftmaxConfig::kernelName() const {
-  return "gemm_softmax_" + inDtype + "_" + std::to_string(blockM) + "x" +
-         std::to_string(blockN) + "x" + std::to_string(blockK) + "_t" +
-         std::to_string(threads) + "_s" + std::to_string(stages);
+  return "gemm_softmax_" +
+         (headDim ? "pv" + std::to_string(headDim) + "_" : std::string()) +
+         inDtype + "_" + std::to_string(blockM) + "x" + std::to_string(blockN) +
+         "x" + std::to_string(blockK) + "_t" + std::to_string(threads) + "_s" +
+         std::to_string(stages);
 }
 
 std::string buildGemmSoftmax(Program &program,
@@ -101,6 +103,9 @@ std::string buildGemmSoftmax(Program &program,
   Kernel k = program.kernel(name, config.threads);
   Buffer A = k.tensor("A", {kDynamic, kDynamic}, in);
   Buffer B = k.tensor("B", {kDynamic, kDynamic}, in);
+  std::optional<Buffer> V;
+  if (config.headDim)
+    V = k.tensor("V", {kDynamic, kDynamic}, in);
   Buffer Y = k.tensor("Y", {kDynamic, kDynamic}, f32);
   k.body({ceildiv(A, 0, bM)}, [&](Kernel &k) {
     Expr row = k.blockIndex(0) * double(bM);
@@ -131,10 +136,25 @@ std::string buildGemmSoftmax(Program &program,
     Expr one = k.constant(1.0, f32);
     k.parallel({bM},
                [&](const Indices &i) { rowSum[i] = one / Expr(rowSum[i]); });
+    if (!config.headDim) {
+      k.parallel({bM, bN}, [&](const Indices &i) {
+        scores[i] = Expr(scores[i]) * rowSum[i[0]];
+      });
+      k.copy(scores, Y.at({row, zero}));
+      return;
+    }
+    // Y = P x V with P in registers: the probabilities in the input type
+    // (their fragment takes the scores' MMA layout, one warp column).
+    Buffer Vs = k.allocShared({bN, config.headDim}, in);
+    k.copy(V->at({zero, zero}), Vs); // rows past N read as zero
+    Buffer P = k.allocFragment({bM, bN}, in);
     k.parallel({bM, bN}, [&](const Indices &i) {
-      scores[i] = Expr(scores[i]) * rowSum[i[0]];
+      P[i] = cast(Expr(scores[i]) * rowSum[i[0]], in);
     });
-    k.copy(scores, Y.at({row, zero}));
+    Buffer O = k.allocFragment({bM, config.headDim}, f32);
+    k.clear(O);
+    k.gemm(P, Vs, O);
+    k.copy(O, Y.at({row, zero}));
   });
   return name;
 }

@@ -134,3 +134,26 @@ tile.kernel @mixed_types(%X: !tile.buffer<?xf16, global>) grid(%bx) = [4] thread
   tile.copy %acc to %copied : !tile.buffer<2048xf32, fragment> to !tile.buffer<2048xf16, fragment>
   tile.copy %alone to %X : !tile.buffer<2048xf16, fragment> to !tile.buffer<?xf16, global>
 }
+
+// P x V: the scores S = Q x K^T, cast to f16 (P), are the A operand of the
+// next gemm in registers, so S, P and O take #tile.mma with one warp
+// column (4 x 1 here, where S alone would get 2 x 2).
+// CHECK-LABEL: tile.kernel @register_a(
+// CHECK: %[[S:.*]] = tile.alloc_fragment : !tile.buffer<64x64xf32, fragment, #tile.mma<warps = [4, 1]>>
+// CHECK: %[[P:.*]] = tile.alloc_fragment : !tile.buffer<64x64xf16, fragment, #tile.mma<warps = [4, 1]>>
+// CHECK: %[[O:.*]] = tile.alloc_fragment : !tile.buffer<64x128xf32, fragment, #tile.mma<warps = [4, 1]>>
+tile.kernel @register_a(%X: !tile.buffer<?x?xf16, global>) grid(%bx) = [1] threads(128) {
+  %q = tile.alloc_shared : !tile.buffer<64x64xf16, shared>
+  %k = tile.alloc_shared : !tile.buffer<64x64xf16, shared>
+  %v = tile.alloc_shared : !tile.buffer<64x128xf16, shared>
+  %s = tile.alloc_fragment : !tile.buffer<64x64xf32, fragment>
+  %p = tile.alloc_fragment : !tile.buffer<64x64xf16, fragment>
+  %o = tile.alloc_fragment : !tile.buffer<64x128xf32, fragment>
+  tile.gemm %q, %k, %s {clear_accum, transpose_b} : !tile.buffer<64x64xf16, shared>, !tile.buffer<64x64xf16, shared>, !tile.buffer<64x64xf32, fragment>
+  tile.parallel (%i, %j) in [64, 64] {
+    %x = tile.load %s[%i, %j] : !tile.buffer<64x64xf32, fragment>
+    %h = arith.truncf %x : f32 to f16
+    tile.store %h, %p[%i, %j] : !tile.buffer<64x64xf16, fragment>
+  }
+  tile.gemm %p, %v, %o : !tile.buffer<64x64xf16, fragment>, !tile.buffer<64x128xf16, shared>, !tile.buffer<64x128xf32, fragment>
+}

@@ -600,7 +600,7 @@ tile.kernel @fragment_index_computed(%x: f32) grid(%bx) = [1] threads(32) {
 tile.kernel @gemm_global_a(%A: !tile.buffer<16x16xf16, global>) grid(%bx) = [1] threads(32) {
   %b = tile.alloc_shared : !tile.buffer<16x8xf16, shared>
   %c = tile.alloc_fragment : !tile.buffer<16x8xf32, fragment>
-  // expected-error@+1 {{expected A and B in shared memory, but got a global A and a shared B}}
+  // expected-error@+1 {{expected A in shared memory or a fragment and B in shared memory, but got a global A and a shared B}}
   tile.gemm %A, %b, %c : !tile.buffer<16x16xf16, global>, !tile.buffer<16x8xf16, shared>, !tile.buffer<16x8xf32, fragment>
 }
 
@@ -756,4 +756,44 @@ tile.kernel @broadcast_index(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] th
     %r = tile.load %m[%j] : !tile.buffer<4xf32, fragment>
     tile.store %r, %x[%i, %j] : !tile.buffer<4x32xf32, fragment>
   }
+}
+
+// -----
+
+tile.kernel @gemm_register_a_two_warp_columns(%A: !tile.buffer<?x?xf16, global>) grid(%bx) = [1] threads(128) {
+  %p = tile.alloc_fragment : !tile.buffer<64x32xf16, fragment, #tile.mma<warps = [2, 2]>>
+  %v = tile.alloc_shared : !tile.buffer<32x64xf16, shared>
+  %o = tile.alloc_fragment : !tile.buffer<64x64xf32, fragment, #tile.mma<warps = [2, 2]>>
+  // expected-error@+1 {{expected an A fragment with the accumulator's #tile.mma layout of one warp column, but got #tile.mma<warps = [2, 2]> and #tile.mma<warps = [2, 2]>}}
+  tile.gemm %p, %v, %o : !tile.buffer<64x32xf16, fragment, #tile.mma<warps = [2, 2]>>, !tile.buffer<32x64xf16, shared>, !tile.buffer<64x64xf32, fragment, #tile.mma<warps = [2, 2]>>
+}
+
+// -----
+
+tile.kernel @gemm_register_a_transposed(%A: !tile.buffer<?x?xf16, global>) grid(%bx) = [1] threads(128) {
+  %p = tile.alloc_fragment : !tile.buffer<32x64xf16, fragment>
+  %v = tile.alloc_shared : !tile.buffer<32x64xf16, shared>
+  %o = tile.alloc_fragment : !tile.buffer<64x64xf32, fragment>
+  // expected-error@+1 {{expected an A fragment without transpose_a}}
+  tile.gemm %p, %v, %o {transpose_a} : !tile.buffer<32x64xf16, fragment>, !tile.buffer<32x64xf16, shared>, !tile.buffer<64x64xf32, fragment>
+}
+
+// -----
+
+tile.kernel @gemm_register_b(%A: !tile.buffer<?x?xf16, global>) grid(%bx) = [1] threads(128) {
+  %a = tile.alloc_shared : !tile.buffer<64x32xf16, shared>
+  %v = tile.alloc_fragment : !tile.buffer<32x64xf16, fragment>
+  %o = tile.alloc_fragment : !tile.buffer<64x64xf32, fragment>
+  // expected-error@+1 {{expected A in shared memory or a fragment and B in shared memory, but got a shared A and a fragment B}}
+  tile.gemm %a, %v, %o : !tile.buffer<64x32xf16, shared>, !tile.buffer<32x64xf16, fragment>, !tile.buffer<64x64xf32, fragment>
+}
+
+// -----
+
+tile.kernel @gemm_prefetch_register_a(%A: !tile.buffer<?x?xf16, global>) grid(%bx) = [1] threads(128) {
+  %p = tile.alloc_fragment : !tile.buffer<64x32xf16, fragment>
+  %v = tile.alloc_shared : !tile.buffer<32x64xf16, shared>
+  %o = tile.alloc_fragment : !tile.buffer<64x64xf32, fragment>
+  // expected-error@+1 {{expected A and B in shared memory, but got a fragment A and a shared B}}
+  tile.gemm_prefetch %p, %v, %o : !tile.buffer<64x32xf16, fragment>, !tile.buffer<32x64xf16, shared>, !tile.buffer<64x64xf32, fragment>
 }

@@ -252,6 +252,17 @@ tile.kernel @gemm_tt(%A: !tile.buffer<?x?xf16, global>) grid(%bx) = [1] threads(
   tile.gemm %a, %b, %c {transpose_a, transpose_b} : !tile.buffer<32x64xf16, shared>, !tile.buffer<128x32xf16, shared>, !tile.buffer<64x128xf32, fragment>
 }
 
+// tile.gemm with A in registers: a fragment in the accumulator's layout of
+// one warp column (P x V in attention).
+// CHECK-LABEL: tile.kernel @gemm_register_a(
+// CHECK: tile.gemm %{{.*}}, %{{.*}}, %{{.*}} : !tile.buffer<64x32xf16, fragment, #tile.mma<warps = [4, 1]>>, !tile.buffer<32x64xf16, shared>, !tile.buffer<64x64xf32, fragment, #tile.mma<warps = [4, 1]>>
+tile.kernel @gemm_register_a(%A: !tile.buffer<?x?xf16, global>) grid(%bx) = [1] threads(128) {
+  %p = tile.alloc_fragment : !tile.buffer<64x32xf16, fragment, #tile.mma<warps = [4, 1]>>
+  %v = tile.alloc_shared : !tile.buffer<32x64xf16, shared>
+  %o = tile.alloc_fragment : !tile.buffer<64x64xf32, fragment, #tile.mma<warps = [4, 1]>>
+  tile.gemm %p, %v, %o : !tile.buffer<64x32xf16, fragment, #tile.mma<warps = [4, 1]>>, !tile.buffer<32x64xf16, shared>, !tile.buffer<64x64xf32, fragment, #tile.mma<warps = [4, 1]>>
+}
+
 // The prefetching forms tile-pipeline writes: the first K step's operands
 // loaded ahead, and a gemm that waits for and prefetches the next stage.
 // CHECK-LABEL: tile.kernel @gemm_prefetching(

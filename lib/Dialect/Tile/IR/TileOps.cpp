@@ -522,10 +522,31 @@ LogicalResult StageOp::verify() {
 /// The operand checks shared by tile.gemm and tile.gemm_prefetch.
 static LogicalResult verifyGemmOperands(Operation *op, BufferType a,
                                         BufferType b, BufferType c,
-                                        bool transposeA, bool transposeB) {
-  if (!a.isShared() || !b.isShared())
-    return op->emitOpError("expected A and B in shared memory, but got a ")
+                                        bool transposeA, bool transposeB,
+                                        bool registerA = false) {
+  if (registerA && a.isFragment()) {
+    if (transposeA)
+      return op->emitOpError("expected an A fragment without transpose_a");
+    // Each lane holds the A operand of its rows only when the warps split
+    // the rows alone, the same way for A and C.
+    auto aLayout = dyn_cast_or_null<MmaLayoutAttr>(a.getLayout());
+    auto cLayout = dyn_cast_or_null<MmaLayoutAttr>(c.getLayout());
+    if ((a.getLayout() && (!aLayout || aLayout.getWarpsN() != 1)) ||
+        (aLayout && cLayout && aLayout != cLayout))
+      return op->emitOpError("expected an A fragment with the accumulator's "
+                             "#tile.mma layout of one warp column, but got ")
+             << a.getLayout() << " and " << c.getLayout();
+  } else if (!a.isShared() || !b.isShared()) {
+    return op->emitOpError(registerA ? "expected A in shared memory or a "
+                                       "fragment and B in shared memory, but "
+                                       "got a "
+                                     : "expected A and B in shared memory, "
+                                       "but got a ")
            << stringifyMemoryScope(a.getScope()) << " A and a "
+           << stringifyMemoryScope(b.getScope()) << " B";
+  }
+  if (!b.isShared())
+    return op->emitOpError("expected B in shared memory, but got a ")
            << stringifyMemoryScope(b.getScope()) << " B";
   if (!c.isFragment())
     return op->emitOpError(
@@ -564,11 +585,14 @@ static LogicalResult verifyGemmOperands(Operation *op, BufferType a,
 
 LogicalResult GemmOp::verify() {
   if (failed(verifyGemmOperands(*this, getAType(), getBType(), getCType(),
-                                getTransposeA(), getTransposeB())))
+                                getTransposeA(), getTransposeB(),
+                                /*registerA=*/true)))
     return failure();
   if (!getNextA() != !getNextB() || !getNextA() != !getWaitPending())
     return emitOpError("expected `then wait N prefetch %a, %b` with both "
                        "next operands and the wait count, or none of them");
+  if (getAType().isFragment() && (getPrefetched() || getNextA()))
+    return emitOpError("expected no operand prefetch with an A fragment");
   return success();
 }
 

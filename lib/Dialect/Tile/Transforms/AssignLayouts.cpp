@@ -8,6 +8,7 @@
 #include "tile/Dialect/Tile/IR/Tile.h"
 #include "tile/Dialect/Tile/Transforms/Passes.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/EquivalenceClasses.h"
 
 namespace mlir::tile {
@@ -140,6 +141,18 @@ struct TileAssignLayoutsPass
           groups.unionSets(used.front(), v);
     });
 
+    // A gemm whose A is a fragment (P x V) needs the warps to split rows
+    // alone, in A and C alike: their groups (and a gemm accumulator in
+    // them, e.g. the scores P came from) take #tile.mma<warps = [w, 1]>.
+    unsigned warps = kernel.getThreads() / 32;
+    llvm::SmallDenseSet<Value> rowWarpGroups;
+    kernel.walk([&](GemmOp gemm) {
+      if (!gemm.getAType().isFragment())
+        return;
+      rowWarpGroups.insert(groups.getLeaderValue(gemm.getA()));
+      rowWarpGroups.insert(groups.getLeaderValue(gemm.getC()));
+    });
+
     // Gemm accumulators get the MMA layout, and so does every fragment used
     // with them.
     DenseMap<Value, Attribute> groupMma;
@@ -148,6 +161,17 @@ struct TileAssignLayoutsPass
       Value leader = groups.getLeaderValue(gemm.getC());
       BufferType c = gemm.getCType();
       Attribute layout = c.getLayout();
+      if (!layout && rowWarpGroups.contains(leader)) {
+        if (c.getDimSize(0) % (16 * warps) != 0) {
+          gemm.emitOpError("cannot spread the ")
+              << c.getDimSize(0) << " rows of its accumulator over " << warps
+              << " warps in 16-row MMA tiles, as the rows of a fragment A "
+                 "operand need; change the tile or thread count";
+          failedGemm = true;
+          return;
+        }
+        layout = MmaLayoutAttr::get(&getContext(), warps, 1);
+      }
       if (!layout) {
         auto grid = chooseWarpGrid(c.getDimSize(0), c.getDimSize(1),
                                    kernel.getThreads() / 32);
@@ -166,6 +190,9 @@ struct TileAssignLayoutsPass
     });
     if (failedGemm)
       return signalPassFailure();
+    // A fragments that no gemm produces (loaded or computed).
+    for (Value leader : rowWarpGroups)
+      groupMma.try_emplace(leader, MmaLayoutAttr::get(&getContext(), warps, 1));
     for (Value fragment : fragments) {
       auto it = groupMma.find(groups.getLeaderValue(fragment));
       auto type = cast<BufferType>(fragment.getType());

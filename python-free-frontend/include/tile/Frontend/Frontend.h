@@ -233,7 +233,8 @@ public:
   void clear(const Buffer &dest, SourceLoc loc = {});
   /// C += A x B on tensor cores: A, B shared f16/bf16 tiles, C an f32
   /// fragment. With `transposeB`, B is stored N x K; with `transposeA`, A is
-  /// stored K x M.
+  /// stored K x M. A may be an f16/bf16 fragment instead (registers; it
+  /// takes C's MMA layout with one warp column).
   /// `clearAccum` computes C = A x B instead of C += A x B.
   void gemm(const Buffer &a, const Buffer &b, const Buffer &c,
             bool transposeB = false, bool transposeA = false,

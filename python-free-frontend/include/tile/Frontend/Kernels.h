@@ -96,8 +96,14 @@ struct GemmSoftmaxConfig {
   int64_t threads = 128;
   int64_t stages = 2;
   std::string inDtype = "f16";
+  /// With headDim > 0: Y = softmax(A x B^T) x V for V (N x headDim, the
+  /// input type), Y M x headDim f32 - one key block of attention. The
+  /// probabilities, cast to the input type in registers, are the A operand
+  /// of the second gemm (no trip through shared memory).
+  int64_t headDim = 0;
 
-  /// e.g. gemm_softmax_f16_64x64x32_t128_s2.
+  /// e.g. gemm_softmax_f16_64x64x32_t128_s2 (gemm_softmax_pv64_... with
+  /// headDim 64).
   std::string kernelName() const;
 };
 

@@ -320,6 +320,14 @@ def Tile_GemmOp : Tile_Op<"gemm", [
     does not lower) per 16x8 tile of its sub-tile per 16-wide K step
     ([PTX ISA: mma](https://docs.nvidia.com/cuda/parallel-thread-execution/#warp-level-matrix-instructions-mma)).
 
+    `A` may instead be an f16/bf16 fragment (`M x K`) in the `#tile.mma`
+    layout with one warp column (`warps = [w, 1]`), the layout of `C` too:
+    each lane then already holds the A operand of its rows, so the product
+    needs no trip through shared memory. This is FlashAttention's P x V: the
+    scores of one GEMM, exponentiated and cast to f16 in registers, are the
+    A operand of the next (the accumulator of two adjacent 16x8 tiles is
+    exactly the A operand of one 16x16 K step).
+
     In a pipelined loop (`tile-pipeline` writes this form), `prefetched`
     takes the first K step's operands from the registers that the last
     `tile.gemm_prefetch` or `then ... prefetch` on this accumulator loaded,
@@ -334,6 +342,7 @@ def Tile_GemmOp : Tile_Op<"gemm", [
     ```mlir
     tile.gemm %As, %Bs, %acc : !tile.buffer<128x32xf16, shared>, !tile.buffer<32x128xf16, shared>, !tile.buffer<128x128xf32, fragment>
     tile.gemm %A1, %B1, %acc prefetched then wait 1 prefetch %A2, %B2 : !tile.buffer<128x32xf16, shared>, !tile.buffer<32x128xf16, shared>, !tile.buffer<128x128xf32, fragment>
+    tile.gemm %P, %Vs, %O : !tile.buffer<64x64xf16, fragment>, !tile.buffer<64x128xf16, shared>, !tile.buffer<64x128xf32, fragment>
     ```
   }];
   let arguments = (ins Arg<Tile_Buffer, "", [MemRead]>:$a,
