@@ -415,6 +415,20 @@ Buffer Kernel::allocTile(std::vector<int64_t> shape, Type elementType,
   return buffer;
 }
 
+Buffer Kernel::subview(const Buffer &tensor, Indices leading, SourceLoc loc) {
+  auto type = mlir::cast<mlir::tile::BufferType>(tensor.type());
+  auto shape = type.getShape().drop_front(
+      std::min<size_t>(leading.size(), type.getRank()));
+  Buffer view;
+  view.kernel = this;
+  view.val = mlir::tile::SubviewOp::create(
+      b, location(loc),
+      mlir::tile::BufferType::get(shape, type.getElementType(),
+                                  mlir::tile::MemoryScope::Global),
+      tensor.value(), toValues(leading));
+  return view;
+}
+
 Buffer Kernel::allocShared(std::vector<int64_t> shape, Type elementType,
                            SourceLoc loc) {
   return allocTile<mlir::tile::AllocSharedOp>(

@@ -67,6 +67,10 @@ static cl::opt<int64_t> headDim("head-dim",
                                 cl::desc("gemm_softmax: also multiply by V "
                                          "(N x head-dim); 0: no"),
                                 cl::init(0), cl::cat(category));
+static cl::opt<bool> causal("causal",
+                            cl::desc("attention: causal (query i sees keys "
+                                     "j <= i)"),
+                            cl::cat(category));
 static cl::opt<int64_t> rasterPanel("raster-panel",
                                     cl::desc("gemm: rasterization panel "
                                              "(grid rows; 0 = off)"),
@@ -136,6 +140,18 @@ Variant gemmSoftmaxVariant(const GemmSoftmaxConfig &c) {
                              {"in_dtype", c.inDtype},
                              {"head_dim", c.headDim}},
           [c](Program &p) { return buildGemmSoftmax(p, c); }};
+}
+
+Variant attentionVariant(const AttentionConfig &c) {
+  return {"attention",
+          llvm::json::Object{{"block_m", c.blockM},
+                             {"block_n", c.blockN},
+                             {"head_dim", c.headDim},
+                             {"threads", c.threads},
+                             {"stages", c.stages},
+                             {"dtype", c.dtype},
+                             {"causal", c.causal}},
+          [c](Program &p) { return buildAttention(p, c); }};
 }
 
 Variant softmaxVariant(const SoftmaxConfig &c) {
@@ -209,6 +225,14 @@ std::vector<Variant> defaultVariants() {
     c.tanhApproximation = tanh;
     variants.push_back(biasGeluVariant(c));
   }
+  // FlashAttention forward, non-causal and causal.
+  for (bool causal : {false, true})
+    for (AttentionConfig c : {AttentionConfig{64, 64, 64, 128, 2, "f16"},
+                              AttentionConfig{64, 64, 128, 128, 2, "bf16"},
+                              AttentionConfig{128, 64, 128, 256, 2, "f16"}}) {
+      c.causal = causal;
+      variants.push_back(attentionVariant(c));
+    }
   // Softmax over the columns of A x B^T in the MMA accumulator: warp grids
   // of 2x2 and 1x4 (cross-warp reductions), 4x2 with 8 warps, and bf16.
   for (GemmSoftmaxConfig c :
@@ -348,6 +372,10 @@ int emitOne() {
     variant = gemmSoftmaxVariant({blockM, blockN, blockK, threads,
                                   stages.getNumOccurrences() ? stages : 2,
                                   inDtype, headDim});
+  else if (kernelName == "attention")
+    variant = attentionVariant({blockM, blockN, headDim ? headDim : 64, threads,
+                                stages.getNumOccurrences() ? stages : 2, dtype,
+                                causal});
   else if (kernelName == "bias_gelu")
     variant = biasGeluVariant({blockM, blockN, threads, dtype, geluTanhForm});
   else {

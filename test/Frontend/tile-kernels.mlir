@@ -115,3 +115,23 @@
 // PV: %[[P:.*]] = tile.alloc_fragment : !tile.buffer<64x64xf16, fragment, #tile.mma<warps = [4, 1]>>
 // PV: %[[O:.*]] = tile.alloc_fragment : !tile.buffer<64x64xf32, fragment, #tile.mma<warps = [4, 1]>>
 // PV: tile.gemm %[[P]], %{{.*}}, %[[O]] : !tile.buffer<64x64xf16, fragment, #tile.mma<warps = [4, 1]>>
+
+// FlashAttention forward: one (batch, head) view per block, K/V pipelined,
+// S = Q K^T, online softmax in the MMA layout, O += P V with P in
+// registers; causal: the key loop ends at the block's diagonal.
+// RUN: tile-kernels --kernel=attention --dtype=f16 --block-m=64 --block-n=64 --num-threads=128 --causal --emit=mlir | tile-opt --tile-assign-layouts | FileCheck %s --check-prefix=ATTN
+// ATTN-LABEL: tile.kernel @attention_causal_f16_d64_64x64_t128_s2(
+// ATTN-SAME: grid(%{{.*}}, %{{.*}}, %{{.*}}) = [ceildiv(%Q[2], 64), %Q[1], %Q[0]]
+// ATTN: tile.subview %Q[%{{.*}}, %{{.*}}] : !tile.buffer<?x?x?x64xf16, global> to !tile.buffer<?x64xf16, global>
+// ATTN: arith.minsi
+// ATTN: scf.for
+// ATTN: tile.gemm %{{.*}}, %{{.*}}, %[[S:.*]] {clear_accum, transpose_b} : !tile.buffer<64x64xf16, shared, #tile.swizzle>, !tile.buffer<64x64xf16, shared, #tile.swizzle>, !tile.buffer<64x64xf32, fragment, #tile.mma<warps = [4, 1]>>
+// ATTN: tile.reduce max %[[S]]
+// ATTN: tile.reduce sum %[[S]]
+// ATTN: tile.gemm %{{.*}}, %{{.*}}, %{{.*}} : !tile.buffer<64x64xf16, fragment, #tile.mma<warps = [4, 1]>>, !tile.buffer<64x64xf16, shared, #tile.swizzle>, !tile.buffer<64x64xf32, fragment, #tile.mma<warps = [4, 1]>>
+// RUN: tile-kernels --kernel=attention --dtype=bf16 --head-dim=128 --block-m=64 --block-n=64 --num-threads=128 --emit=ptx -o %t.attn.ptx
+// RUN: FileCheck %s --check-prefix=ATTNPTX < %t.attn.ptx
+// ATTNPTX: cp.async.cg.shared.global
+// ATTNPTX: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// ATTNPTX: shfl.sync.bfly.b32
+// ATTNPTX: ex2.approx

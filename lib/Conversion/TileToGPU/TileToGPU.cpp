@@ -150,6 +150,7 @@ private:
   LogicalResult lowerElementAccess(Operation *op, Value slotValue, int64_t slot,
                                    const RowMap *rows = nullptr);
   LogicalResult lowerDim(DimOp op);
+  LogicalResult lowerSubview(SubviewOp op);
 
   // Helpers.
   Value constant(Location loc, int64_t value) {
@@ -524,6 +525,7 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
       .Case([&](AsyncCommitOp commit) { return lowerAsyncCommit(commit); })
       .Case([&](AsyncWaitOp wait) { return lowerAsyncWait(wait); })
       .Case([&](DimOp dim) { return lowerDim(dim); })
+      .Case([&](SubviewOp subview) { return lowerSubview(subview); })
       .Default([&](Operation *other) {
         return other->emitOpError("cannot be lowered outside tile.parallel");
       });
@@ -1100,6 +1102,38 @@ LogicalResult KernelLowering::lowerDim(DimOp op) {
   if (it == storage.end())
     return op.emitOpError("buffer has no storage");
   op.getResult().replaceAllUsesWith(it->second.sizes[op.getDim()]);
+  return success();
+}
+
+LogicalResult KernelLowering::lowerSubview(SubviewOp op) {
+  auto it = storage.find(op.getSource());
+  if (it == storage.end())
+    return op.emitOpError("buffer has no storage");
+  const BufferStorage &source = it->second;
+  Location loc = op.getLoc();
+  auto sourceType = cast<MemRefType>(source.memref.getType());
+  int64_t rank = sourceType.getRank(), fixed = op.getIndices().size();
+  SmallVector<OpFoldResult> offsets, sizes,
+      strides(rank, builder.getIndexAttr(1));
+  for (int64_t d = 0; d < rank; ++d) {
+    offsets.push_back(d < fixed ? OpFoldResult(op.getIndices()[d])
+                                : OpFoldResult(builder.getIndexAttr(0)));
+    // Static sizes as attributes, so that the view's type keeps them.
+    sizes.push_back(
+        d < fixed ? OpFoldResult(builder.getIndexAttr(1))
+        : sourceType.isDynamicDim(d)
+            ? OpFoldResult(source.sizes[d])
+            : OpFoldResult(builder.getIndexAttr(sourceType.getDimSize(d))));
+  }
+  auto resultType = memref::SubViewOp::inferRankReducedResultType(
+      cast<BufferType>(op.getType()).getShape(), sourceType, offsets, sizes,
+      strides);
+  Value view =
+      memref::SubViewOp::create(builder, loc, cast<MemRefType>(resultType),
+                                source.memref, offsets, sizes, strides);
+  BufferStorage result{cast<BufferType>(op.getType()), view, {}};
+  result.sizes.assign(source.sizes.begin() + fixed, source.sizes.end());
+  storage[op.getResult()] = result;
   return success();
 }
 

@@ -458,3 +458,35 @@ tile.kernel @fragment_parallel(%A: !tile.buffer<8x16xf32, global>)
 }
 tile.kernel @empty(%B: !tile.buffer<?xi8, global>) grid(%bx) = [2] threads(64) {
 }
+
+// -----
+
+// tile.subview: a rank-reducing memref.subview at (b, h); the copy out of
+// it is bounded by the view's own row count (S), not by the tensor's end.
+// CHECK-LABEL: gpu.func @head_view(
+// CHECK-SAME: %[[Q:[^:]*]]: memref<f16, #gpu.address_space<global>>, %[[B:[^:]*]]: index, %[[H:[^:]*]]: index, %[[S:[^:]*]]: index, %[[D:[^:]*]]: index)
+// CHECK: %[[GQ:.*]] = memref.reinterpret_cast %[[Q]] to offset: [0], sizes: [%[[B]], %[[H]], %[[S]], %[[D]]]
+// CHECK-DAG: %[[BX:.*]] = gpu.block_id x
+// CHECK-DAG: %[[BY:.*]] = gpu.block_id y
+// CHECK: %[[VIEW:.*]] = memref.subview %[[GQ]][%[[BY]], %[[BX]], 0, 0] [1, 1, %[[S]], %[[D]]] [1, 1, 1, 1] : memref<?x?x?x?xf16, strided<[?, ?, ?, 1]>, #gpu.address_space<global>> to memref<?x?xf16, strided<[?, 1], offset: ?>, #gpu.address_space<global>>
+// CHECK: arith.cmpi ult, %{{.*}}, %[[S]] : index
+// CHECK: vector.load %[[VIEW]]
+tile.kernel @head_view(%Q: !tile.buffer<?x?x?x?xf16, global>) grid(%bx, %by) = [%Q[1], %Q[0]] threads(128) {
+  %c0 = arith.constant 0 : index
+  %q = tile.subview %Q[%by, %bx] : !tile.buffer<?x?x?x?xf16, global> to !tile.buffer<?x?xf16, global>
+  %t = tile.alloc_fragment : !tile.buffer<64x64xf16, fragment>
+  tile.copy %q[%c0, %c0] to %t : !tile.buffer<?x?xf16, global> to !tile.buffer<64x64xf16, fragment>
+  tile.copy %t to %q[%c0, %c0] : !tile.buffer<64x64xf16, fragment> to !tile.buffer<?x?xf16, global>
+}
+
+// -----
+
+// A static trailing dimension stays static in the view.
+// CHECK-LABEL: gpu.func @head_view_static(
+// CHECK: memref.subview %{{.*}}[%{{.*}}, %{{.*}}, 0, 0] [1, 1, %{{.*}}, 64] [1, 1, 1, 1] : memref<?x?x?x64xf16, strided<[?, ?, 64, 1]>, #gpu.address_space<global>> to memref<?x64xf16, strided<[64, 1], offset: ?>, #gpu.address_space<global>>
+tile.kernel @head_view_static(%Q: !tile.buffer<?x?x?x64xf16, global>) grid(%bx, %by) = [%Q[1], %Q[0]] threads(128) {
+  %c0 = arith.constant 0 : index
+  %q = tile.subview %Q[%by, %bx] : !tile.buffer<?x?x?x64xf16, global> to !tile.buffer<?x64xf16, global>
+  %t = tile.alloc_fragment : !tile.buffer<64x64xf16, fragment>
+  tile.copy %q[%c0, %c0] to %t : !tile.buffer<?x64xf16, global> to !tile.buffer<64x64xf16, fragment>
+}

@@ -797,3 +797,25 @@ tile.kernel @gemm_prefetch_register_a(%A: !tile.buffer<?x?xf16, global>) grid(%b
   // expected-error@+1 {{expected A and B in shared memory, but got a fragment A and a shared B}}
   tile.gemm_prefetch %p, %v, %o : !tile.buffer<64x32xf16, fragment>, !tile.buffer<32x64xf16, shared>, !tile.buffer<64x64xf32, fragment>
 }
+
+// -----
+
+tile.kernel @subview_of_shared() grid(%bx) = [1] threads(32) {
+  %s = tile.alloc_shared : !tile.buffer<4x8xf16, shared>
+  // expected-error@+1 {{expected a global source and result, but got a shared source and a global result}}
+  %v = tile.subview %s[%bx] : !tile.buffer<4x8xf16, shared> to !tile.buffer<8xf16, global>
+}
+
+// -----
+
+tile.kernel @subview_all_indices(%Q: !tile.buffer<?x?xf16, global>) grid(%bx) = [1] threads(32) {
+  // expected-error@+1 {{expected 1 to 1 leading indices of the rank-2 source, but got 2}}
+  %v = tile.subview %Q[%bx, %bx] : !tile.buffer<?x?xf16, global> to !tile.buffer<?xf16, global>
+}
+
+// -----
+
+tile.kernel @subview_wrong_shape(%Q: !tile.buffer<?x?x64xf16, global>) grid(%bx) = [1] threads(32) {
+  // expected-error@+1 {{expected a result of shape ?x64 and element type 'f16' (the source's trailing dimensions), but got ?x32 and 'f16'}}
+  %v = tile.subview %Q[%bx] : !tile.buffer<?x?x64xf16, global> to !tile.buffer<?x32xf16, global>
+}

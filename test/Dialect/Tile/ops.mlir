@@ -242,6 +242,14 @@ tile.kernel @dims(%A: !tile.buffer<?x8x?xf32, global>)
   %d = tile.dim %s[1] {tile.tag} : !tile.buffer<4x8xf32, shared>
 }
 
+// tile.subview: one head's S x D matrix of a B x H x S x D tensor.
+// CHECK-LABEL: tile.kernel @subview(
+// CHECK: %{{.*}} = tile.subview %Q[%{{.*}}, %{{.*}}] : !tile.buffer<?x?x?x64xf16, global> to !tile.buffer<?x64xf16, global>
+tile.kernel @subview(%Q: !tile.buffer<?x?x?x64xf16, global>) grid(%bx, %by) = [%Q[1], %Q[0]] threads(128) {
+  %q = tile.subview %Q[%by, %bx] : !tile.buffer<?x?x?x64xf16, global> to !tile.buffer<?x64xf16, global>
+  %s = tile.dim %q[0] : !tile.buffer<?x64xf16, global>
+}
+
 // tile.gemm with both operands transposed (A stored K x M, B stored N x K).
 // CHECK-LABEL: tile.kernel @gemm_tt(
 // CHECK: tile.gemm %{{.*}}, %{{.*}}, %{{.*}} {transpose_a, transpose_b} : !tile.buffer<32x64xf16, shared>, !tile.buffer<128x32xf16, shared>, !tile.buffer<64x128xf32, fragment>

@@ -364,6 +364,29 @@ LogicalResult DimOp::verify() {
   return success();
 }
 
+LogicalResult SubviewOp::verify() {
+  auto source = cast<BufferType>(getSource().getType());
+  auto result = cast<BufferType>(getResult().getType());
+  if (!source.isGlobal() || !result.isGlobal())
+    return emitOpError("expected a global source and result, but got a ")
+           << stringifyMemoryScope(source.getScope()) << " source and a "
+           << stringifyMemoryScope(result.getScope()) << " result";
+  int64_t fixed = getIndices().size();
+  if (fixed < 1 || fixed >= source.getRank())
+    return emitOpError("expected 1 to ")
+           << source.getRank() - 1 << " leading indices of the rank-"
+           << source.getRank() << " source, but got " << fixed;
+  ArrayRef<int64_t> trailing = source.getShape().drop_front(fixed);
+  if (result.getShape() != trailing ||
+      result.getElementType() != source.getElementType())
+    return emitOpError("expected a result of shape ")
+           << formatShape(trailing) << " and element type "
+           << source.getElementType() << " (the source's trailing "
+           << "dimensions), but got " << formatShape(result.getShape())
+           << " and " << result.getElementType();
+  return success();
+}
+
 OpFoldResult DimOp::fold(FoldAdaptor) {
   auto type = cast<BufferType>(getSource().getType());
   int64_t dim = getDimAttr().getInt();

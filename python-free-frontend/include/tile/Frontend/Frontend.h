@@ -222,6 +222,10 @@ public:
   Expr scalar(int paramIndex) const;
   Expr index(int64_t value, SourceLoc loc = {});
   Expr constant(double value, mlir::Type type, SourceLoc loc = {});
+  /// The global buffer of `tensor`'s trailing dimensions at the leading
+  /// indices `leading` (tile.subview): e.g. one head's S x D matrix of a
+  /// B x H x S x D tensor, whose copies are masked at S.
+  Buffer subview(const Buffer &tensor, Indices leading, SourceLoc loc = {});
   Buffer allocShared(std::vector<int64_t> shape, mlir::Type elementType,
                      SourceLoc loc = {});
   Buffer allocFragment(std::vector<int64_t> shape, mlir::Type elementType,

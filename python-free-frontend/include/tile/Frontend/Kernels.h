@@ -110,6 +110,29 @@ struct GemmSoftmaxConfig {
 /// Adds the GEMM + row softmax kernel to `program`; returns its name.
 std::string buildGemmSoftmax(Program &program, const GemmSoftmaxConfig &config);
 
+/// FlashAttention forward: O = softmax(Q K^T / sqrt(D) [+ causal mask]) V
+/// for Q, K, V, O of shape [batch, heads, sequence, headDim] (K/V sequence
+/// may differ from Q's; any lengths, tails masked), f16 or bf16, f32
+/// accumulation. One block per blockM query rows of one (batch, head);
+/// blockN keys per step, `stages`-deep cp.async pipeline for K and V.
+/// Causal: query i sees keys j <= i (top-left aligned, as
+/// torch's is_causal), and key blocks past the diagonal are skipped.
+struct AttentionConfig {
+  int64_t blockM = 64;
+  int64_t blockN = 64;
+  int64_t headDim = 64;
+  int64_t threads = 128;
+  int64_t stages = 2;
+  std::string dtype = "f16";
+  bool causal = false;
+
+  /// e.g. attention_causal_f16_d64_64x64_t128_s2.
+  std::string kernelName() const;
+};
+
+/// Adds the attention kernel to `program`; returns its name.
+std::string buildAttention(Program &program, const AttentionConfig &config);
+
 /// Row softmax Y = softmax(X) along each row of a row-major M x N tensor
 /// (f16, bf16 or f32; computed in f32 with the row maximum subtracted), for
 /// N up to `blockN`: each block holds `rows` whole rows on chip, so X is

@@ -107,6 +107,35 @@ def Tile_DimOp : Tile_Op<"dim", [Pure]> {
   let hasFolder = 1;
 }
 
+def Tile_SubviewOp : Tile_Op<"subview", [Pure]> {
+  let summary = "the buffer of a global tensor's trailing dimensions at "
+                "fixed leading indices";
+  let description = [{
+    Fixes the first `k` indices of a global buffer of rank `r > k` and
+    returns the global buffer of its last `r - k` dimensions there: e.g. the
+    `S x D` matrix of one (batch, head) of a `B x H x S x D` tensor. Copies
+    from and to the view are bounded by its own sizes, so tiles past the
+    end of one head are masked instead of reaching into the next.
+
+    The leading indices must be in bounds (they are not checked at run
+    time, as a grid over the leading dimensions guarantees). Lowered to a
+    rank-reducing `memref.subview`.
+
+    Example:
+
+    ```mlir
+    %q = tile.subview %Q[%b, %h] : !tile.buffer<?x?x?x64xf16, global> to !tile.buffer<?x64xf16, global>
+    ```
+  }];
+  let arguments = (ins Tile_Buffer:$source, Variadic<Index>:$indices);
+  let results = (outs Tile_Buffer:$result);
+  let assemblyFormat = [{
+    $source `[` $indices `]` attr-dict `:` qualified(type($source)) `to`
+    qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Allocation
 //===----------------------------------------------------------------------===//
