@@ -169,6 +169,39 @@ def softmax_table(bench, torch):
     return lines
 
 
+def attention_table(bench, torch):
+    """Attention TFLOP/s, the fastest f16 variant per (D, mode, sequence),
+    against torch's SDPA FLASH and cuDNN backends."""
+    rows, failed = medians(bench, "TFLOP/s", 1e12)
+    if not rows:
+        return ["", "no attention benchmark results: " + str(bench.get("error", ""))]
+    lines = ["", "Attention forward, batch 4, 32 heads, f16, median of 20 "
+             "(CUDA events); TFLOP/s = 4 B H N^2 D / t, halved for causal",
+             f"{'N':>6} {'D':>4} {'mode':<7} {'tile':>7} {'FLASH':>7} "
+             f"{'cuDNN':>7} {'vs FLASH':>9}  kernel"]
+    for d in (64, 128):
+        for mode in ("full", "causal"):
+            for seq in sorted(rows, key=int):
+                tiles = {k: v for k, v in rows[seq].items()
+                         if k.startswith("attention_f16_" if mode == "full"
+                                         else "attention_causal_f16_")
+                         and f"_d{d}_" in k}
+                if not tiles:
+                    continue
+                best = max(tiles, key=tiles.get)
+                peer = {name: torch.get(f"{name}/d{d}/{mode}/{seq}", {})
+                        .get("tflops") for name in ("flash", "cudnn")}
+                text = {name: f"{v:>7.1f}" if v else f"{'-':>7}"
+                        for name, v in peer.items()}
+                ratio = (f"{tiles[best] / peer['flash']:>8.1%}" if peer["flash"]
+                         else f"{'-':>9}")
+                lines.append(f"{seq:>6} {d:>4} {mode:<7} {tiles[best]:>7.1f} "
+                             f"{text['flash']} {text['cudnn']} {ratio}  {best}")
+    for line in sorted(set(failed)):
+        lines.append("FAILED " + line)
+    return lines
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--out", required=True, help="folder of the run")
@@ -222,6 +255,8 @@ def main():
     lines += epilogue_table(gemm)
     lines += softmax_table(load(os.path.join(args.out, "bench-softmax.json")),
                            peers.get("softmax", {}))
+    lines += attention_table(load(os.path.join(args.out, "bench-attention.json")),
+                             peers.get("attention", {}))
     text = "\n".join(lines)
     print(text)
     with open(args.markdown, "w") as f:

@@ -22,12 +22,13 @@ prepare() {
     scripts/build.sh
   fi
   ninja -C "$build" tile-kernels tile-gpu-tests tile-bench-vector-add \
-    tile-bench-gemm tile-bench-softmax tile_runtime_tests
+    tile-bench-gemm tile-bench-softmax tile-bench-attention tile_runtime_tests
   rm -rf "$bundle"
   mkdir -p "$bundle/bin" "$bundle/lib"
   "$build/bin/tile-kernels" --out-dir="$bundle/kernels" --chip=sm_90
   cp "$build/bin/tile-gpu-tests" "$build/bin/tile-bench-vector-add" \
     "$build/bin/tile-bench-gemm" "$build/bin/tile-bench-softmax" \
+    "$build/bin/tile-bench-attention" \
     "$build/bin/tile_runtime_tests" "$bundle/bin/"
   # Shared libraries the GPU machine lacks (Google Benchmark).
   for lib in $(ldd "$build/bin/tile-bench-vector-add" | awk '/benchmark/ {print $3}'); do
@@ -75,6 +76,8 @@ run() {
     --benchmark_out="$out/bench-gemm.json" --benchmark_out_format=json
   step "softmax benchmark" "$bundle/bin/tile-bench-softmax" \
     --benchmark_out="$out/bench-softmax.json" --benchmark_out_format=json
+  step "attention benchmark" "$bundle/bin/tile-bench-attention" \
+    --benchmark_out="$out/bench-attention.json" --benchmark_out_format=json
   echo "== PyTorch peers"
   # One file for both peers: $OUT brings back at most 8 files.
   {
@@ -82,11 +85,15 @@ run() {
     python3 benchmarks/peers/vector_add_torch.py 2>> "$log" || echo '{}'
     echo ', "softmax": '
     python3 benchmarks/peers/softmax_torch.py 2>> "$log" || echo '{}'
+    echo ', "attention": '
+    python3 benchmarks/peers/attention_torch.py 2>> "$log" || echo '{}'
     echo '}'
   } > "$out/torch.json" || status=1
 
   echo "== summary"
-  python3 benchmarks/summarize.py --out "$out" --markdown "$out/summary.md" \
+  # $OUT brings back at most 8 files: the summary (printed here) is
+  # rebuilt from the reports with summarize.py, so it stays in the bundle.
+  python3 benchmarks/summarize.py --out "$out" --markdown "$bundle/summary.md" \
     --header "GPU: ${gpu:-none}; commit $commit; $(date -u +%Y-%m-%d)" || status=1
   return $status
 }

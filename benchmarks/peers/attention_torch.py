@@ -1,0 +1,46 @@
+#!/usr/bin/env python3
+"""PyTorch peer for the attention benchmark: scaled_dot_product_attention
+with the FLASH (FlashAttention-2) and cuDNN backends, f16, batch 4, 32
+heads, head_dim 64 and 128, causal and not, at the benchmark's sequence
+lengths; CUDA events, 10 warm-ups, median of 20. TFLOP/s = 4 B H N^2 D / t,
+halved for causal. Prints one JSON object."""
+import json
+
+from cuda_timing import cuda_torch, median_ms
+
+SEQUENCES = [1024, 2048, 4096, 8192, 16384]
+
+
+def main():
+    torch, skipped = cuda_torch()
+    if skipped:
+        print(json.dumps({"skipped": skipped}))
+        return 0
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+    import torch.nn.functional as F
+    result = {"device": torch.cuda.get_device_name(), "torch": torch.__version__}
+    backends = {"flash": SDPBackend.FLASH_ATTENTION,
+                "cudnn": SDPBackend.CUDNN_ATTENTION}
+    for d in (64, 128):
+        for n in SEQUENCES:
+            q, k, v = (torch.randn(4, 32, n, d, device="cuda",
+                                   dtype=torch.float16) for _ in range(3))
+            for causal in (False, True):
+                flops = 4 * 4 * 32 * n * n * d / (2 if causal else 1)
+                for name, backend in backends.items():
+                    key = f"{name}/d{d}/{'causal' if causal else 'full'}/{n}"
+                    try:
+                        with sdpa_kernel(backend):
+                            ms = median_ms(lambda: F.scaled_dot_product_attention(
+                                q, k, v, is_causal=causal), runs=20)
+                        result[key] = {"median_ms": ms,
+                                       "tflops": flops / ms / 1e9}
+                    except RuntimeError as error:
+                        result[key] = {"error": str(error)[:200]}
+            del q, k, v
+    print(json.dumps(result))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
