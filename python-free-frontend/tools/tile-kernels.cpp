@@ -228,8 +228,14 @@ std::vector<Variant> defaultVariants() {
   // FlashAttention forward, non-causal and causal.
   for (bool causal : {false, true})
     for (AttentionConfig c : {AttentionConfig{64, 64, 64, 128, 2, "f16"},
+                              AttentionConfig{128, 64, 64, 256, 2, "f16"},
+                              AttentionConfig{64, 128, 64, 128, 2, "f16"},
+                              AttentionConfig{128, 128, 64, 256, 2, "f16"},
                               AttentionConfig{64, 64, 128, 128, 2, "bf16"},
-                              AttentionConfig{128, 64, 128, 256, 2, "f16"}}) {
+                              AttentionConfig{64, 64, 128, 128, 2, "f16"},
+                              AttentionConfig{128, 64, 128, 256, 2, "f16"},
+                              AttentionConfig{128, 64, 128, 256, 3, "f16"},
+                              AttentionConfig{128, 128, 128, 256, 2, "f16"}}) {
       c.causal = causal;
       variants.push_back(attentionVariant(c));
     }
