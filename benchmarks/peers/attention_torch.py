@@ -6,19 +6,17 @@ lengths; CUDA events, 10 warm-ups, median of 20. TFLOP/s = 4 B H N^2 D / t,
 halved for causal. Prints one JSON object."""
 import json
 
-from cuda_timing import cuda_torch, median_ms
+from cuda_timing import median_ms, start_peer
 
 SEQUENCES = [1024, 2048, 4096, 8192, 16384]
 
 
 def main():
-    torch, skipped = cuda_torch()
-    if skipped:
-        print(json.dumps({"skipped": skipped}))
+    torch, result = start_peer()
+    if torch is None:
         return 0
     from torch.nn.attention import SDPBackend, sdpa_kernel
     import torch.nn.functional as F
-    result = {"device": torch.cuda.get_device_name(), "torch": torch.__version__}
     backends = {"flash": SDPBackend.FLASH_ATTENTION,
                 "cudnn": SDPBackend.CUDNN_ATTENTION}
     for d in (64, 128):

@@ -13,6 +13,19 @@ def cuda_torch():
     return torch, None
 
 
+def start_peer():
+    """(torch, {"device": ..., "torch": version}) when PyTorch sees a CUDA
+    GPU; otherwise prints {"skipped": why} (the peer's whole report) and
+    returns (None, None)."""
+    import json
+    torch, skipped = cuda_torch()
+    if skipped:
+        print(json.dumps({"skipped": skipped}))
+        return None, None
+    return torch, {"device": torch.cuda.get_device_name(),
+                   "torch": torch.__version__}
+
+
 def median_ms(fn, runs=50, warmup=10):
     """Median of `runs` CUDA-event timings of fn() after `warmup` calls."""
     import torch

@@ -5,18 +5,16 @@ normal inputs, f16 and f32, at the benchmark's shapes, timed with CUDA events
 JSON object."""
 import json
 
-from cuda_timing import cuda_torch, median_ms
+from cuda_timing import median_ms, start_peer
 
 SHAPES = [(4096, 4096), (8192, 8192), (32768, 1024), (1024, 32768),
           (1024, 65536)]
 
 
 def main():
-    torch, skipped = cuda_torch()
-    if skipped:
-        print(json.dumps({"skipped": skipped}))
+    torch, result = start_peer()
+    if torch is None:
         return 0
-    result = {"device": torch.cuda.get_device_name(), "torch": torch.__version__}
     for m, n in SHAPES:
         for name, dtype in (("f16", torch.float16), ("f32", torch.float32)):
             x = torch.randn(m, n, device="cuda", dtype=dtype) * 2

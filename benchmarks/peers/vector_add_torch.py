@@ -5,15 +5,14 @@ Prints one JSON object."""
 import json
 import sys
 
-from cuda_timing import cuda_torch, median_ms
+from cuda_timing import median_ms, start_peer
 
 N = 1 << 28
 
 
 def main():
-    torch, skipped = cuda_torch()
-    if skipped:
-        print(json.dumps({"skipped": skipped}))
+    torch, result = start_peer()
+    if torch is None:
         return 0
     a = torch.rand(N, device="cuda") * 2 - 1
     b = torch.rand(N, device="cuda") * 2 - 1
@@ -21,13 +20,12 @@ def main():
     add_ms = median_ms(lambda: torch.add(a, b, out=c))
     assert torch.equal(c, a + b)
     copy_ms = median_ms(lambda: c.copy_(a))
-    print(json.dumps({
-        "device": torch.cuda.get_device_name(),
-        "torch": torch.__version__,
+    result.update({
         "n": N,
         "torch.add": {"median_ms": add_ms, "gbps": 3 * 4 * N / add_ms / 1e6},
         "torch.copy_": {"median_ms": copy_ms, "gbps": 2 * 4 * N / copy_ms / 1e6},
-    }))
+    })
+    print(json.dumps(result))
     return 0
 
 

@@ -17,7 +17,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <iostream>
 #include <random>
+#include <thread>
 
 using namespace tile;
 
@@ -115,6 +117,101 @@ TEST_F(AttentionGpu, MatchesFloat64) {
       EXPECT_LE(std::sqrt(diff / norm), bf16 ? 2e-2 : 4e-3) << where;
     }
   }
+}
+
+/// The sizes: batch 4 x 8 heads, sequence 128 ... 8192 including
+/// 1000 and 4097. The float64 reference covers 24 query rows per (batch,
+/// head) - the first, the last and random ones - computed on all cores.
+TEST_F(AttentionGpu, LargeShapesSampled) {
+  rt::Device device = rt::Device::open();
+  const int64_t batch = 4, heads = 8;
+  for (int64_t seq : {128, 1000, 4097, 8192})
+    for (const auto &variant : variants) {
+      bool bf16 = variant.config.at("dtype") == "bf16";
+      bool causal = variant.config.at("causal");
+      int64_t d = variant.config.at("head_dim");
+      rt::DType type = bf16 ? rt::DType::bf16 : rt::DType::f16;
+      size_t count = size_t(batch) * heads * seq * d;
+      std::mt19937 rng(seq * 17 + d + bf16);
+      std::normal_distribution<float> dist(0.0f, 1.0f);
+      std::vector<uint16_t> q(count), k(count), v(count);
+      for (auto *tensor : {&q, &k, &v})
+        for (auto &x : *tensor)
+          x = bench::floatToLow(dist(rng), bf16);
+      rt::DeviceBuffer Q = rt::DeviceBuffer::fromHost(device, q);
+      rt::DeviceBuffer K = rt::DeviceBuffer::fromHost(device, k);
+      rt::DeviceBuffer V = rt::DeviceBuffer::fromHost(device, v);
+      rt::DeviceBuffer O(device, count * 2);
+      rt::Module module =
+          rt::Module::load(device, variant.cubinPath, variant.manifestPath);
+      rt::Stream stream(device);
+      std::vector<int64_t> shape = {batch, heads, seq, d};
+      module.kernel(variant.name)
+          .launch(stream, {rt::Arg::buffer(Q, type, shape),
+                           rt::Arg::buffer(K, type, shape),
+                           rt::Arg::buffer(V, type, shape),
+                           rt::Arg::buffer(O, type, shape)});
+      stream.synchronize();
+      std::vector<uint16_t> out = O.download<uint16_t>();
+
+      std::vector<int64_t> rows = {0, seq - 1};
+      std::uniform_int_distribution<int64_t> pick(0, seq - 1);
+      while (rows.size() < 24)
+        rows.push_back(pick(rng));
+      int64_t pairs = batch * heads;
+      std::vector<double> diffs(pairs), norms(pairs);
+      std::vector<char> finite(pairs, 1);
+      auto check = [&](int64_t bh) {
+        double scale = 1.0 / std::sqrt(double(d));
+        std::vector<double> p(seq), ref(d);
+        for (int64_t i : rows) {
+          const uint16_t *qi = &q[(bh * seq + i) * d];
+          int64_t visible = causal ? i + 1 : seq;
+          double maxScore = -INFINITY, sum = 0;
+          for (int64_t j = 0; j < visible; ++j) {
+            const uint16_t *kj = &k[(bh * seq + j) * d];
+            double dot = 0;
+            for (int64_t c = 0; c < d; ++c)
+              dot += double(bench::lowToFloat(qi[c], bf16)) *
+                     bench::lowToFloat(kj[c], bf16);
+            p[j] = dot * scale;
+            maxScore = std::max(maxScore, p[j]);
+          }
+          for (int64_t j = 0; j < visible; ++j) {
+            p[j] = std::exp(p[j] - maxScore);
+            sum += p[j];
+          }
+          std::fill(ref.begin(), ref.end(), 0.0);
+          for (int64_t j = 0; j < visible; ++j)
+            for (int64_t c = 0; c < d; ++c)
+              ref[c] += p[j] / sum *
+                        bench::lowToFloat(v[(bh * seq + j) * d + c], bf16);
+          for (int64_t c = 0; c < d; ++c) {
+            double got = bench::lowToFloat(out[(bh * seq + i) * d + c], bf16);
+            finite[bh] &= std::isfinite(got);
+            diffs[bh] += (got - ref[c]) * (got - ref[c]);
+            norms[bh] += ref[c] * ref[c];
+          }
+        }
+      };
+      std::vector<std::thread> workers;
+      for (int64_t bh = 0; bh < pairs; ++bh)
+        workers.emplace_back(check, bh);
+      for (auto &worker : workers)
+        worker.join();
+      double diff = 0, norm = 0;
+      bool allFinite = true;
+      for (int64_t bh = 0; bh < pairs; ++bh) {
+        diff += diffs[bh];
+        norm += norms[bh];
+        allFinite &= finite[bh] != 0;
+      }
+      std::string where = variant.name + " 4x8x" + std::to_string(seq);
+      EXPECT_TRUE(allFinite) << where;
+      EXPECT_LE(std::sqrt(diff / norm), bf16 ? 2e-2 : 4e-3) << where;
+      std::cout << where << ": relative error " << std::sqrt(diff / norm)
+                << "\n";
+    }
 }
 
 } // namespace
