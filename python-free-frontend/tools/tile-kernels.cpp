@@ -34,8 +34,7 @@ static cl::OptionCategory category("tile-kernels options");
 static cl::opt<bool> list("list", cl::desc("List the kernel generators"),
                           cl::cat(category));
 static cl::opt<std::string>
-    kernelName("kernel",
-               cl::desc("Generator to run (vector_add, gemm, bias_gelu)"),
+    kernelName("kernel", cl::desc("Generator to run (--list shows them)"),
                cl::cat(category));
 static cl::opt<std::string>
     emit("emit", cl::desc("With --kernel: mlir, ptx, cubin or manifest"),
@@ -451,13 +450,18 @@ int main(int argc, char **argv) {
            "--epilogue=none|bias_gelu|bias_gelu_tanh)\n"
         << "softmax      Y = softmax(X) along rows of up to --block-n "
            "elements (--block-m rows per block, --num-threads, --dtype; "
-           "--online: any length)\n"
+           "--online: any length, --stages=N: chunks through shared "
+           "memory)\n"
         << "bias_gelu    C = gelu(C + bias) in place, row-major M x N "
            "(--block-m, --block-n, --num-threads, --dtype, --tanh)\n"
         << "gemm_softmax Y = softmax(A x B^T) along rows, N up to --block-n, "
            "reduced in the MMA accumulator (--block-m, --block-n, "
            "--block-k, --num-threads, --stages, --in-dtype; --head-dim=D: "
-           "times V, N x D, the probabilities in registers)\n";
+           "times V, N x D, the probabilities in registers)\n"
+        << "attention    O = softmax(Q K^T / sqrt(D)) V, Q/K/V/O [batch, "
+           "heads, seq, D], any lengths (--block-m query rows, --block-n "
+           "keys per step, --head-dim, --num-threads, --stages, --dtype, "
+           "--causal)\n";
     return 0;
   }
   try {
