@@ -1689,6 +1689,30 @@ LogicalResult KernelLowering::lowerGemm(
     return arith::AddIOp::create(builder, loc, v, constant(loc, offset));
   };
 
+  // An A fragment in the accumulator layout: for M tile `mt` and K step
+  // `kk`, the lane's values of the 16x8 tiles kk/8 and kk/8 + 1 (rows l/4
+  // and l/4 + 8, columns 2 (l mod 4) + {0, 1}) are a0-a7 of the m16n8k16 A
+  // operand.
+  auto registerOperandA = [&](int64_t mt, int64_t kk) {
+    int64_t tilesK = k / 8;
+    Value operand =
+        arith::ConstantOp::create(builder, loc, builder.getZeroAttr(aType));
+    for (int64_t reg = 0; reg < 4; ++reg) {
+      int64_t tile = kk / 8 + reg / 2, half = reg % 2;
+      int64_t slot = ((mt * tilesK + tile) * 2 + half) * 2;
+      SmallVector<Value> pair;
+      for (int64_t i = 0; i < 2; ++i)
+        pair.push_back(memref::LoadOp::create(builder, loc, a.memref,
+                                              constant(loc, slot + i)));
+      operand = vector::InsertOp::create(
+          builder, loc,
+          vector::FromElementsOp::create(builder, loc,
+                                         VectorType::get({2}, input), pair),
+          operand, ArrayRef<int64_t>{reg});
+    }
+    return operand;
+  };
+
   // The A and B operands of one 16-wide K step of tiles `aMem` x `bMem`.
   using Operands = std::pair<SmallVector<Value>, SmallVector<Value>>;
   auto loadOperands = [&](int64_t kk, Value aMem, Value bMem) -> Operands {
@@ -1697,29 +1721,11 @@ LogicalResult KernelLowering::lowerGemm(
     // k + l mod 8 (+8 for lanes 16-31) at column m (+8 for lanes 8-15 and
     // 24-31), giving the four 8x8 matrices in the order mma expects.
     SmallVector<Value> aFrags;
-    for (int64_t mt = 0; mt < tilesM && a.type.isFragment(); ++mt) {
-      // A fragment in the accumulator layout: the lane's values of the
-      // 16x8 tiles kk/8 and kk/8 + 1 (rows l/4 and l/4 + 8, columns
-      // 2 (l mod 4) + {0, 1}) are a0-a7 of the m16n8k16 A operand.
-      int64_t tilesK = k / 8;
-      Value operand =
-          arith::ConstantOp::create(builder, loc, builder.getZeroAttr(aType));
-      for (int64_t reg = 0; reg < 4; ++reg) {
-        int64_t tile = kk / 8 + reg / 2, half = reg % 2;
-        int64_t slot = ((mt * tilesK + tile) * 2 + half) * 2;
-        SmallVector<Value> pair;
-        for (int64_t i = 0; i < 2; ++i)
-          pair.push_back(memref::LoadOp::create(builder, loc, a.memref,
-                                                constant(loc, slot + i)));
-        operand = vector::InsertOp::create(
-            builder, loc,
-            vector::FromElementsOp::create(builder, loc,
-                                           VectorType::get({2}, input), pair),
-            operand, ArrayRef<int64_t>{reg});
+    for (int64_t mt = 0; mt < tilesM; ++mt) {
+      if (a.type.isFragment()) {
+        aFrags.push_back(registerOperandA(mt, kk));
+        continue;
       }
-      aFrags.push_back(operand);
-    }
-    for (int64_t mt = 0; mt < tilesM && !a.type.isFragment(); ++mt) {
       SmallVector<Value> index;
       if (transposeA)
         index = {arith::AddIOp::create(builder, loc, add(lane8, kk), laneHalf),
