@@ -70,6 +70,10 @@ static cl::opt<bool> causal("causal",
                             cl::desc("attention: causal (query i sees keys "
                                      "j <= i)"),
                             cl::cat(category));
+static cl::opt<bool> lse("lse",
+                         cl::desc("attention: also write the log-sum-exp "
+                                  "of each query row (LSE[batch, heads, seq])"),
+                         cl::cat(category));
 static cl::opt<int64_t> rasterPanel("raster-panel",
                                     cl::desc("gemm: rasterization panel "
                                              "(grid rows; 0 = off)"),
@@ -149,7 +153,8 @@ Variant attentionVariant(const AttentionConfig &c) {
                              {"threads", c.threads},
                              {"stages", c.stages},
                              {"dtype", c.dtype},
-                             {"causal", c.causal}},
+                             {"causal", c.causal},
+                             {"lse", c.lse}},
           [c](Program &p) { return buildAttention(p, c); }};
 }
 
@@ -238,6 +243,11 @@ std::vector<Variant> defaultVariants() {
       c.causal = causal;
       variants.push_back(attentionVariant(c));
     }
+  // With the log-sum-exp output.
+  for (bool causal : {false, true}) {
+    AttentionConfig c{64, 64, 64, 128, 2, "f16", causal, /*lse=*/true};
+    variants.push_back(attentionVariant(c));
+  }
   // Softmax over the columns of A x B^T in the MMA accumulator: warp grids
   // of 2x2 and 1x4 (cross-warp reductions), 4x2 with 8 warps, and bf16.
   for (GemmSoftmaxConfig c :
@@ -380,7 +390,7 @@ int emitOne() {
   else if (kernelName == "attention")
     variant = attentionVariant({blockM, blockN, headDim ? headDim : 64, threads,
                                 stages.getNumOccurrences() ? stages : 2, dtype,
-                                causal});
+                                causal, lse});
   else if (kernelName == "bias_gelu")
     variant = biasGeluVariant({blockM, blockN, threads, dtype, geluTanhForm});
   else {
@@ -461,7 +471,7 @@ int main(int argc, char **argv) {
         << "attention    O = softmax(Q K^T / sqrt(D)) V, Q/K/V/O [batch, "
            "heads, seq, D], any lengths (--block-m query rows, --block-n "
            "keys per step, --head-dim, --num-threads, --stages, --dtype, "
-           "--causal)\n";
+           "--causal, --lse)\n";
     return 0;
   }
   try {

@@ -140,3 +140,12 @@
 // ATTNPTX: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // ATTNPTX: shfl.sync.bfly.b32
 // ATTNPTX: ex2.approx
+
+// With --lse, the log-sum-exp of each query row (m ln 2 + ln l) goes to
+// LSE[batch, heads, seq] through the head's view.
+// RUN: tile-kernels --kernel=attention --dtype=f16 --block-m=64 --block-n=64 --num-threads=128 --lse --emit=mlir | FileCheck %s --check-prefix=LSE
+// LSE-LABEL: tile.kernel @attention_f16_d64_64x64_t128_s2_lse(
+// LSE-SAME: %LSE: !tile.buffer<?x?x?xf32, global>
+// LSE: math.log
+// LSE: %[[VIEW:.*]] = tile.subview %LSE[%{{.*}}, %{{.*}}] : !tile.buffer<?x?x?xf32, global> to !tile.buffer<?xf32, global>
+// LSE: tile.copy %{{.*}} to %[[VIEW]][%{{.*}}] : !tile.buffer<64xf32, fragment> to !tile.buffer<?xf32, global>

@@ -39,7 +39,8 @@ struct Problem {
 
 /// The float64 output row of query `i` of (batch, head) pair `bh`, from the
 /// same rounded inputs; causal: keys j <= i (top-left aligned).
-std::vector<double> referenceRow(const Problem &p, int64_t bh, int64_t i) {
+std::vector<double> referenceRow(const Problem &p, int64_t bh, int64_t i,
+                                 double *logSumExp = nullptr) {
   auto value = [&](const std::vector<uint16_t> &t, size_t index) {
     return double(bench::lowToFloat(t[index], p.bf16));
   };
@@ -58,6 +59,8 @@ std::vector<double> referenceRow(const Problem &p, int64_t bh, int64_t i) {
     w = std::exp(w - maxScore);
     sum += w;
   }
+  if (logSumExp)
+    *logSumExp = maxScore + std::log(sum);
   for (int64_t j = 0; j < visible; ++j)
     for (int64_t c = 0; c < p.d; ++c)
       row[c] += weights[j] / sum * value(p.v, (bh * p.keys + j) * p.d + c);
@@ -66,9 +69,12 @@ std::vector<double> referenceRow(const Problem &p, int64_t bh, int64_t i) {
 
 /// Runs `variant` on `p`; returns O (batch x heads x queries x d values)
 /// followed by `guard` values the kernel must leave as they were (0x7e00).
+/// Variants with a log-sum-exp output write it to `lse` (batch x heads x
+/// queries values, then `guard` that must stay -7).
 std::vector<uint16_t> runAttention(rt::Device &device,
                                    const bench::KernelVariant &variant,
-                                   const Problem &p, size_t guard) {
+                                   const Problem &p, size_t guard,
+                                   std::vector<float> *lse = nullptr) {
   rt::DType type = p.bf16 ? rt::DType::bf16 : rt::DType::f16;
   std::vector<uint16_t> sentinel(p.q.size() + guard, 0x7e00);
   rt::DeviceBuffer Q = rt::DeviceBuffer::fromHost(device, p.q);
@@ -80,12 +86,19 @@ std::vector<uint16_t> runAttention(rt::Device &device,
   rt::Stream stream(device);
   std::vector<int64_t> qShape = {p.batch, p.heads, p.queries, p.d},
                        kShape = {p.batch, p.heads, p.keys, p.d};
-  module.kernel(variant.name)
-      .launch(stream, {rt::Arg::buffer(Q, type, qShape),
-                       rt::Arg::buffer(K, type, kShape),
-                       rt::Arg::buffer(V, type, kShape),
-                       rt::Arg::buffer(O, type, qShape)});
+  std::vector<rt::Arg> args = {
+      rt::Arg::buffer(Q, type, qShape), rt::Arg::buffer(K, type, kShape),
+      rt::Arg::buffer(V, type, kShape), rt::Arg::buffer(O, type, qShape)};
+  bool withLse = variant.config.value("lse", false);
+  std::vector<float> lseInit(p.batch * p.heads * p.queries + guard, -7.0f);
+  rt::DeviceBuffer L = rt::DeviceBuffer::fromHost(device, lseInit);
+  if (withLse)
+    args.push_back(
+        rt::Arg::buffer(L, rt::DType::f32, {p.batch, p.heads, p.queries}));
+  module.kernel(variant.name).launch(stream, args);
   stream.synchronize();
+  if (withLse && lse)
+    *lse = L.download<float>();
   return O.download<uint16_t>();
 }
 
@@ -128,12 +141,18 @@ TEST_F(AttentionGpu, MatchesFloat64) {
       std::mt19937 rng(s.queries * 131 + s.keys * 7 + d);
       Problem p =
           drawProblem(variant, s.batch, s.heads, s.queries, s.keys, rng);
-      std::vector<uint16_t> out = runAttention(device, variant, p, 64);
-      double diff = 0, norm = 0;
+      std::vector<float> lse;
+      std::vector<uint16_t> out = runAttention(device, variant, p, 64, &lse);
+      bool withLse = variant.config.value("lse", false);
+      double diff = 0, norm = 0, lseError = 0;
       bool finite = true;
       for (int64_t bh = 0; bh < s.batch * s.heads; ++bh)
         for (int64_t i = 0; i < s.queries; ++i) {
-          std::vector<double> ref = referenceRow(p, bh, i);
+          double refLse = 0;
+          std::vector<double> ref = referenceRow(p, bh, i, &refLse);
+          if (withLse)
+            lseError =
+                std::max(lseError, std::abs(lse[bh * s.queries + i] - refLse));
           for (int64_t c = 0; c < d; ++c) {
             double got =
                 bench::lowToFloat(out[(bh * s.queries + i) * d + c], p.bf16);
@@ -144,6 +163,8 @@ TEST_F(AttentionGpu, MatchesFloat64) {
         }
       for (size_t i = p.q.size(); i < out.size(); ++i)
         ASSERT_EQ(out[i], 0x7e00) << variant.name << ": wrote past the end";
+      for (size_t i = s.batch * s.heads * s.queries; i < lse.size(); ++i)
+        ASSERT_EQ(lse[i], -7.0f) << variant.name << ": LSE past the end";
       std::string where = variant.name + " " + std::to_string(s.batch) + "x" +
                           std::to_string(s.heads) + "x" +
                           std::to_string(s.queries) + "x" +
@@ -152,6 +173,8 @@ TEST_F(AttentionGpu, MatchesFloat64) {
       // The probabilities are rounded to the input type before P x V, and
       // the output once more: a few units of 2^-11 (f16) or 2^-8 (bf16).
       EXPECT_LE(std::sqrt(diff / norm), p.bf16 ? 2e-2 : 4e-3) << where;
+      // The log-sum-exp of f32 scores of O(10): f32 rounding.
+      EXPECT_LE(lseError, 1e-3) << where << ": log-sum-exp";
     }
   }
 }

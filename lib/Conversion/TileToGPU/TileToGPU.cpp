@@ -121,6 +121,9 @@ struct RowMap {
   std::function<int64_t(int64_t)> slotOf;
   /// The row (dim-0 coordinate) of the thread's row slot `k`.
   std::function<Value(int64_t)> rowOf;
+  /// Whether this thread is the first of those holding its rows' values
+  /// (an i1): the one that stores them.
+  std::function<Value()> isFirstHolder;
 };
 
 /// Lowers one tile.kernel into a gpu.func.
@@ -143,6 +146,7 @@ private:
   LogicalResult lowerAllocShared(AllocSharedOp op);
   LogicalResult lowerAllocFragment(AllocFragmentOp op);
   LogicalResult lowerCopy(CopyOp op);
+  LogicalResult lowerRowValueStore(CopyOp op, SliceLayoutAttr slice);
   LogicalResult lowerFill(Operation *op, Value dest, Value value);
   LogicalResult lowerParallel(ParallelOp op);
   /// `slot` is the register of the loop's layout; `rows`, when the loop
@@ -842,12 +846,60 @@ Value KernelLowering::convertVector(Location loc, Value vector,
 // Data movement
 //===----------------------------------------------------------------------===//
 
+LogicalResult KernelLowering::lowerRowValueStore(CopyOp op,
+                                                 SliceLayoutAttr slice) {
+  // Row values (a reduction's result, e.g. a log-sum-exp) to a rank-1
+  // global buffer: each row is held by several threads; the first of them
+  // stores it, rows past the buffer's end are not written.
+  Location loc = op.getLoc();
+  const BufferStorage &src = storage[op.getSource()];
+  const BufferStorage &dst = storage[op.getDest()];
+  if (!dst.type.isGlobal() || dst.type.getRank() != 1)
+    return op.emitOpError("can copy row values (#tile.slice) only to a "
+                          "rank-1 global buffer, but got ")
+           << dst.type;
+  FailureOr<SmallVector<int64_t>> parent = sliceParentShape(op, src.type);
+  if (failed(parent))
+    return failure();
+  FailureOr<RowMap> rows = getRowMap(op, *parent, slice.getParent());
+  if (failed(rows))
+    return failure();
+  Value first = rows->isFirstHolder();
+  Value offset = op.getDestOffsets().empty() ? constant(loc, 0)
+                                             : op.getDestOffsets().front();
+  Type elementType = dst.type.getElementType();
+  for (int64_t k = 0; k < rows->slots; ++k) {
+    Value index = arith::AddIOp::create(builder, loc, offset, rows->rowOf(k));
+    Value inside = arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::ult, index, dst.sizes.front());
+    auto guard = scf::IfOp::create(
+        builder, loc, arith::AndIOp::create(builder, loc, first, inside));
+    OpBuilder::InsertionGuard insertion(builder);
+    builder.setInsertionPointToStart(&guard.getThenRegion().front());
+    Value value =
+        memref::LoadOp::create(builder, loc, src.memref, constant(loc, k));
+    Value converted = vector::ExtractOp::create(
+        builder, loc,
+        convertVector(loc,
+                      vector::BroadcastOp::create(
+                          builder, loc,
+                          VectorType::get({1}, src.type.getElementType()),
+                          value),
+                      elementType),
+        0);
+    memref::StoreOp::create(builder, loc, converted, dst.memref, index);
+  }
+  return success();
+}
+
 LogicalResult KernelLowering::lowerCopy(CopyOp op) {
   const BufferStorage &src = storage[op.getSource()];
   const BufferStorage &dst = storage[op.getDest()];
   if (!src.memref || !dst.memref)
     return op.emitOpError("operand has no storage");
   ArrayRef<int64_t> shape = op.getTileShape();
+  if (auto slice = dyn_cast_or_null<SliceLayoutAttr>(src.type.getLayout()))
+    return lowerRowValueStore(op, slice);
 
   // Follow the fragment's layout; otherwise the widest 16-byte chunks.
   int64_t vec = 0;
@@ -1306,6 +1358,18 @@ FailureOr<RowMap> KernelLowering::getRowMap(Operation *op,
       return arith::AddIOp::create(builder, loc, base,
                                    constant(loc, (k / 2) * 16 + (k % 2) * 8));
     };
+    map.isFirstHolder = [this, warpsN]() -> Value {
+      Location loc = builder.getUnknownLoc();
+      auto [warp, lane] = getWarpAndLane(loc);
+      auto isZero = [&](Value v, int64_t modulus) -> Value {
+        return arith::CmpIOp::create(
+            builder, loc, arith::CmpIPredicate::eq,
+            arith::RemUIOp::create(builder, loc, v, constant(loc, modulus)),
+            constant(loc, 0));
+      };
+      return arith::AndIOp::create(builder, loc, isZero(lane, 4),
+                                   isZero(warp, warpsN));
+    };
     return map;
   }
   auto rowMajor = dyn_cast_or_null<RowMajorLayoutAttr>(layout);
@@ -1335,6 +1399,14 @@ FailureOr<RowMap> KernelLowering::getRowMap(Operation *op,
           arith::DivUIOp::create(builder, loc, threadId,
                                  constant(loc, chunksPerRow)));
     };
+    map.isFirstHolder = [this, chunksPerRow]() -> Value {
+      Location loc = builder.getUnknownLoc();
+      return arith::CmpIOp::create(
+          builder, loc, arith::CmpIPredicate::eq,
+          arith::RemUIOp::create(builder, loc, threadId,
+                                 constant(loc, chunksPerRow)),
+          constant(loc, 0));
+    };
     return map;
   }
   if (chunksPerRow % numThreads == 0) {
@@ -1348,6 +1420,11 @@ FailureOr<RowMap> KernelLowering::getRowMap(Operation *op,
     };
     map.rowOf = [this](int64_t k) -> Value {
       return constant(builder.getUnknownLoc(), k);
+    };
+    map.isFirstHolder = [this]() -> Value {
+      Location loc = builder.getUnknownLoc();
+      return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                                   threadId, constant(loc, 0));
     };
     return map;
   }

@@ -14,6 +14,7 @@
 #include "tile/Frontend/Kernels.h"
 
 #include <cmath>
+#include <optional>
 
 namespace tile::fe {
 
@@ -21,7 +22,7 @@ std::string AttentionConfig::kernelName() const {
   return std::string("attention_") + (causal ? "causal_" : "") + dtype + "_d" +
          std::to_string(headDim) + "_" + std::to_string(blockM) + "x" +
          std::to_string(blockN) + "_t" + std::to_string(threads) + "_s" +
-         std::to_string(stages);
+         std::to_string(stages) + (lse ? "_lse" : "");
 }
 
 std::string buildAttention(Program &program, const AttentionConfig &config) {
@@ -40,6 +41,9 @@ std::string buildAttention(Program &program, const AttentionConfig &config) {
   Buffer K = k.tensor("K", {kDynamic, kDynamic, kDynamic, d}, in);
   Buffer V = k.tensor("V", {kDynamic, kDynamic, kDynamic, d}, in);
   Buffer O = k.tensor("O", {kDynamic, kDynamic, kDynamic, d}, in);
+  std::optional<Buffer> LSE;
+  if (config.lse)
+    LSE = k.tensor("LSE", {kDynamic, kDynamic, kDynamic}, f32);
   k.body({ceildiv(Q, 2, bM), ceildiv(Q, 1, 1), ceildiv(Q, 0, 1)},
          [&](Kernel &k) {
            Expr zero = k.index(0);
@@ -113,6 +117,18 @@ std::string buildAttention(Program &program, const AttentionConfig &config) {
              });
              k.gemm(P, Vs, acc);
            });
+           // LSE = m ln 2 + ln l (m is in the exp2 domain); -inf for rows
+           // with no visible key.
+           if (config.lse) {
+             Buffer lse = k.allocFragment({bM}, f32);
+             k.parallel({bM}, [&](const Indices &i) {
+               Expr l = runningSum[i];
+               lse[i] = select(less(zeroF, l),
+                               Expr(runningMax[i]) * std::log(2.0) + log(l),
+                               minusInf);
+             });
+             k.copy(lse, k.subview(*LSE, {batch, head}).at({row}));
+           }
            // O = acc / l (rows with no visible key keep zeros).
            k.parallel({bM}, [&](const Indices &i) {
              Expr l = runningSum[i];

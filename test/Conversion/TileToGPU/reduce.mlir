@@ -124,3 +124,55 @@ tile.kernel @running_max(%X: !tile.buffer<?x?xf32, global>) grid(%bx) = [1] thre
     tile.store %m, %running[%i] : !tile.buffer<4xf32, fragment>
   }
 }
+
+// -----
+
+// Row values to global memory (a log-sum-exp output): the first thread of
+// each row's holders stores it, rows past the buffer's end are not
+// written. Row-major parent, 4 rows of 1024 over 256 threads: each row is
+// one round of 256 chunks, so every thread holds all 4 rows and thread 0
+// (tid mod 256 = 0) stores them.
+// GPU-LABEL: gpu.func @row_values_out(
+// GPU: %[[TID:.*]] = gpu.thread_id x
+// GPU: %[[REM:.*]] = arith.remui %[[TID]], %c256 : index
+// GPU: %[[FIRST:.*]] = arith.cmpi eq, %[[REM]], %c0 : index
+// GPU: %[[IN:.*]] = arith.cmpi ult, %{{.*}}, %{{.*}} : index
+// GPU: %[[BOTH:.*]] = arith.andi %[[FIRST]], %[[IN]] : i1
+// GPU: scf.if %[[BOTH]] {
+// GPU: memref.store %{{.*}}, %{{.*}}[%{{.*}}] : memref<?xf32, strided<[1]>, #gpu.address_space<global>>
+// GPU-COUNT-3: scf.if
+tile.kernel @row_values_out(%X: !tile.buffer<?x?xf32, global>, %M: !tile.buffer<?xf32, global>) grid(%bx) = [ceildiv(%X[0], 4)] threads(256) {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %row = arith.muli %bx, %c4 : index
+  %x = tile.alloc_fragment : !tile.buffer<4x1024xf32, fragment>
+  %m = tile.alloc_fragment : !tile.buffer<4xf32, fragment>
+  tile.copy %X[%row, %c0] to %x : !tile.buffer<?x?xf32, global> to !tile.buffer<4x1024xf32, fragment>
+  tile.reduce max %x into %m dim(1) : !tile.buffer<4x1024xf32, fragment>, !tile.buffer<4xf32, fragment>
+  tile.copy %m to %M[%row] : !tile.buffer<4xf32, fragment> to !tile.buffer<?xf32, global>
+}
+
+// -----
+
+// The same from an MMA accumulator (4 x 1 warps): lane l holds rows l/4 and
+// l/4 + 8 of its warp's 16; lanes with l mod 4 = 0 store them.
+// GPU-LABEL: gpu.func @mma_row_values_out(
+// GPU: %[[LANE:.*]] = arith.remui %{{.*}}, %c32 : index
+// GPU: %[[QUAD:.*]] = arith.remui %[[LANE]], %c4 : index
+// GPU: arith.cmpi eq, %[[QUAD]], %c0 : index
+// GPU: scf.if
+// GPU: memref.store
+// GPU: scf.if
+// GPU: memref.store
+tile.kernel @mma_row_values_out(%M: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads(128) {
+  %c0 = arith.constant 0 : index
+  %a = tile.alloc_shared : !tile.buffer<64x16xf16, shared>
+  %b = tile.alloc_shared : !tile.buffer<16x64xf16, shared>
+  %p = tile.alloc_fragment : !tile.buffer<64x16xf16, fragment>
+  %c = tile.alloc_fragment : !tile.buffer<64x64xf32, fragment>
+  %m = tile.alloc_fragment : !tile.buffer<64xf32, fragment>
+  tile.gemm %a, %b, %c {clear_accum} : !tile.buffer<64x16xf16, shared>, !tile.buffer<16x64xf16, shared>, !tile.buffer<64x64xf32, fragment>
+  tile.gemm %p, %b, %c : !tile.buffer<64x16xf16, fragment>, !tile.buffer<16x64xf16, shared>, !tile.buffer<64x64xf32, fragment>
+  tile.reduce max %c into %m dim(1) : !tile.buffer<64x64xf32, fragment>, !tile.buffer<64xf32, fragment>
+  tile.copy %m to %M[%c0] : !tile.buffer<64xf32, fragment> to !tile.buffer<?xf32, global>
+}

@@ -125,8 +125,12 @@ struct AttentionConfig {
   int64_t stages = 2;
   std::string dtype = "f16";
   bool causal = false;
+  /// Also write the log-sum-exp of each query row's scaled scores,
+  /// LSE[batch, heads, sequence] (f32, natural log), the statistic a
+  /// backward pass needs.
+  bool lse = false;
 
-  /// e.g. attention_causal_f16_d64_64x64_t128_s2.
+  /// e.g. attention_causal_f16_d64_64x64_t128_s2 (_lse with lse).
   std::string kernelName() const;
 };
 
