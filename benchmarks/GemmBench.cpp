@@ -18,7 +18,9 @@
 #include <cublasLt.h>
 #include <cublas_v2.h>
 
+#include <algorithm>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <optional>
 #include <random>
@@ -340,25 +342,38 @@ int main(int argc, char **argv) {
     for (const auto &v : *epilogueKernels)
       if (!v.config.value("tanh", false))
         biasGelu = &v;
-  // (b) runs each plain f16 -> f16 GEMM that also has a fused variant; the
-  // summary takes the fastest.
-  std::vector<const bench::KernelVariant *> plainGemms;
+  // Each fused variant with the same GEMM without its epilogue (its name
+  // less the epilogue suffix). (b) runs each such GEMM followed by the
+  // bias_gelu kernel; the summary takes the fastest.
+  std::map<std::string, const bench::KernelVariant *> byName;
   for (const auto &v : variants)
-    for (const auto &fused : variants)
-      if (fused.name == v.name + "_bias_gelu" &&
-          v.name.find("f16_f16") != std::string::npos)
-        plainGemms.push_back(&v);
+    byName[v.name] = &v;
+  std::vector<
+      std::pair<const bench::KernelVariant *, const bench::KernelVariant *>>
+      fusedAndPlain;
+  std::vector<const bench::KernelVariant *> plainGemms;
+  for (const auto &v : variants) {
+    std::string epilogue = v.config.value("epilogue", "none");
+    if (epilogue == "none")
+      continue;
+    auto plain =
+        byName.find(v.name.substr(0, v.name.size() - epilogue.size() - 1));
+    if (plain == byName.end())
+      continue;
+    fusedAndPlain.emplace_back(&v, plain->second);
+    if (std::find(plainGemms.begin(), plainGemms.end(), plain->second) ==
+        plainGemms.end())
+      plainGemms.push_back(plain->second);
+  }
   for (Problem p : {Problem{4096, 4096, 4096}, Problem{8192, 8192, 8192}}) {
-    // Each fused variant against its own GEMM, launched alternately.
-    for (const bench::KernelVariant *plainGemm : plainGemms)
-      for (const auto &fused : variants)
-        if (fused.name.rfind(plainGemm->name + "_bias_gelu", 0) == 0)
-          configure(benchmark::RegisterBenchmark(
-              ("epilogue_paired_" + fused.name.substr(5) + "/" + p.label())
-                  .c_str(),
-              [p, plainGemm, &fused](benchmark::State &state) {
-                benchPaired(state, fused, *plainGemm, p);
-              }));
+    // Launched alternately, so clock drift hits both alike.
+    for (auto [fused, plain] : fusedAndPlain)
+      configure(benchmark::RegisterBenchmark(
+          ("epilogue_paired_" + fused->name.substr(5) + "/" + p.label())
+              .c_str(),
+          [p, fused, plain](benchmark::State &state) {
+            benchPaired(state, *fused, *plain, p);
+          }));
     for (const bench::KernelVariant *plainGemm : plainGemms)
       if (biasGelu)
         configure(benchmark::RegisterBenchmark(

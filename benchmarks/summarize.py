@@ -83,6 +83,8 @@ def gemm_table(bench):
 def epilogue_table(bench):
     """The fused bias + GELU epilogue against the unfused ones and cuBLASLt."""
     times, _ = medians(bench, "real_time")
+    paired_ratio, _ = medians(bench, "fused_over_plain")
+    paired_plain, _ = medians(bench, "plain_us")
     lines = ["", "Bias + GELU epilogue, f16 in and out, median of 20 (us); "
              "fused = this project's GEMM with the epilogue in registers",
              f"{'M x N x K':<16} {'kernel':<44} {'time us':>9} {'vs (a)':>7}"]
@@ -96,18 +98,16 @@ def epilogue_table(bench):
                       if k.startswith("gemm_f16_f16_")
                       and k.endswith("_bias_gelu_tanh")}
         # (b): the fastest of this project's GEMMs followed by the kernel
-        # (older runs timed one GEMM under the bare name).
-        then = {k: v for k, v in results.items()
-                if k.startswith("epilogue_tile_gemm_then_bias_gelu")}
-        if then:
-            results["epilogue_tile_gemm_then_bias_gelu"] = min(then.values())
-        unfused = [(label, results.get(key)) for label, key in (
-            ("(b) tile GEMM, then bias_gelu kernel",
-             "epilogue_tile_gemm_then_bias_gelu"),
-            ("(c) cuBLAS, then bias_gelu kernel",
-             "epilogue_cublas_then_bias_gelu"),
-            ("(d) cuBLASLt GELU_BIAS (tanh form)",
-             "epilogue_cublaslt_gelu_bias"))]
+        # (one per GEMM with a fused variant; older runs timed one GEMM
+        # under the bare name, which the prefix also matches).
+        b = min((v for k, v in results.items()
+                 if k.startswith("epilogue_tile_gemm_then_bias_gelu")),
+                default=None)
+        unfused = [("(b) tile GEMM, then bias_gelu kernel", b),
+                   ("(c) cuBLAS, then bias_gelu kernel",
+                    results.get("epilogue_cublas_then_bias_gelu")),
+                   ("(d) cuBLASLt GELU_BIAS (tanh form)",
+                    results.get("epilogue_cublaslt_gelu_bias"))]
         if not plain or not fused or not any(t for _, t in unfused):
             continue
         found = True
@@ -122,7 +122,6 @@ def epilogue_table(bench):
         for label, t in rows:
             lines.append(f"{problem:<16} {label[:44]:<44} {t:>9.1f} "
                          f"{t / plain[a]:>7.1%}")
-        b = results.get("epilogue_tile_gemm_then_bias_gelu")
         verdict = (f"fused (erf) costs {fused[best] / plain[a] - 1:+.1%} over "
                    f"(a) (goal <= +3%)")
         if b:
@@ -130,16 +129,11 @@ def epilogue_table(bench):
                         f"by {1 - fused[best] / b:.1%}")
         lines.append(f"{problem:<16} {verdict}")
         # Paired runs: each fused kernel and its own GEMM launched in turn.
-        for entry in bench.get("benchmarks", []):
-            name, _, rest = entry.get("run_name", "").partition("/")
-            if (entry.get("aggregate_name") != "median"
-                    or not name.startswith("epilogue_paired_")
-                    or not rest.startswith(problem)):
-                continue
+        for name, ratio in paired_ratio.get(problem, {}).items():
             lines.append(
                 f"{problem:<16} paired {name[16:]:<37} "
-                f"{entry['plain_us']:>7.1f} -> {entry['real_time']:>7.1f} us "
-                f"({entry['fused_over_plain'] - 1:+.1%}, median of pairs)")
+                f"{paired_plain[problem][name]:>7.1f} -> {results[name]:>7.1f} us "
+                f"({ratio - 1:+.1%}, median of pairs)")
     return lines if found else []
 
 

@@ -131,26 +131,16 @@ Expr ceilDiv(Expr l, Expr r) {
 Expr ceilDiv(Expr l, double r) { return ceilDiv(l, literal(l, r)); }
 Expr min(Expr l, Expr r) { return binary(BinaryKind::Min, l, r); }
 
-Expr exp(Expr x) {
+/// A one-operand math op on `x`.
+template <typename MathOp> static Expr unaryMath(Expr x) {
   OpBuilder &b = x.owner()->builder();
-  return Expr(x.owner(), math::ExpOp::create(b, b.getUnknownLoc(), x.value()));
+  return Expr(x.owner(), MathOp::create(b, b.getUnknownLoc(), x.value()));
 }
-Expr exp2(Expr x) {
-  OpBuilder &b = x.owner()->builder();
-  return Expr(x.owner(), math::Exp2Op::create(b, b.getUnknownLoc(), x.value()));
-}
-Expr log(Expr x) {
-  OpBuilder &b = x.owner()->builder();
-  return Expr(x.owner(), math::LogOp::create(b, b.getUnknownLoc(), x.value()));
-}
-Expr tanh(Expr x) {
-  OpBuilder &b = x.owner()->builder();
-  return Expr(x.owner(), math::TanhOp::create(b, b.getUnknownLoc(), x.value()));
-}
-Expr erf(Expr x) {
-  OpBuilder &b = x.owner()->builder();
-  return Expr(x.owner(), math::ErfOp::create(b, b.getUnknownLoc(), x.value()));
-}
+Expr exp(Expr x) { return unaryMath<math::ExpOp>(x); }
+Expr exp2(Expr x) { return unaryMath<math::Exp2Op>(x); }
+Expr log(Expr x) { return unaryMath<math::LogOp>(x); }
+Expr tanh(Expr x) { return unaryMath<math::TanhOp>(x); }
+Expr erf(Expr x) { return unaryMath<math::ErfOp>(x); }
 Expr less(Expr lhs, Expr rhs) {
   Kernel *kernel = ownerOf(lhs, rhs);
   OpBuilder &b = kernel->builder();

@@ -372,6 +372,12 @@ int compileAll() {
   return failures ? 1 : 0;
 }
 
+/// --stages when given, else the generator's own default (the option's
+/// default is the GEMM's).
+int64_t stagesOr(int64_t generatorDefault) {
+  return stages.getNumOccurrences() ? int64_t(stages) : generatorDefault;
+}
+
 int emitOne() {
   Variant variant;
   if (kernelName == "vector_add")
@@ -381,16 +387,14 @@ int emitOne() {
         gemmVariant({blockM, blockN, blockK, threads, outDtype, stages,
                      rasterPanel, transposeB, inDtype, transposeA, epilogue});
   else if (kernelName == "softmax")
-    variant = softmaxVariant({blockM, blockN, threads, dtype, online,
-                              stages.getNumOccurrences() ? stages : 1});
+    variant =
+        softmaxVariant({blockM, blockN, threads, dtype, online, stagesOr(1)});
   else if (kernelName == "gemm_softmax")
-    variant = gemmSoftmaxVariant({blockM, blockN, blockK, threads,
-                                  stages.getNumOccurrences() ? stages : 2,
-                                  inDtype, headDim});
+    variant = gemmSoftmaxVariant(
+        {blockM, blockN, blockK, threads, stagesOr(2), inDtype, headDim});
   else if (kernelName == "attention")
     variant = attentionVariant({blockM, blockN, headDim ? headDim : 64, threads,
-                                stages.getNumOccurrences() ? stages : 2, dtype,
-                                causal, lse});
+                                stagesOr(2), dtype, causal, lse});
   else if (kernelName == "bias_gelu")
     variant = biasGeluVariant({blockM, blockN, threads, dtype, geluTanhForm});
   else {

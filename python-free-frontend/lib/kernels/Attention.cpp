@@ -13,6 +13,8 @@
 
 #include "tile/Frontend/Kernels.h"
 
+#include "RowSoftmax.h"
+
 #include <cmath>
 #include <optional>
 
@@ -26,7 +28,6 @@ std::string AttentionConfig::kernelName() const {
 }
 
 std::string buildAttention(Program &program, const AttentionConfig &config) {
-  constexpr double kLog2E = 1.4426950408889634;
   mlir::Type in = parseElementType(program, config.dtype);
   mlir::Type f32 = program.f32();
   std::string name = config.kernelName();

@@ -9,6 +9,8 @@
 
 #include "tile/Frontend/Kernels.h"
 
+#include "RowSoftmax.h"
+
 #include <cmath>
 #include <optional>
 #include <stdexcept>
@@ -95,7 +97,6 @@ std::string GemmSoftmaxConfig::kernelName() const {
 
 std::string buildGemmSoftmax(Program &program,
                              const GemmSoftmaxConfig &config) {
-  constexpr double kLog2E = 1.4426950408889634;
   mlir::Type in = parseElementType(program, config.inDtype);
   mlir::Type f32 = program.f32();
   std::string name = config.kernelName();
@@ -124,18 +125,7 @@ std::string buildGemmSoftmax(Program &program,
                   k.copy(B.at({zero, kOffset}), Bs);
                   k.gemm(As, Bs, scores, /*transposeB=*/true);
                 });
-    Expr minusInf = k.constant(-INFINITY, f32);
-    k.parallel({bM, bN}, [&](const Indices &i) {
-      scores[i] = select(less(i[1], n), scores[i], minusInf);
-    });
-    k.reduceMax(scores, rowMax);
-    k.parallel({bM, bN}, [&](const Indices &i) {
-      scores[i] = exp2((Expr(scores[i]) - rowMax[i[0]]) * kLog2E);
-    });
-    k.reduceSum(scores, rowSum);
-    Expr one = k.constant(1.0, f32);
-    k.parallel({bM},
-               [&](const Indices &i) { rowSum[i] = one / Expr(rowSum[i]); });
+    exponentiateRows(k, scores, bM, bN, f32, rowMax, rowSum, n);
     if (!config.headDim) {
       k.parallel({bM, bN}, [&](const Indices &i) {
         scores[i] = Expr(scores[i]) * rowSum[i[0]];

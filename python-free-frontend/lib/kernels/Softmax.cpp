@@ -10,6 +10,8 @@
 
 #include "tile/Frontend/Kernels.h"
 
+#include "RowSoftmax.h"
+
 #include <cmath>
 #include <functional>
 #include <optional>
@@ -24,7 +26,6 @@ std::string SoftmaxConfig::kernelName() const {
 }
 
 namespace {
-constexpr double kLog2E = 1.4426950408889634;
 
 /// The softmax kernel's frame: X and Y (M x N, `dtype`), one block per
 /// `rows` rows; `body` gets the block's first row and N.
@@ -67,7 +68,7 @@ static std::string buildOnlineSoftmax(Program &program,
         if (staged)
           for (auto &tile : passTile)
             tile = k.allocShared({rows, bN}, type);
-        auto chunkLoop = [&](int pass, const std::function<void(Expr)> &body) {
+        auto chunkLoop = [&](const std::function<void(Expr)> &body) {
           if (staged)
             k.pipelined(k.index(0), chunks, config.stages, body);
           else
@@ -94,7 +95,7 @@ static std::string buildOnlineSoftmax(Program &program,
           return select(less(minusInf, value), exp2((value - max) * kLog2E),
                         zeroF);
         };
-        chunkLoop(0, [&](Expr c) {
+        chunkLoop([&](Expr c) {
           Expr col = c * double(bN);
           loadChunk(0, col);
           k.parallel({rows, bN}, [&](const Indices &i) {
@@ -119,7 +120,7 @@ static std::string buildOnlineSoftmax(Program &program,
         k.parallel({rows}, [&](const Indices &i) {
           runningSum[i] = oneF / Expr(runningSum[i]);
         });
-        chunkLoop(1, [&](Expr c) {
+        chunkLoop([&](Expr c) {
           Expr col = c * double(bN);
           loadChunk(1, col);
           k.parallel({rows, bN}, [&](const Indices &i) {
@@ -142,20 +143,7 @@ std::string buildSoftmax(Program &program, const SoftmaxConfig &config) {
         Buffer rowMax = k.allocFragment({rows}, f32);
         Buffer rowSum = k.allocFragment({rows}, f32);
         k.copy(X.at({row, zero}), x); // converts to f32; zero past the end
-        Expr minusInf = k.constant(-INFINITY, f32);
-        k.parallel({rows, bN}, [&](const Indices &i) {
-          x[i] = select(less(i[1], n), x[i], minusInf);
-        });
-        k.reduceMax(x, rowMax);
-        k.parallel({rows, bN}, [&](const Indices &i) {
-          x[i] = exp2((Expr(x[i]) - rowMax[i[0]]) * kLog2E);
-        });
-        k.reduceSum(x, rowSum);
-        // One division per row; the elements multiply.
-        Expr oneF = k.constant(1.0, f32);
-        k.parallel({rows}, [&](const Indices &i) {
-          rowSum[i] = oneF / Expr(rowSum[i]);
-        });
+        exponentiateRows(k, x, rows, bN, f32, rowMax, rowSum, n);
         k.parallel({rows, bN},
                    [&](const Indices &i) { x[i] = Expr(x[i]) * rowSum[i[0]]; });
         k.copy(x, Y.at({row, zero}));
