@@ -131,6 +131,25 @@ Expr ceilDiv(Expr l, Expr r) {
 Expr ceilDiv(Expr l, double r) { return ceilDiv(l, literal(l, r)); }
 Expr min(Expr l, Expr r) { return binary(BinaryKind::Min, l, r); }
 
+Expr operator|(Expr l, Expr r) {
+  Kernel *kernel = ownerOf(l, r);
+  OpBuilder &b = kernel->builder();
+  if (l.type() != r.type() || !l.type().isSignlessInteger())
+    throw std::invalid_argument("tile::fe: | needs two i1 or integer values "
+                                "of one type");
+  return Expr(kernel,
+              arith::OrIOp::create(b, b.getUnknownLoc(), l.value(), r.value()));
+}
+Expr fma(Expr a, Expr x, Expr c) {
+  Kernel *kernel = ownerOf(a, x);
+  OpBuilder &b = kernel->builder();
+  if (a.type() != x.type() || a.type() != c.type() ||
+      !isa<FloatType>(a.type()))
+    throw std::invalid_argument("tile::fe: fma needs three floats of one type");
+  return Expr(kernel, math::FmaOp::create(b, b.getUnknownLoc(), a.value(),
+                                          x.value(), c.value()));
+}
+
 /// A one-operand math op on `x`.
 template <typename MathOp> static Expr unaryMath(Expr x) {
   OpBuilder &b = x.owner()->builder();
@@ -508,6 +527,16 @@ void Kernel::pipelined(Expr lower, Expr upper, int64_t stages,
                        const std::function<void(Expr)> &body, SourceLoc loc) {
   Operation *loop = buildForLoop(lower, upper, 1, body, loc);
   loop->setAttr(mlir::tile::kNumStagesAttrName, b.getI64IntegerAttr(stages));
+}
+
+void Kernel::when(Expr condition, const std::function<void()> &body,
+                  SourceLoc loc) {
+  if (!condition.type().isInteger(1))
+    throw std::invalid_argument("tile::fe: when() needs an i1 condition");
+  auto branch = scf::IfOp::create(b, location(loc), condition.value());
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(branch.thenBlock()->getTerminator());
+  body();
 }
 
 void Kernel::parallel(std::vector<int64_t> extents,

@@ -131,17 +131,24 @@
 // ATTN: arith.minsi
 // ATTN: scf.for
 // ATTN: tile.gemm %{{.*}}, %{{.*}}, %[[S:.*]] {clear_accum, transpose_b} : !tile.buffer<64x64xf16, shared, #tile.swizzle>, !tile.buffer<64x64xf16, shared, #tile.swizzle>, !tile.buffer<64x64xf32, fragment, #tile.mma<warps = [4, 1]>>
+// Only blocks that hold hidden keys (past the end or the diagonal) mask.
+// ATTN: %[[LAST:.*]] = arith.addi %{{.*}}, %c63
+// ATTN: %[[HIDDEN:.*]] = arith.ori
+// ATTN: scf.if %[[HIDDEN]] {
+// ATTN: tile.parallel
 // ATTN: tile.reduce max %[[S]]
 // ATTN: tile.reduce sum %[[S]]
 // ATTN: tile.gemm %{{.*}}, %{{.*}}, %{{.*}} : !tile.buffer<64x64xf16, fragment, #tile.mma<warps = [4, 1]>>, !tile.buffer<64x64xf16, shared, #tile.swizzle>, !tile.buffer<64x64xf32, fragment, #tile.mma<warps = [4, 1]>>
 // RUN: tile-kernels --kernel=attention --dtype=bf16 --head-dim=128 --block-m=64 --block-n=64 --num-threads=128 --emit=ptx -o %t.attn.ptx
 // RUN: FileCheck %s --check-prefix=ATTNPTX < %t.attn.ptx
-// ATTNPTX: cp.async.cg.shared.global
-// ATTNPTX: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
-// ATTNPTX: shfl.sync.bfly.b32
-// ATTNPTX: ex2.approx
+// ATTNPTX-DAG: cp.async.cg.shared.global
+// ATTNPTX-DAG: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// ATTNPTX-DAG: shfl.sync.bfly.b32
+// ATTNPTX-DAG: fma.rn.ftz.f32
+// ATTNPTX-DAG: ex2.approx.ftz.f32
+// ATTNPTX-NOT: ld.local
 
-// With --lse, the log-sum-exp of each query row (m ln 2 + ln l) goes to
+// With --lse, the log-sum-exp of each query row (m / sqrt(D) + ln l) goes to
 // LSE[batch, heads, seq] through the head's view.
 // RUN: tile-kernels --kernel=attention --dtype=f16 --block-m=64 --block-n=64 --num-threads=128 --lse --emit=mlir | FileCheck %s --check-prefix=LSE
 // LSE-LABEL: tile.kernel @attention_f16_d64_64x64_t128_s2_lse(

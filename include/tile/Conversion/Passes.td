@@ -31,7 +31,9 @@ def ConvertTileToGPU : Pass<"convert-tile-to-gpu", "ModuleOp"> {
       following the fragment layout (`#tile.row_major` or `#tile.mma`).
     - `tile.gemm` becomes `nvgpu.ldmatrix` + `nvgpu.mma.sync` (m16n8k16)
       per warp, on the accumulator's registers.
-    - A `gpu.barrier` follows every tile op that touches a shared tile. Global accesses use one
+    - A `gpu.barrier` follows every tile op that writes a shared tile, and
+      every op that reads one that is written again later (in program order
+      or in an enclosing loop). Global accesses use one
       `vector.load`/`vector.store` with 16-byte alignment when the chunk is
       inside the tensor and aligned, and masked scalar accesses otherwise.
 
@@ -57,6 +59,12 @@ def ConvertTileToGPU : Pass<"convert-tile-to-gpu", "ModuleOp"> {
     }
     ```
   }];
+  let options = [
+    Option<"flushDenormals", "flush-denormals", "bool", /*default=*/"true",
+           "libdevice f32 math (exp2, erf, tanh, ...) flushes denormals to "
+           "zero (the nvvm-reflect-ftz module flag): ex2.approx.ftz instead "
+           "of the four-instruction IEEE form">
+  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
     "::mlir::memref::MemRefDialect", "::mlir::nvgpu::NVGPUDialect",

@@ -19,6 +19,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 namespace mlir::tile {
@@ -77,11 +78,37 @@ int64_t alignTo(int64_t value, int64_t alignment) {
   return llvm::divideCeil(value, alignment) * alignment;
 }
 
-/// Whether `op` (a copy, fill, gemm or tile.parallel) reads or writes a shared
-/// tile. Its threads touch other elements than the next op's threads do, so
-/// the block must synchronize after it.
-bool accessesSharedTile(Operation *op) {
-  bool shared = false;
+/// Whether the tile op `user` only reads `tile` (one of its operands).
+bool onlyReads(Operation *user, Value tile) {
+  if (isa<GemmOp, GemmPrefetchOp, LoadOp>(user))
+    return true;
+  auto copy = dyn_cast<CopyOp>(user);
+  return copy && copy.getSource() == tile && copy.getDest() != tile;
+}
+
+/// Whether `user` may run after `op`: it follows `op` in program order, or
+/// a loop around `op` also contains it (the next iteration).
+bool mayRunAfter(Operation *user, Operation *op) {
+  for (Operation *o = op; o && !isa<gpu::GPUFuncOp>(o); o = o->getParentOp()) {
+    if (Operation *u = o->getBlock()->findAncestorOpInBlock(*user)) {
+      if (u != o && o->isBeforeInBlock(u))
+        return true;
+    }
+    Operation *parent = o->getParentOp();
+    if (isa_and_nonnull<LoopLikeOpInterface>(parent) &&
+        parent->isProperAncestor(user))
+      return true;
+  }
+  return false;
+}
+
+/// Whether the block must synchronize after `op` (a copy, fill, gemm or
+/// tile.parallel): it writes a shared tile (read after write: the next op's
+/// threads read other elements), or reads one that a later op writes again
+/// (write after read). A tile written once and then only read, like
+/// attention's Q, needs no barrier after each read.
+bool needsBarrierAfter(Operation *op) {
+  bool needed = false;
   op->walk([&](Operation *nested) {
     if (!isa<CopyOp, FillOp, ClearOp, LoadOp, StoreOp, GemmOp, GemmPrefetchOp>(
             nested))
@@ -95,16 +122,21 @@ bool accessesSharedTile(Operation *op) {
       auto type = dyn_cast<BufferType>(operand.getType());
       if (!type || !type.isShared())
         continue;
+      if (!onlyReads(nested, operand)) {
+        needed = true;
+        continue;
+      }
       // Reading a pipeline stage needs no barrier after it: stages are
       // refilled only after the next tile.async_wait (see tile.stage).
-      bool readsOnly = isa<GemmOp, GemmPrefetchOp, LoadOp>(nested) ||
-                       (copy && copy.getSource() == operand);
-      if (readsOnly && operand.getDefiningOp<StageOp>())
+      if (operand.getDefiningOp<StageOp>())
         continue;
-      shared = true;
+      for (Operation *user : operand.getUsers())
+        if (!op->isAncestor(user) && !onlyReads(user, operand) &&
+            mayRunAfter(user, op))
+          needed = true;
     }
   });
-  return shared;
+  return needed;
 }
 
 /// Where the rows of a rank-2 fragment (its dim-0 coordinates) live: each
@@ -419,8 +451,8 @@ FailureOr<DictionaryAttr> KernelLowering::run() {
     if (failed(lowerOp(op)))
       return failure();
     // Shared tiles are written and read by different threads in consecutive
-    // tile ops (read after write, and write after read in loops).
-    if (accessesSharedTile(op)) {
+    // tile ops (read after write, and write after read).
+    if (needsBarrierAfter(op)) {
       builder.setInsertionPoint(op);
       gpu::BarrierOp::create(builder, op->getLoc());
     }
@@ -1928,6 +1960,7 @@ LogicalResult KernelLowering::lowerGemm(
 
 struct ConvertTileToGPUPass
     : public tile::impl::ConvertTileToGPUBase<ConvertTileToGPUPass> {
+  using ConvertTileToGPUBase::ConvertTileToGPUBase;
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SmallVector<KernelOp> kernels(module.getOps<KernelOp>());
@@ -1949,6 +1982,19 @@ struct ConvertTileToGPUPass
       kernel.erase();
     }
     gpuModule->setAttr("tile.kernels", builder.getArrayAttr(manifests));
+    if (flushDenormals) {
+      // libdevice reads this flag (NVVMReflect): exp2f becomes one
+      // ex2.approx.ftz (MUFU.EX2) instead of the IEEE form's four
+      // instructions, the inner step of every softmax.
+      builder.setInsertionPointToStart(gpuModule.getBody());
+      MLIRContext *ctx = module.getContext();
+      LLVM::ModuleFlagsOp::create(
+          builder, module.getLoc(),
+          builder.getArrayAttr({LLVM::ModuleFlagAttr::get(
+              ctx, LLVM::ModFlagBehavior::Override,
+              builder.getStringAttr("nvvm-reflect-ftz"),
+              builder.getI32IntegerAttr(1))}));
+    }
   }
 };
 

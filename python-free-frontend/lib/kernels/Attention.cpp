@@ -16,6 +16,7 @@
 #include "RowSoftmax.h"
 
 #include <cmath>
+#include <limits>
 #include <optional>
 
 namespace tile::fe {
@@ -32,7 +33,7 @@ std::string buildAttention(Program &program, const AttentionConfig &config) {
   mlir::Type f32 = program.f32();
   std::string name = config.kernelName();
   int64_t bM = config.blockM, bN = config.blockN, d = config.headDim;
-  // Scores go straight to the exp2 domain: s * scale * log2(e).
+  // Scores go to the exp2 domain inside the exponent: s * scale * log2(e).
   double scoreScale = kLog2E / std::sqrt(double(d));
 
   Kernel k = program.kernel(name, config.threads);
@@ -66,7 +67,10 @@ std::string buildAttention(Program &program, const AttentionConfig &config) {
            Buffer runningMax = k.allocFragment({bM}, f32);
            Buffer runningSum = k.allocFragment({bM}, f32);
            Buffer rescale = k.allocFragment({bM}, f32);
+           Buffer expOffset = k.allocFragment({bM}, f32);
            Expr minusInf = k.constant(-INFINITY, f32);
+           Expr lowestF = k.constant(std::numeric_limits<float>::lowest(), f32);
+           Expr scale = k.constant(scoreScale, f32);
            Expr zeroF = k.constant(0.0, f32), oneF = k.constant(1.0, f32);
 
            k.copy(q.at({row, zero}), Qs); // rows past the sequence: zero
@@ -84,31 +88,43 @@ std::string buildAttention(Program &program, const AttentionConfig &config) {
              k.copy(vh.at({col, zero}), Vs);
              k.gemm(Qs, Ks, S, /*transposeB=*/true, /*transposeA=*/false,
                     /*clearAccum=*/true);
-             // Scaled scores; keys past the end (and, causal, after the
-             // query) are -inf.
-             k.parallel({bM, bN}, [&](const Indices &i) {
-               Expr key = col + i[1];
-               Expr visible = less(key, keys);
-               Expr s = select(visible, Expr(S[i]) * scoreScale, minusInf);
-               if (config.causal)
-                 s = select(less(row + i[0], key), minusInf, s);
-               S[i] = s;
+             // Keys past the end (and, causal, after the query) are -inf.
+             // Only the blocks that reach past the last key, or past the
+             // block's first query row, hold such keys: the others skip
+             // the compares (a branch the whole block takes alike).
+             Expr lastKey = col + double(bN - 1);
+             Expr hasHidden = less(keys, lastKey + 1.0);
+             if (config.causal)
+               hasHidden = hasHidden | less(row, lastKey);
+             k.when(hasHidden, [&] {
+               k.parallel({bM, bN}, [&](const Indices &i) {
+                 Expr key = col + i[1];
+                 Expr s = select(less(key, keys), Expr(S[i]), minusInf);
+                 if (config.causal)
+                   s = select(less(row + i[0], key), minusInf, s);
+                 S[i] = s;
+               });
              });
              k.reduceMax(S, blockMax);
-             // m_new = max(m, block max); the old sum and output rows scale
-             // by exp2(m - m_new) (1 while both are -inf).
+             // m_new = max(m, block max). Probabilities are
+             // exp2(s * scale - m_new * scale), one FFMA and one MUFU.EX2
+             // per score; the offset is 0 while a row has seen only -inf,
+             // so its probabilities are exp2(-inf) = 0, not NaN. The old sum
+             // and output rows scale by exp2((m - m_new) * scale), 0 for
+             // m = -inf.
              k.parallel({bM}, [&](const Indices &i) {
                Expr m = runningMax[i];
                Expr grown = max(m, Expr(blockMax[i]));
-               Expr factor = select(less(m, grown), exp2(m - grown), oneF);
+               Expr offset = select(less(grown, lowestF), zeroF,
+                                    grown * -scoreScale);
+               Expr factor = exp2(fma(m, scale, offset));
                rescale[i] = factor;
                runningSum[i] = Expr(runningSum[i]) * factor;
                runningMax[i] = grown;
+               expOffset[i] = offset;
              });
              k.parallel({bM, bN}, [&](const Indices &i) {
-               Expr s = S[i];
-               Expr p =
-                   select(less(minusInf, s), exp2(s - runningMax[i[0]]), zeroF);
+               Expr p = exp2(fma(Expr(S[i]), scale, expOffset[i[0]]));
                S[i] = p;
                P[i] = cast(p, in);
              });
@@ -118,14 +134,15 @@ std::string buildAttention(Program &program, const AttentionConfig &config) {
              });
              k.gemm(P, Vs, acc);
            });
-           // LSE = m ln 2 + ln l (m is in the exp2 domain); -inf for rows
-           // with no visible key.
+           // LSE = m / sqrt(D) + ln l (m is the raw score maximum); -inf
+           // for rows with no visible key.
            if (config.lse) {
              Buffer lse = k.allocFragment({bM}, f32);
              k.parallel({bM}, [&](const Indices &i) {
                Expr l = runningSum[i];
                lse[i] = select(less(zeroF, l),
-                               Expr(runningMax[i]) * std::log(2.0) + log(l),
+                               Expr(runningMax[i]) * (1.0 / std::sqrt(double(d))) +
+                                   log(l),
                                minusInf);
              });
              k.copy(lse, k.subview(*LSE, {batch, head}).at({row}));

@@ -88,6 +88,10 @@ Expr ceilDiv(Expr lhs, Expr rhs);
 Expr ceilDiv(Expr lhs, double rhs);
 Expr max(Expr lhs, Expr rhs);
 Expr min(Expr lhs, Expr rhs);
+/// Logical (i1) or bitwise (integer) or.
+Expr operator|(Expr lhs, Expr rhs);
+/// a * b + c, rounded once (math.fma: one FFMA).
+Expr fma(Expr a, Expr b, Expr c);
 Expr exp(Expr x);
 Expr exp2(Expr x);
 Expr log(Expr x);
@@ -260,6 +264,10 @@ public:
   /// shared tiles (tile-pipeline), like TileLang's T.Pipelined.
   void pipelined(Expr lower, Expr upper, int64_t stages,
                  const std::function<void(Expr)> &body, SourceLoc loc = {});
+  /// Runs `body` only when `condition` (an i1 the same for the whole block,
+  /// e.g. from block indices and loop counters) holds (scf.if).
+  void when(Expr condition, const std::function<void()> &body,
+            SourceLoc loc = {});
   /// An element-wise loop over `extents`, spread over the block's threads.
   void parallel(std::vector<int64_t> extents,
                 const std::function<void(const Indices &)> &body,
