@@ -1,7 +1,8 @@
 //===- AttentionBench.cpp - FlashAttention forward TFLOP/s ----------------===//
 //
 // Times every compiled attention variant at batch 4, 32 heads, sequence
-// 1024 ... 16384, on random normal inputs: CUDA events around each launch,
+// 1024 ... 16384, on random normal inputs (f16 or bf16, as the variant
+// takes; the LSE output where it has one): CUDA events around each launch,
 // 10 warm-ups, median of 20. TFLOP/s = 4 B H N^2 D / t, halved for causal
 // (the work a causal kernel must do). The PyTorch peer
 // (benchmarks/peers/attention_torch.py) times scaled_dot_product_attention
@@ -29,7 +30,8 @@ struct Fixture {
   explicit Fixture(rt::Device device) : device(device), timer(device) {}
   rt::Device device;
   bench::EventTimer timer;
-  rt::DeviceBuffer Q, K, V, O;
+  // Q, K, V per input type (f16, bf16), the output and the log-sum-exp.
+  rt::DeviceBuffer inputs[2][3], O, LSE;
 };
 
 std::unique_ptr<Fixture> fixture;
@@ -46,10 +48,14 @@ void benchAttention(benchmark::State &state,
   rt::DType type =
       variant.config.at("dtype") == "bf16" ? rt::DType::bf16 : rt::DType::f16;
   std::vector<int64_t> shape = {batch, heads, seq, d};
-  std::vector<rt::Arg> args = {rt::Arg::buffer(fixture->Q, type, shape),
-                               rt::Arg::buffer(fixture->K, type, shape),
-                               rt::Arg::buffer(fixture->V, type, shape),
+  rt::DeviceBuffer(&qkv)[3] = fixture->inputs[type == rt::DType::bf16];
+  std::vector<rt::Arg> args = {rt::Arg::buffer(qkv[0], type, shape),
+                               rt::Arg::buffer(qkv[1], type, shape),
+                               rt::Arg::buffer(qkv[2], type, shape),
                                rt::Arg::buffer(fixture->O, type, shape)};
+  if (variant.config.value("lse", false))
+    args.push_back(rt::Arg::buffer(fixture->LSE, rt::DType::f32,
+                                   {batch, heads, seq}));
   double flops = 4.0 * batch * heads * double(seq) * seq * d;
   if (causal)
     flops /= 2;
@@ -67,19 +73,25 @@ int main(int argc, char **argv) {
           argc, argv, TILE_KERNEL_DIR_DEFAULT, "attention", variants))
     return *exitCode;
   fixture = std::make_unique<Fixture>(rt::Device::open());
-  // The largest tensor: 4 x 32 x 16384 x 128 16-bit values.
-  size_t bytes = size_t(4) * 32 * 16384 * 128 * 2;
+  // The largest tensor: 4 x 32 x 16384 x 128 16-bit values (one draw, used
+  // for Q, K and V, and rounded to bf16 for the bf16 variants).
+  size_t elements = size_t(4) * 32 * 16384 * 128;
   {
     std::mt19937 rng(11);
     std::normal_distribution<float> dist(0.0f, 1.0f);
-    std::vector<uint16_t> host(bytes / 2);
-    for (auto &x : host)
-      x = bench::floatToHalf(dist(rng));
-    for (rt::DeviceBuffer *buffer : {&fixture->Q, &fixture->K, &fixture->V}) {
-      *buffer = rt::DeviceBuffer(fixture->device, bytes);
-      buffer->copyFromHost(host.data(), bytes);
+    std::vector<uint16_t> f16(elements), bf16(elements);
+    for (size_t i = 0; i < elements; ++i) {
+      float x = dist(rng);
+      f16[i] = bench::floatToHalf(x);
+      bf16[i] = bench::floatToBf16(x);
     }
-    fixture->O = rt::DeviceBuffer(fixture->device, bytes);
+    for (bool isBf16 : {false, true})
+      for (rt::DeviceBuffer &buffer : fixture->inputs[isBf16]) {
+        buffer = rt::DeviceBuffer(fixture->device, elements * 2);
+        buffer.copyFromHost((isBf16 ? bf16 : f16).data(), elements * 2);
+      }
+    fixture->O = rt::DeviceBuffer(fixture->device, elements * 2);
+    fixture->LSE = rt::DeviceBuffer(fixture->device, elements / 128 * 4);
   }
   std::cout << "device: " << fixture->device.name() << "\n";
   for (int64_t seq : {1024, 2048, 4096, 8192, 16384})
