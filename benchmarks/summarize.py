@@ -164,33 +164,38 @@ def softmax_table(bench, torch):
 
 
 def attention_table(bench, torch):
-    """Attention TFLOP/s, the fastest f16 variant per (D, mode, sequence),
-    against torch's SDPA FLASH and cuDNN backends."""
+    """Attention TFLOP/s, the fastest variant per (type, D, mode, sequence),
+    against torch's SDPA FLASH and cuDNN backends on the same type."""
     rows, failed = medians(bench, "TFLOP/s", 1e12)
     if not rows:
         return ["", "no attention benchmark results: " + str(bench.get("error", ""))]
-    lines = ["", "Attention forward, batch 4, 32 heads, f16, median of 20 "
+    lines = ["", "Attention forward, batch 4, 32 heads, median of 20 "
              "(CUDA events); TFLOP/s = 4 B H N^2 D / t, halved for causal",
-             f"{'N':>6} {'D':>4} {'mode':<7} {'tile':>7} {'FLASH':>7} "
+             f"{'N':>6} {'type':<5} {'D':>4} {'mode':<7} {'tile':>7} {'FLASH':>7} "
              f"{'cuDNN':>7} {'vs FLASH':>9}  kernel"]
-    for d in (64, 128):
-        for mode in ("full", "causal"):
-            for seq in sorted(rows, key=int):
-                tiles = {k: v for k, v in rows[seq].items()
-                         if k.startswith("attention_f16_" if mode == "full"
-                                         else "attention_causal_f16_")
-                         and f"_d{d}_" in k}
-                if not tiles:
-                    continue
-                best = max(tiles, key=tiles.get)
-                peer = {name: torch.get(f"{name}/d{d}/{mode}/{seq}", {})
-                        .get("tflops") for name in ("flash", "cudnn")}
-                text = {name: f"{v:>7.1f}" if v else f"{'-':>7}"
-                        for name, v in peer.items()}
-                ratio = (f"{tiles[best] / peer['flash']:>8.1%}" if peer["flash"]
-                         else f"{'-':>9}")
-                lines.append(f"{seq:>6} {d:>4} {mode:<7} {tiles[best]:>7.1f} "
-                             f"{text['flash']} {text['cudnn']} {ratio}  {best}")
+    for dtype in ("f16", "bf16"):
+        for d in (64, 128):
+            for mode in ("full", "causal"):
+                prefix = ("attention_" + ("causal_" if mode == "causal" else "")
+                          + dtype + f"_d{d}_")
+                # The peer's f16 keys carry no type (earlier reports).
+                peer_prefix = "" if dtype == "f16" else dtype + "/"
+                for seq in sorted(rows, key=int):
+                    tiles = {k: v for k, v in rows[seq].items()
+                             if k.startswith(prefix) and not k.endswith("_lse")}
+                    if not tiles:
+                        continue
+                    best = max(tiles, key=tiles.get)
+                    peer = {name: torch.get(f"{name}/{peer_prefix}d{d}/{mode}/{seq}",
+                                            {}).get("tflops")
+                            for name in ("flash", "cudnn")}
+                    text = {name: f"{v:>7.1f}" if v else f"{'-':>7}"
+                            for name, v in peer.items()}
+                    ratio = (f"{tiles[best] / peer['flash']:>9.1%}"
+                             if peer["flash"] else f"{'-':>9}")
+                    lines.append(f"{seq:>6} {dtype:<5} {d:>4} {mode:<7} "
+                                 f"{tiles[best]:>7.1f} {text['flash']} "
+                                 f"{text['cudnn']} {ratio}  {best}")
     for line in sorted(set(failed)):
         lines.append("FAILED " + line)
     return lines
