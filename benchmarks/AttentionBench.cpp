@@ -3,7 +3,8 @@
 // Times every compiled attention variant at batch 4, 32 heads, sequence
 // 1024 ... 16384, on random normal inputs (f16 or bf16, as the variant
 // takes; the LSE output where it has one): CUDA events around each launch,
-// 10 warm-ups, median of 20. TFLOP/s = 4 B H N^2 D / t, halved for causal
+// 10 warm-ups (before the first of the back-to-back repetitions), median of
+// 20. TFLOP/s = 4 B H N^2 D / t, halved for causal
 // (the work a causal kernel must do). The PyTorch peer
 // (benchmarks/peers/attention_torch.py) times scaled_dot_product_attention
 // with its FLASH and cuDNN backends on the same shapes.
@@ -62,7 +63,7 @@ void benchAttention(benchmark::State &state,
   bench::runTimed(
       state, fixture->timer,
       [&] { kernel->launch(fixture->timer.stream, args); }, /*warmup=*/10,
-      "TFLOP/s", flops);
+      "TFLOP/s", flops, variant.name + "/" + std::to_string(seq));
 }
 
 } // namespace

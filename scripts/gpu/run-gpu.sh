@@ -6,6 +6,8 @@
 #                                    # cubins, bundle binaries in gpu-bundle/
 #   scripts/gpu/run-gpu.sh run       # there (repo root, gpu-bundle/ carried):
 #                                    # all GPU tests and benchmarks, a table last
+#   scripts/gpu/run-gpu.sh run tests       # only the tests (and memcheck)
+#   scripts/gpu/run-gpu.sh run benchmarks  # only the benchmarks and peers
 #
 # `run` writes its reports to $OUT (or ./gpu-results) and exits non-zero when
 # a test failed. Each step carries on after a failure so the others still
@@ -40,6 +42,11 @@ prepare() {
 }
 
 run() {
+  part=${1:-all}
+  case "$part" in
+    all | tests | benchmarks) ;;
+    *) echo "usage: $0 run [all|tests|benchmarks]" >&2; return 2 ;;
+  esac
   out=${OUT:-$root/gpu-results}
   mkdir -p "$out"
   log=$out/run.log # every program's full output; $OUT keeps at most 8 files
@@ -52,7 +59,7 @@ run() {
   echo "== GPU: ${gpu:-none}, commit $commit, $(date -u +%Y-%m-%dT%H:%MZ)"
 
   step() { # step NAME COMMAND...: run, append to the log, show its last lines
-    local name=$1
+    local name=$1 started=$SECONDS
     shift
     echo "== $name"
     echo "== $name: $*" >> "$log"
@@ -60,36 +67,42 @@ run() {
     cat "$out/step.tmp" >> "$log"
     tail -4 "$out/step.tmp"
     rm -f "$out/step.tmp"
+    echo "   ($((SECONDS - started)) s)" | tee -a "$log"
   }
-  step "runtime tests" "$bundle/bin/tile_runtime_tests" \
-    --gtest_output=json:"$out/runtime-tests.json"
-  step "kernel GPU tests (vector add, gemm, bias_gelu, softmax, gemm_softmax)" "$bundle/bin/tile-gpu-tests" \
-    --gtest_output=json:"$out/gpu-tests.json"
-  if command -v compute-sanitizer > /dev/null; then
-    step "compute-sanitizer memcheck" compute-sanitizer --tool memcheck \
-      --error-exitcode 9 "$bundle/bin/tile-gpu-tests" \
-      --gtest_filter='*EdgeLengths*:*SmallAndOdd*:*BiasGelu*:*GemmSoftmax*'
+  if [ "$part" != benchmarks ]; then
+    step "runtime tests" "$bundle/bin/tile_runtime_tests" \
+      --gtest_output=json:"$out/runtime-tests.json"
+    step "kernel GPU tests (vector add, gemm, bias_gelu, softmax, gemm_softmax, attention)" "$bundle/bin/tile-gpu-tests" \
+      --gtest_output=json:"$out/gpu-tests.json"
+    if command -v compute-sanitizer > /dev/null; then
+      step "compute-sanitizer memcheck" compute-sanitizer --tool memcheck \
+        --error-exitcode 9 "$bundle/bin/tile-gpu-tests" \
+        --gtest_filter='*EdgeLengths*:*SmallAndOdd*:*BiasGelu*:*GemmSoftmax*:AttentionGpu.MatchesFloat64'
+    fi
   fi
-  step "vector-add benchmark" "$bundle/bin/tile-bench-vector-add" \
-    --benchmark_out="$out/bench-vector-add.json" --benchmark_out_format=json
-  step "gemm benchmark" "$bundle/bin/tile-bench-gemm" \
-    --benchmark_out="$out/bench-gemm.json" --benchmark_out_format=json
-  step "softmax benchmark" "$bundle/bin/tile-bench-softmax" \
-    --benchmark_out="$out/bench-softmax.json" --benchmark_out_format=json
-  step "attention benchmark" "$bundle/bin/tile-bench-attention" \
-    --benchmark_out="$out/bench-attention.json" --benchmark_out_format=json
-  echo "== PyTorch peers"
-  # One file for both peers: $OUT brings back at most 8 files.
-  {
-    echo '{"vector_add": '
-    python3 benchmarks/peers/vector_add_torch.py 2>> "$log" || echo '{}'
-    echo ', "softmax": '
-    python3 benchmarks/peers/softmax_torch.py 2>> "$log" || echo '{}'
-    echo ', "attention": '
-    python3 benchmarks/peers/attention_torch.py 2>> "$log" || echo '{}'
-    echo '}'
-  } > "$out/torch.json" || status=1
-
+  if [ "$part" != tests ]; then
+    step "vector-add benchmark" "$bundle/bin/tile-bench-vector-add" \
+      --benchmark_out="$out/bench-vector-add.json" --benchmark_out_format=json
+    step "gemm benchmark" "$bundle/bin/tile-bench-gemm" \
+      --benchmark_out="$out/bench-gemm.json" --benchmark_out_format=json
+    step "softmax benchmark" "$bundle/bin/tile-bench-softmax" \
+      --benchmark_out="$out/bench-softmax.json" --benchmark_out_format=json
+    step "attention benchmark" "$bundle/bin/tile-bench-attention" \
+      --benchmark_out="$out/bench-attention.json" --benchmark_out_format=json
+    echo "== PyTorch peers"
+    peers_started=$SECONDS
+    # One file for both peers: $OUT brings back at most 8 files.
+    {
+      echo '{"vector_add": '
+      python3 benchmarks/peers/vector_add_torch.py 2>> "$log" || echo '{}'
+      echo ', "softmax": '
+      python3 benchmarks/peers/softmax_torch.py 2>> "$log" || echo '{}'
+      echo ', "attention": '
+      python3 benchmarks/peers/attention_torch.py 2>> "$log" || echo '{}'
+      echo '}'
+    } > "$out/torch.json" || status=1
+    echo "   ($((SECONDS - peers_started)) s)" | tee -a "$log"
+  fi
   echo "== summary"
   # $OUT brings back at most 8 files: the summary (printed here) is
   # rebuilt from the reports with summarize.py, so it stays in the bundle.
@@ -100,6 +113,6 @@ run() {
 
 case "${1:-}" in
   prepare) prepare ;;
-  run) run ;;
+  run) run "${2:-all}" ;;
   *) echo "usage: $0 prepare|run" >&2; exit 2 ;;
 esac
