@@ -55,8 +55,8 @@ void benchAttention(benchmark::State &state,
                                rt::Arg::buffer(qkv[2], type, shape),
                                rt::Arg::buffer(fixture->O, type, shape)};
   if (variant.config.value("lse", false))
-    args.push_back(rt::Arg::buffer(fixture->LSE, rt::DType::f32,
-                                   {batch, heads, seq}));
+    args.push_back(
+        rt::Arg::buffer(fixture->LSE, rt::DType::f32, {batch, heads, seq}));
   double flops = 4.0 * batch * heads * double(seq) * seq * d;
   if (causal)
     flops /= 2;
@@ -98,13 +98,12 @@ int main(int argc, char **argv) {
   for (int64_t seq : {1024, 2048, 4096, 8192, 16384})
     for (const auto &v : variants) {
       const bench::KernelVariant *variant = &v;
-      bench::configureRuns(
-          benchmark::RegisterBenchmark(
-              (v.name + "/" + std::to_string(seq)).c_str(),
-              [variant, seq](benchmark::State &state) {
-                benchAttention(state, *variant, seq);
-              }),
-          20);
+      bench::configureRuns(benchmark::RegisterBenchmark(
+                               (v.name + "/" + std::to_string(seq)).c_str(),
+                               [variant, seq](benchmark::State &state) {
+                                 benchAttention(state, *variant, seq);
+                               }),
+                           20);
     }
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

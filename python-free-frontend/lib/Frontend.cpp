@@ -143,8 +143,7 @@ Expr operator|(Expr l, Expr r) {
 Expr fma(Expr a, Expr x, Expr c) {
   Kernel *kernel = ownerOf(a, x);
   OpBuilder &b = kernel->builder();
-  if (a.type() != x.type() || a.type() != c.type() ||
-      !isa<FloatType>(a.type()))
+  if (a.type() != x.type() || a.type() != c.type() || !isa<FloatType>(a.type()))
     throw std::invalid_argument("tile::fe: fma needs three floats of one type");
   return Expr(kernel, math::FmaOp::create(b, b.getUnknownLoc(), a.value(),
                                           x.value(), c.value()));

@@ -105,8 +105,45 @@ TEST(Frontend, MisuseThrowsWithAClearMessage) {
     EXPECT_THROW(ceildiv(s, 0, 2), std::invalid_argument);
     EXPECT_THROW(k.index(1) + k.constant(1.0, program.f32()),
                  std::invalid_argument);
+    Expr one = k.constant(1.0, program.f32());
+    EXPECT_THROW(one | one, std::invalid_argument);
+    EXPECT_THROW(fma(one, one, k.index(1)), std::invalid_argument);
+    EXPECT_THROW(k.when(k.index(1), [] {}), std::invalid_argument);
   });
   EXPECT_THROW(k.body({constant(1)}, [](Kernel &) {}), std::logic_error);
+}
+
+TEST(Frontend, WhenBranchesOnABlockUniformConditionAndFmaIsOneInstruction) {
+  Program program;
+  Kernel k = program.kernel("tail", 128);
+  Buffer X = k.tensor("X", {kDynamic}, program.f32());
+  k.body({ceildiv(X, 0, 512)}, [&](Kernel &k) {
+    Expr start = k.blockIndex(0) * 512.0;
+    Buffer f = k.allocFragment({512}, program.f32());
+    k.copy(X.at({start}), f);
+    // Only the last block (the one past the end) clamps its elements.
+    Expr n = X.dim(0);
+    k.when(less(n, start + 512.0) | less(n, k.index(0)), [&] {
+      k.parallel({512}, [&](const Indices &i) {
+        f[i] = select(less(start + i[0], n), Expr(f[i]),
+                      k.constant(0, program.f32()));
+      });
+    });
+    k.parallel({512}, [&](const Indices &i) {
+      f[i] = fma(Expr(f[i]), k.constant(3.0, program.f32()),
+                 k.constant(1.0, program.f32()));
+    });
+    k.copy(f, X.at({start}));
+  });
+  ASSERT_EQ(program.verify(), "");
+  std::string ir = program.str();
+  EXPECT_NE(ir.find("arith.ori"), std::string::npos) << ir;
+  EXPECT_NE(ir.find("scf.if"), std::string::npos) << ir;
+  EXPECT_NE(ir.find("math.fma"), std::string::npos) << ir;
+  CompiledModule compiled = compile(program.module(), CompileOptions());
+  ASSERT_TRUE(compiled.ok) << compiled.error;
+  EXPECT_NE(compiled.ptx.find("fma.rn"), std::string::npos) << compiled.ptx;
+  EXPECT_EQ(compiled.ptx.find("mul.rn.f32"), std::string::npos) << compiled.ptx;
 }
 
 TEST(Frontend, SharedTilesFillAndElementMath) {

@@ -230,8 +230,8 @@ TEST_F(AttentionGpu, LargeShapesSampled) {
         for (size_t r = 0; r < c.rows.size(); ++r) {
           const std::vector<double> &ref = c.reference[bh * c.rows.size() + r];
           for (int64_t col = 0; col < d; ++col)
-            error.add(bench::lowToFloat(
-                          out[(bh * seq + c.rows[r]) * d + col], p.bf16),
+            error.add(bench::lowToFloat(out[(bh * seq + c.rows[r]) * d + col],
+                                        p.bf16),
                       ref[col]);
         }
       std::string where = variant.name + " 4x8x" + std::to_string(seq);

@@ -115,8 +115,8 @@ std::string buildAttention(Program &program, const AttentionConfig &config) {
              k.parallel({bM}, [&](const Indices &i) {
                Expr m = runningMax[i];
                Expr grown = max(m, Expr(blockMax[i]));
-               Expr offset = select(less(grown, lowestF), zeroF,
-                                    grown * -scoreScale);
+               Expr offset =
+                   select(less(grown, lowestF), zeroF, grown * -scoreScale);
                Expr factor = exp2(fma(m, scale, offset));
                rescale[i] = factor;
                runningSum[i] = Expr(runningSum[i]) * factor;
@@ -140,10 +140,10 @@ std::string buildAttention(Program &program, const AttentionConfig &config) {
              Buffer lse = k.allocFragment({bM}, f32);
              k.parallel({bM}, [&](const Indices &i) {
                Expr l = runningSum[i];
-               lse[i] = select(less(zeroF, l),
-                               Expr(runningMax[i]) * (1.0 / std::sqrt(double(d))) +
-                                   log(l),
-                               minusInf);
+               lse[i] = select(
+                   less(zeroF, l),
+                   Expr(runningMax[i]) * (1.0 / std::sqrt(double(d))) + log(l),
+                   minusInf);
              });
              k.copy(lse, k.subview(*LSE, {batch, head}).at({row}));
            }

@@ -1,0 +1,78 @@
+//===- KernelReport.h - What a compiled kernel got --------------*- C++ -*-===//
+//
+// Introspection for kernel engineers: per kernel, the instructions that
+// decide its speed (tensor-core MMAs, ldmatrix, cp.async, barriers,
+// shuffles, vector and scalar global accesses) counted in the PTX, the
+// resources ptxas gives it (registers, spills, stack, shared memory), and
+// warnings where the kernel did not get what its tile ops ask for (a gemm
+// without MMAs, global copies without a single vector access, spills).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_TARGET_KERNELREPORT_H
+#define TILE_TARGET_KERNELREPORT_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LLVM.h"
+#include "llvm/Support/JSON.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir::tile {
+
+/// What the tile ops of one kernel ask of the generated code.
+struct KernelExpectations {
+  bool hasGemm = false;       // tile.gemm: tensor-core MMAs
+  bool copiesGlobal = false;  // tile.copy from or to global memory
+};
+
+/// One compiled kernel.
+struct KernelReport {
+  std::string name;
+  // Static instruction counts in the kernel's PTX.
+  int64_t mma = 0, ldmatrix = 0, cpAsync = 0, barriers = 0, shuffles = 0,
+          exp2 = 0;
+  int64_t globalVectorLoads = 0, globalScalarLoads = 0;
+  int64_t globalVectorStores = 0, globalScalarStores = 0;
+  bool usesLocalMemory = false;
+  int64_t ptxBytes = 0;
+  // From ptxas -v (absent when ptxas was not run).
+  std::optional<int64_t> registers, spillStores, spillLoads, stackFrame;
+  // From the launch description (the manifest's dynamic_shared_memory).
+  std::optional<int64_t> dynamicSharedBytes;
+  std::vector<std::string> warnings;
+};
+
+/// The expectations of every tile.kernel in `module` (tile level), by name.
+std::map<std::string, KernelExpectations>
+collectExpectations(ModuleOp module);
+
+/// Counts per `.entry` of `ptx`.
+std::vector<KernelReport> analyzePtx(StringRef ptx);
+
+/// Compiles `ptx` once more with `ptxas -v` for `chip` and fills the
+/// registers, spills and stack frame of each report. Fails (with the reason
+/// in `error`) when ptxas cannot be run or rejects the PTX.
+LogicalResult addPtxasResourceUsage(std::vector<KernelReport> &reports,
+                                    StringRef ptx, StringRef chip,
+                                    StringRef toolkitPath, std::string &error);
+
+/// Dynamic shared memory per kernel from the gpu.module's launch
+/// descriptions (after convert-tile-to-gpu).
+void addLaunchResources(std::vector<KernelReport> &reports, ModuleOp module);
+
+/// Adds the warnings: expectations not met (by kernel name), spills, local
+/// memory.
+void addWarnings(std::vector<KernelReport> &reports,
+                 const std::map<std::string, KernelExpectations> &expected);
+
+/// A table, one kernel per row, then the warnings.
+std::string formatReports(ArrayRef<KernelReport> reports);
+llvm::json::Value toJSON(ArrayRef<KernelReport> reports);
+
+} // namespace mlir::tile
+
+#endif // TILE_TARGET_KERNELREPORT_H
