@@ -45,9 +45,10 @@ static StringRef opcodeOf(StringRef line) {
       line.starts_with("{") || line.starts_with("}") || line.ends_with(":"))
     return "";
   if (line.starts_with("@")) // predicate
-    line = line.drop_until([](char c) { return c == ' ' || c == '\t'; })
-               .ltrim();
-  return line.take_until([](char c) { return c == ' ' || c == '\t' || c == ';'; });
+    line =
+        line.drop_until([](char c) { return c == ' ' || c == '\t'; }).ltrim();
+  return line.take_until(
+      [](char c) { return c == ' ' || c == '\t' || c == ';'; });
 }
 
 static bool isVectorAccess(StringRef opcode) {
@@ -108,13 +109,14 @@ static void parsePtxasInfo(StringRef log, std::vector<KernelReport> &reports) {
     return nullptr;
   };
   // The number just before `unit` in `line`, e.g. "12 bytes spill stores".
-  auto numberBefore = [](StringRef line, StringRef unit) -> std::optional<int64_t> {
+  auto numberBefore = [](StringRef line,
+                         StringRef unit) -> std::optional<int64_t> {
     size_t at = line.find(unit);
     if (at == StringRef::npos)
       return std::nullopt;
     StringRef head = line.take_front(at).rtrim();
-    StringRef digits = head.take_back(
-        head.size() - head.find_last_not_of("0123456789") - 1);
+    StringRef digits =
+        head.take_back(head.size() - head.find_last_not_of("0123456789") - 1);
     int64_t value;
     if (digits.getAsInteger(10, value))
       return std::nullopt;
@@ -124,7 +126,8 @@ static void parsePtxasInfo(StringRef log, std::vector<KernelReport> &reports) {
   log.split(lines, '\n');
   KernelReport *current = nullptr;
   for (StringRef line : lines) {
-    for (StringRef marker : {"Compiling entry function '", "Function properties for "}) {
+    for (StringRef marker :
+         {"Compiling entry function '", "Function properties for "}) {
       size_t at = line.find(marker);
       if (at != StringRef::npos)
         current = find(line.drop_front(at + marker.size())
@@ -161,8 +164,8 @@ LogicalResult tile::addPtxasResourceUsage(std::vector<KernelReport> &reports,
     return failure();
   }
   SmallString<128> input, output, log;
-  for (auto [path, suffix] : {std::pair{&input, "ptx"}, {&output, "cubin"},
-                              {&log, "log"}})
+  for (auto [path, suffix] :
+       {std::pair{&input, "ptx"}, {&output, "cubin"}, {&log, "log"}})
     if (llvm::sys::fs::createTemporaryFile("tile-report", suffix, *path)) {
       error = "cannot create a temporary file for ptxas";
       return failure();
@@ -190,8 +193,8 @@ LogicalResult tile::addPtxasResourceUsage(std::vector<KernelReport> &reports,
   auto text = llvm::MemoryBuffer::getFile(log);
   StringRef logText = text ? (*text)->getBuffer() : StringRef();
   if (rc != 0) {
-    error = ("ptxas failed (" + Twine(rc) + "): " + message + "\n" + logText)
-                .str();
+    error =
+        ("ptxas failed (" + Twine(rc) + "): " + message + "\n" + logText).str();
     return failure();
   }
   parsePtxasInfo(logText, reports);
@@ -254,12 +257,13 @@ std::string tile::formatReports(ArrayRef<KernelReport> reports) {
   os << llvm::formatv("{0,-44} {1,5} {2,6} {3,6} {4,5} {5,5} {6,5} {7,4} "
                       "{8,9} {9,9} {10,5} {11,6} {12,8}\n",
                       "kernel", "regs", "spill", "smem_K", "mma", "ldmat",
-                      "cp.as", "bar", "ld.g v/s", "st.g v/s", "shfl",
-                      "ex2", "PTX B");
+                      "cp.as", "bar", "ld.g v/s", "st.g v/s", "shfl", "ex2",
+                      "PTX B");
   for (const KernelReport &r : reports) {
-    std::string spill = r.spillStores ? std::to_string(*r.spillStores +
-                                                       r.spillLoads.value_or(0))
-                                      : "-";
+    std::string spill =
+        r.spillStores
+            ? std::to_string(*r.spillStores + r.spillLoads.value_or(0))
+            : "-";
     std::string smem =
         r.dynamicSharedBytes
             ? llvm::formatv("{0:F1}", *r.dynamicSharedBytes / 1024.0).str()

@@ -2,11 +2,14 @@
 //
 // Reads a tile module at any stage (tile, gpu or NVVM level), finishes the
 // lowering for the requested chip, and writes PTX, a cubin, a fatbinary or
-// the kernel manifest that the runtime loads with the binary.
+// the kernel manifest that the runtime loads with the binary; or a report of
+// what each kernel got (instruction counts, ptxas registers and spills,
+// warnings).
 //
 //===----------------------------------------------------------------------===//
 
 #include "tile/Registration/Registration.h"
+#include "tile/Target/KernelReport.h"
 #include "tile/Target/Target.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -14,6 +17,7 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
@@ -31,7 +35,12 @@ static cl::opt<std::string> outputFilename("o", cl::desc("Output file"),
                                            cl::value_desc("filename"),
                                            cl::init("-"), cl::cat(category));
 static cl::opt<std::string>
-    emit("emit", cl::desc("What to write: ptx, cubin, fatbin or manifest"),
+    emit("emit",
+         cl::desc("What to write: ptx, cubin, fatbin, manifest, "
+                  "report (a table per kernel: MMAs, ldmatrix, "
+                  "cp.async, barriers, global vector/scalar "
+                  "accesses, ptxas registers and spills, warnings) "
+                  "or report-json"),
          cl::init("ptx"), cl::cat(category));
 static cl::opt<std::string>
     manifestOut("manifest-out",
@@ -86,11 +95,35 @@ int main(int argc, char **argv) {
   if (!module)
     return 1;
 
+  // What the tile ops ask for, read before they are lowered.
+  std::map<std::string, tile::KernelExpectations> expected =
+      tile::collectExpectations(*module);
   tile::TargetOptions target;
   target.chip = chip;
   target.features = features;
   if (failed(tile::lowerToNVVM(*module, target)))
     return 1;
+
+  if (emit == "report" || emit == "report-json") {
+    FailureOr<std::string> ptx =
+        tile::serializeGPUModule(*module, tile::BinaryFormat::PTX, cudaToolkit);
+    if (failed(ptx))
+      return 1;
+    std::vector<tile::KernelReport> reports = tile::analyzePtx(*ptx);
+    std::string ptxasError;
+    if (failed(tile::addPtxasResourceUsage(reports, *ptx, chip, cudaToolkit,
+                                           ptxasError))) {
+      llvm::errs() << "tile-translate: " << ptxasError << "\n";
+      return 1;
+    }
+    tile::addLaunchResources(reports, *module);
+    tile::addWarnings(reports, expected);
+    std::string text =
+        emit == "report"
+            ? tile::formatReports(reports)
+            : llvm::formatv("{0:2}\n", tile::toJSON(reports)).str();
+    return failed(writeFile(outputFilename, text));
+  }
 
   std::string binaryName =
       outputFilename == "-" ? std::string()
@@ -102,8 +135,8 @@ int main(int argc, char **argv) {
   }
   std::optional<tile::BinaryFormat> format = tile::parseBinaryFormat(emit);
   if (!format) {
-    llvm::errs() << "tile-translate: expected --emit=ptx, cubin, fatbin or "
-                    "manifest, but got '"
+    llvm::errs() << "tile-translate: expected --emit=ptx, cubin, fatbin, "
+                    "manifest, report or report-json, but got '"
                  << emit << "'\n";
     return 1;
   }

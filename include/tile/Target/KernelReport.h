@@ -25,8 +25,8 @@ namespace mlir::tile {
 
 /// What the tile ops of one kernel ask of the generated code.
 struct KernelExpectations {
-  bool hasGemm = false;       // tile.gemm: tensor-core MMAs
-  bool copiesGlobal = false;  // tile.copy from or to global memory
+  bool hasGemm = false;      // tile.gemm: tensor-core MMAs
+  bool copiesGlobal = false; // tile.copy from or to global memory
 };
 
 /// One compiled kernel.
@@ -47,8 +47,7 @@ struct KernelReport {
 };
 
 /// The expectations of every tile.kernel in `module` (tile level), by name.
-std::map<std::string, KernelExpectations>
-collectExpectations(ModuleOp module);
+std::map<std::string, KernelExpectations> collectExpectations(ModuleOp module);
 
 /// Counts per `.entry` of `ptx`.
 std::vector<KernelReport> analyzePtx(StringRef ptx);
