@@ -271,6 +271,15 @@ private:
   /// place, or the #tile.swizzle position.
   SmallVector<Value> physical(Location loc, const BufferStorage &tile,
                               ArrayRef<Value> coords);
+  /// physical() of the rank-2 tile element (row + rowOffset, col +
+  /// colOffset), with `row`/`col` the lane's part and the offsets constants
+  /// (MMA tile and K step): the parts of the offsets that move whole swizzle
+  /// periods stay outside the XOR, so that the addresses of one operand
+  /// differ by constants that LLVM folds into ldmatrix's immediate offset
+  /// (one base register per distinct XOR instead of one per access).
+  SmallVector<Value> physicalAt(Location loc, const BufferStorage &tile,
+                                Value row, int64_t rowOffset, Value col,
+                                int64_t colOffset);
 
   KernelOp kernel;
   gpu::GPUModuleOp gpuModule;
@@ -852,6 +861,50 @@ SmallVector<Value> KernelLowering::physical(Location loc,
       builder, loc,
       arith::MulIOp::create(builder, loc, swizzled, perChunkValue), within);
   return result;
+}
+
+SmallVector<Value> KernelLowering::physicalAt(Location loc,
+                                              const BufferStorage &tile,
+                                              Value row, int64_t rowOffset,
+                                              Value col, int64_t colOffset) {
+  auto addConstant = [&](Value v, int64_t offset) -> Value {
+    if (offset == 0)
+      return v;
+    return arith::AddIOp::create(builder, loc, v, constant(loc, offset));
+  };
+  int64_t perChunk = 16 / getElementByteWidth(tile.type.getElementType());
+  int64_t chunksPerRow = tile.type.getShape().back() / perChunk;
+  int64_t patternRows = std::max<int64_t>(1, 8 / chunksPerRow);
+  int64_t columns = std::min<int64_t>(chunksPerRow, 8);
+  bool isSwizzled = isa_and_nonnull<SwizzleLayoutAttr>(tile.type.getLayout());
+  if (!isSwizzled || colOffset % perChunk != 0 ||
+      tile.type.getShape().size() != 2)
+    return physical(loc, tile,
+                    {addConstant(row, rowOffset), addConstant(col, colOffset)});
+  // Rows: a multiple of patternRows * columns leaves the pattern unchanged.
+  int64_t period = patternRows * columns;
+  int64_t rowInPeriod = rowOffset % period, rowHigh = rowOffset - rowInPeriod;
+  Value patternRow = addConstant(row, rowInPeriod);
+  // Columns: ((c + low + high) xor p) = ((c + low) xor p) + high when high is
+  // a multiple of `columns` chunks (p < columns touches the low bits only).
+  int64_t chunkOffset = colOffset / perChunk;
+  int64_t chunkLow = chunkOffset % columns, chunkHigh = chunkOffset - chunkLow;
+  Value perChunkValue = constant(loc, perChunk);
+  Value chunk = addConstant(
+      arith::DivUIOp::create(builder, loc, col, perChunkValue), chunkLow);
+  Value within = arith::RemUIOp::create(builder, loc, col, perChunkValue);
+  Value pattern =
+      arith::RemUIOp::create(builder, loc,
+                             arith::DivUIOp::create(builder, loc, patternRow,
+                                                    constant(loc, patternRows)),
+                             constant(loc, columns));
+  Value swizzledChunk = arith::XOrIOp::create(builder, loc, chunk, pattern);
+  Value physicalCol = arith::AddIOp::create(
+      builder, loc,
+      arith::MulIOp::create(builder, loc, swizzledChunk, perChunkValue),
+      within);
+  return {addConstant(patternRow, rowHigh),
+          addConstant(physicalCol, chunkHigh * perChunk)};
 }
 
 Value KernelLowering::convertVector(Location loc, Value vector,
@@ -1822,6 +1875,16 @@ LogicalResult KernelLowering::lowerGemm(
     return operand;
   };
 
+  // The lane's part of the ldmatrix coordinates; loadOperands adds the M/N
+  // tile and K step offsets (constants) through physicalAt.
+  Value aRows = arith::AddIOp::create(builder, loc, warpRow, lane16);
+  Value aCols = laneHalf;
+  Value aRowsT = arith::AddIOp::create(builder, loc, lane8, laneHalf);
+  Value aColsT = arith::AddIOp::create(builder, loc, warpRow, laneQuarter);
+  Value bPairCols = arith::AddIOp::create(builder, loc, warpCol, laneHalf);
+  Value bRowsT = arith::AddIOp::create(builder, loc, warpCol, lane8);
+  Value bPairRowsT = arith::AddIOp::create(builder, loc, bPairCols, lane8);
+
   // The A and B operands of one 16-wide K step of tiles `aMem` x `bMem`.
   using Operands = std::pair<SmallVector<Value>, SmallVector<Value>>;
   auto loadOperands = [&](int64_t kk, Value aMem, Value bMem) -> Operands {
@@ -1835,18 +1898,12 @@ LogicalResult KernelLowering::lowerGemm(
         aFrags.push_back(registerOperandA(mt, kk));
         continue;
       }
-      SmallVector<Value> index;
-      if (transposeA)
-        index = {arith::AddIOp::create(builder, loc, add(lane8, kk), laneHalf),
-                 arith::AddIOp::create(builder, loc, add(warpRow, mt * 16),
-                                       laneQuarter)};
-      else
-        index = {
-            arith::AddIOp::create(builder, loc, add(warpRow, mt * 16), lane16),
-            add(laneHalf, kk)};
-      aFrags.push_back(nvgpu::LdMatrixOp::create(
-          builder, loc, aType, aMem, physical(loc, a, index), transposeA,
-          /*numTiles=*/4));
+      SmallVector<Value> index =
+          transposeA ? physicalAt(loc, a, aRowsT, kk, aColsT, mt * 16)
+                     : physicalAt(loc, a, aRows, mt * 16, aCols, kk);
+      aFrags.push_back(nvgpu::LdMatrixOp::create(builder, loc, aType, aMem,
+                                                 index, transposeA,
+                                                 /*numTiles=*/4));
     }
     // B: one x4 ldmatrix per pair of 16x8 tiles (x2 for an odd last one);
     // transposed when B is stored K x N. Lanes 16-31 address the second
@@ -1854,18 +1911,14 @@ LogicalResult KernelLowering::lowerGemm(
     SmallVector<Value> bFrags;
     for (int64_t nt = 0; nt < tilesN; nt += 2) {
       bool pair = nt + 1 < tilesN;
-      Value nBase = add(warpCol, nt * 8);
-      if (pair)
-        nBase = arith::AddIOp::create(builder, loc, nBase, laneHalf);
-      SmallVector<Value> index;
-      if (transposeB)
-        index = {arith::AddIOp::create(builder, loc, nBase, lane8),
-                 add(laneQuarter, kk)};
-      else
-        index = {add(lane16, kk), nBase};
+      Value nLane = pair ? bPairCols : warpCol;
+      SmallVector<Value> index =
+          transposeB ? physicalAt(loc, b, pair ? bPairRowsT : bRowsT, nt * 8,
+                                  laneQuarter, kk)
+                     : physicalAt(loc, b, lane16, kk, nLane, nt * 8);
       Value loaded = nvgpu::LdMatrixOp::create(
-          builder, loc, pair ? aType : bType, bMem, physical(loc, b, index),
-          !transposeB, /*numTiles=*/pair ? 4 : 2);
+          builder, loc, pair ? aType : bType, bMem, index, !transposeB,
+          /*numTiles=*/pair ? 4 : 2);
       if (!pair) {
         bFrags.push_back(loaded);
         continue;
