@@ -538,6 +538,26 @@ void Kernel::when(Expr condition, const std::function<void()> &body,
   body();
 }
 
+static void buildPrint(OpBuilder &b, Location loc, const std::string &label,
+                       Value value, const PrintFrom &from) {
+  auto attr = [&](std::optional<int64_t> v) {
+    return v ? b.getI64IntegerAttr(*v) : IntegerAttr();
+  };
+  mlir::tile::PrintOp::create(b, loc, b.getStringAttr(label), value,
+                              attr(from.threadIndex), attr(from.warpIndex),
+                              b.getDenseI64ArrayAttr(from.block));
+}
+
+void Kernel::print(const std::string &label, Expr value, PrintFrom from,
+                   SourceLoc loc) {
+  buildPrint(b, location(loc), label, value.value(), from);
+}
+
+void Kernel::print(const std::string &label, const Buffer &tile, PrintFrom from,
+                   SourceLoc loc) {
+  buildPrint(b, location(loc), label, tile.value(), from);
+}
+
 void Kernel::parallel(std::vector<int64_t> extents,
                       const std::function<void(const Indices &)> &body,
                       SourceLoc loc) {

@@ -146,6 +146,38 @@ TEST(Frontend, WhenBranchesOnABlockUniformConditionAndFmaIsOneInstruction) {
   EXPECT_EQ(compiled.ptx.find("mul.rn.f32"), std::string::npos) << compiled.ptx;
 }
 
+TEST(Frontend, DevicePrintLowersToVprintf) {
+  Program program;
+  Kernel k = program.kernel("show", 128);
+  Buffer X = k.tensor("X", {kDynamic, 64}, program.f32());
+  k.body({ceildiv(X, 0, 16)}, [&](Kernel &k) {
+    Buffer s = k.allocShared({16, 64}, program.f32());
+    Buffer f = k.allocFragment({16, 64}, program.f32());
+    k.copy(X.at({k.blockIndex(0) * 16.0, k.index(0)}), s);
+    k.copy(s, f);
+    k.print("s", s, PrintFrom::thread(0));
+    k.print("f", f, PrintFrom::warp(1).inBlock(2));
+    k.print("row", k.blockIndex(0) * 16.0, PrintFrom::thread(127));
+  });
+  ASSERT_EQ(program.verify(), "");
+  std::string ir = program.str();
+  EXPECT_NE(ir.find("tile.print \"f\" %"), std::string::npos) << ir;
+  EXPECT_NE(ir.find("warp(1) block [2, 0, 0]"), std::string::npos) << ir;
+  CompiledModule compiled = compile(program.module(), CompileOptions());
+  ASSERT_TRUE(compiled.ok) << compiled.error;
+  EXPECT_NE(compiled.ptx.find("vprintf"), std::string::npos);
+
+  // A warp that the kernel does not have is reported where it was asked.
+  Program bad;
+  Kernel b = bad.kernel("bad", 64);
+  Buffer Y = b.tensor("Y", {kDynamic}, bad.f32());
+  b.body({ceildiv(Y, 0, 64)},
+         [&](Kernel &b) { b.print("i", b.blockIndex(0), PrintFrom::warp(2)); });
+  EXPECT_NE(bad.verify().find("expected warp in [0, 2), but got 2"),
+            std::string::npos)
+      << bad.verify();
+}
+
 TEST(Frontend, SharedTilesFillAndElementMath) {
   Program program;
   Kernel k = program.kernel("scale", 128);

@@ -181,6 +181,8 @@ private:
   LogicalResult lowerRowValueStore(CopyOp op, SliceLayoutAttr slice);
   LogicalResult lowerFill(Operation *op, Value dest, Value value);
   LogicalResult lowerParallel(ParallelOp op);
+  /// tile.print: gpu.printf from the chosen block and thread or warp.
+  LogicalResult lowerPrint(PrintOp op);
   /// `slot` is the register of the loop's layout; `rows`, when the loop
   /// reads row values (#tile.slice fragments), maps it to their row slot.
   LogicalResult lowerElementAccess(Operation *op, Value slotValue, int64_t slot,
@@ -571,6 +573,7 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
       .Case([&](AsyncWaitOp wait) { return lowerAsyncWait(wait); })
       .Case([&](DimOp dim) { return lowerDim(dim); })
       .Case([&](SubviewOp subview) { return lowerSubview(subview); })
+      .Case([&](PrintOp print) { return lowerPrint(print); })
       .Default([&](Operation *other) {
         return other->emitOpError("cannot be lowered outside tile.parallel");
       });
@@ -1272,6 +1275,126 @@ LogicalResult KernelLowering::lowerSubview(SubviewOp op) {
   result.sizes.assign(source.sizes.begin() + fixed, source.sizes.end());
   storage[op.getResult()] = result;
   return success();
+}
+
+/// A printf argument for `value` and its conversion: floats as f32 ("%g"),
+/// index and 64-bit integers as i64 ("%lld"), narrower integers as i32.
+static std::pair<Value, StringRef> printfArgument(OpBuilder &builder,
+                                                  Location loc, Value value) {
+  Type type = value.getType();
+  if (auto floatType = dyn_cast<FloatType>(type)) {
+    if (floatType.getWidth() < 32)
+      value = arith::ExtFOp::create(builder, loc, builder.getF32Type(), value);
+    return {value, "%g"};
+  }
+  if (type.isIndex())
+    return {
+        arith::IndexCastOp::create(builder, loc, builder.getI64Type(), value),
+        "%lld"};
+  if (type.getIntOrFloatBitWidth() == 64)
+    return {value, "%lld"};
+  if (type.getIntOrFloatBitWidth() < 32)
+    value = arith::ExtSIOp::create(builder, loc, builder.getI32Type(), value);
+  return {value, "%d"};
+}
+
+LogicalResult KernelLowering::lowerPrint(PrintOp op) {
+  Location loc = op.getLoc();
+  Value value = op.getValue();
+  auto buffer = dyn_cast<BufferType>(value.getType());
+  // Earlier writes to a shared tile become visible (every thread takes this
+  // barrier; the printing thread is chosen below).
+  if (buffer && buffer.isShared())
+    gpu::BarrierOp::create(builder, loc);
+
+  auto equals = [&](Value v, int64_t c) {
+    return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, v,
+                                 constant(loc, c));
+  };
+  SmallVector<int64_t> block(3, 0);
+  if (std::optional<ArrayRef<int64_t>> chosen = op.getBlock())
+    block.assign(chosen->begin(), chosen->end());
+  static const gpu::Dimension dims[] = {gpu::Dimension::x, gpu::Dimension::y,
+                                        gpu::Dimension::z};
+  Value chosen = op.getThread()
+                     ? equals(threadId, *op.getThread())
+                     : equals(arith::DivUIOp::create(builder, loc, threadId,
+                                                     constant(loc, 32)),
+                              *op.getWarp());
+  for (int d = 0; d < 3; ++d)
+    chosen = arith::AndIOp::create(
+        builder, loc, chosen,
+        equals(gpu::BlockIdOp::create(builder, loc, dims[d]), block[d]));
+  auto guard = scf::IfOp::create(builder, loc, chosen);
+  OpBuilder::InsertionGuard insertion(builder);
+  builder.setInsertionPoint(guard.thenBlock()->getTerminator());
+  std::string label = op.getLabel().str();
+
+  if (!buffer) {
+    auto [arg, format] = printfArgument(builder, loc, value);
+    gpu::PrintfOp::create(builder, loc,
+                          builder.getStringAttr(label + " = " + format + "\n"),
+                          ValueRange{arg});
+    return success();
+  }
+
+  ArrayRef<int64_t> shape = buffer.getShape();
+  std::string indices = shape.size() == 2 ? "[%lld][%lld]" : "[%lld]";
+  if (buffer.isShared()) {
+    // One thread walks the whole tile (runtime loops: any size).
+    const BufferStorage &tile = storage[value];
+    if (!tile.memref)
+      return op.emitOpError("shared tile has no storage");
+    SmallVector<Value> ivs;
+    for (int64_t extent : shape) {
+      auto loop = scf::ForOp::create(builder, loc, constant(loc, 0),
+                                     constant(loc, extent), constant(loc, 1));
+      builder.setInsertionPoint(loop.getBody()->getTerminator());
+      ivs.push_back(loop.getInductionVar());
+    }
+    Value element = memref::LoadOp::create(
+        builder, loc, tile.memref,
+        shape.size() == 2 ? physical(loc, tile, ivs) : SmallVector<Value>(ivs));
+    SmallVector<Value> args;
+    for (Value iv : ivs)
+      args.push_back(printfArgument(builder, loc, iv).first);
+    auto [arg, format] = printfArgument(builder, loc, element);
+    args.push_back(arg);
+    gpu::PrintfOp::create(
+        builder, loc,
+        builder.getStringAttr(label + indices + " = " + format.str() + "\n"),
+        args);
+    return success();
+  }
+
+  // A fragment: the chosen threads print the elements they hold, through a
+  // tile.parallel over the tile (which follows the fragment's layout).
+  auto loop = ParallelOp::create(builder, loc, shape);
+  {
+    OpBuilder::InsertionGuard inBody(builder);
+    builder.setInsertionPoint(loop.getBodyBlock().getTerminator());
+    SmallVector<Value> ivs(loop.getInductionVars());
+    Value element =
+        LoadOp::create(builder, loc, buffer.getElementType(), value, ivs);
+    SmallVector<Value> args;
+    for (Value iv : ivs)
+      args.push_back(printfArgument(builder, loc, iv).first);
+    auto [arg, format] = printfArgument(builder, loc, element);
+    args.push_back(arg);
+    args.push_back(
+        printfArgument(builder, loc,
+                       gpu::ThreadIdOp::create(builder, loc, gpu::Dimension::x))
+            .first);
+    gpu::PrintfOp::create(builder, loc,
+                          builder.getStringAttr(label + indices + " = " +
+                                                format.str() +
+                                                " (thread %lld)\n"),
+                          args);
+  }
+  builder.setInsertionPoint(loop);
+  LogicalResult lowered = lowerParallel(loop);
+  loop.erase();
+  return lowered;
 }
 
 LogicalResult KernelLowering::lowerParallel(ParallelOp op) {

@@ -819,3 +819,57 @@ tile.kernel @subview_wrong_shape(%Q: !tile.buffer<?x?x64xf16, global>) grid(%bx)
   // expected-error@+1 {{expected a result of shape ?x64 and element type 'f16' (the source's trailing dimensions), but got ?x32 and 'f16'}}
   %v = tile.subview %Q[%bx] : !tile.buffer<?x?x64xf16, global> to !tile.buffer<?x32xf16, global>
 }
+
+// -----
+
+tile.kernel @print_nobody(%x: f32) grid(%bx) = [1] threads(64) {
+  // expected-error@+1 {{expected exactly one of thread(N) and warp(N)}}
+  tile.print "x" %x : f32
+}
+
+// -----
+
+tile.kernel @print_two_choosers(%x: f32) grid(%bx) = [1] threads(64) {
+  // expected-error@+1 {{expected exactly one of thread(N) and warp(N)}}
+  tile.print "x" %x thread(0) warp(0) : f32
+}
+
+// -----
+
+tile.kernel @print_thread_out_of_range(%x: f32) grid(%bx) = [1] threads(64) {
+  // expected-error@+1 {{expected thread in [0, 64), but got 64}}
+  tile.print "x" %x thread(64) : f32
+}
+
+// -----
+
+tile.kernel @print_shared_from_warp() grid(%bx) = [1] threads(64) {
+  %s = tile.alloc_shared : !tile.buffer<8x8xf32, shared>
+  // expected-error@+1 {{expected thread(N) to print a shared tile (one thread prints the whole tile)}}
+  tile.print "s" %s warp(0) : !tile.buffer<8x8xf32, shared>
+}
+
+// -----
+
+tile.kernel @print_global(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads(64) {
+  // expected-error@+1 {{cannot print a global tensor; copy a tile of it to shared memory or a fragment first}}
+  tile.print "A" %A thread(0) : !tile.buffer<?xf32, global>
+}
+
+// -----
+
+tile.kernel @print_bad_block(%x: f32) grid(%bx) = [1] threads(64) {
+  // expected-error@+1 {{expected a block of 3 indices, but got 2}}
+  tile.print "x" %x thread(0) block [0, 0] : f32
+}
+
+// -----
+
+tile.kernel @print_in_parallel() grid(%bx) = [1] threads(64) {
+  %f = tile.alloc_fragment : !tile.buffer<64xf32, fragment>
+  // expected-error@+1 {{expected only tile.load, tile.store and tile.dim among the tile ops of the body, but got 'tile.print'}}
+  tile.parallel (%i) in [64] {
+    %v = tile.load %f[%i] : !tile.buffer<64xf32, fragment>
+    tile.print "v" %v thread(0) : f32
+  }
+}

@@ -305,3 +305,17 @@ tile.kernel @reductions(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads
   tile.reduce sum %x into %m dim(1) accumulate : !tile.buffer<4x256xf32, fragment, #tile.row_major<vec = 4>>, !tile.buffer<4xf32, fragment, #tile.slice<dim = 1, parent = #tile.row_major<vec = 4>>>
   tile.reduce min %x into %m dim(1) : !tile.buffer<4x256xf32, fragment, #tile.row_major<vec = 4>>, !tile.buffer<4xf32, fragment, #tile.slice<dim = 1, parent = #tile.row_major<vec = 4>>>
 }
+
+// Device printing: a scalar from a thread, a shared tile from a thread, a
+// fragment from a warp of a chosen block.
+// CHECK-LABEL: tile.kernel @printing(
+// CHECK: tile.print "x" %{{.*}} thread(3) : f32
+// CHECK: tile.print "s" %{{.*}} thread(0) : !tile.buffer<8x8xf16, shared>
+// CHECK: tile.print "f" %{{.*}} warp(1) block [2, 0, 1] : !tile.buffer<64xf32, fragment>
+tile.kernel @printing(%x: f32) grid(%bx) = [4] threads(64) {
+  %s = tile.alloc_shared : !tile.buffer<8x8xf16, shared>
+  %f = tile.alloc_fragment : !tile.buffer<64xf32, fragment>
+  tile.print "x" %x thread(3) : f32
+  tile.print "s" %s thread(0) : !tile.buffer<8x8xf16, shared>
+  tile.print "f" %f warp(1) block [2, 0, 1] : !tile.buffer<64xf32, fragment>
+}

@@ -719,6 +719,51 @@ void ParallelOp::print(OpAsmPrinter &p) {
                 /*printBlockTerminators=*/false);
 }
 
+LogicalResult PrintOp::verify() {
+  if (getThread().has_value() == getWarp().has_value())
+    return emitOpError("expected exactly one of thread(N) and warp(N)");
+  auto kernel = (*this)->getParentOfType<KernelOp>();
+  if (!kernel)
+    return emitOpError("expected to be inside a tile.kernel");
+  int64_t threads = kernel.getThreads();
+  if (std::optional<int64_t> thread = getThread())
+    if (*thread < 0 || *thread >= threads)
+      return emitOpError("expected thread in [0, ")
+             << threads << "), but got " << *thread;
+  if (std::optional<int64_t> warp = getWarp())
+    if (*warp < 0 || *warp >= threads / 32)
+      return emitOpError("expected warp in [0, ")
+             << threads / 32 << "), but got " << *warp;
+  if (std::optional<ArrayRef<int64_t>> block = getBlock()) {
+    if (block->size() != 3)
+      return emitOpError("expected a block of 3 indices, but got ")
+             << block->size();
+    if (llvm::any_of(*block, [](int64_t b) { return b < 0; }))
+      return emitOpError("expected non-negative block indices");
+  }
+  Type type = getValue().getType();
+  if (auto buffer = dyn_cast<BufferType>(type)) {
+    if (buffer.isGlobal())
+      return emitOpError("cannot print a global tensor; copy a tile of it "
+                         "to shared memory or a fragment first");
+    if (buffer.isShared() && !getThread())
+      return emitOpError("expected thread(N) to print a shared tile (one "
+                         "thread prints the whole tile)");
+    if (buffer.getRank() > 2)
+      return emitOpError("expected a tile of rank 1 or 2, but got rank ")
+             << buffer.getRank();
+    Type element = buffer.getElementType();
+    if (!element.isIntOrIndexOrFloat())
+      return emitOpError("cannot print elements of type ") << element;
+    return success();
+  }
+  if (!type.isIntOrIndexOrFloat())
+    return emitOpError("expected an integer, index or float scalar, or a "
+                       "shared or fragment tile, but got ")
+           << type;
+  return success();
+}
+
 LogicalResult ParallelOp::verify() {
   ArrayRef<int64_t> extents = getExtents();
   if (extents.empty() || extents.size() > 4)

@@ -31,8 +31,10 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OwningOpRef.h"
 
+#include <array>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -203,6 +205,20 @@ private:
 
 /// A kernel under construction. Buffers keep a pointer to it: keep it where
 /// `Program::kernel` put it.
+/// Who prints a tile.print: one thread or the 32 lanes of one warp, of one
+/// block (default block (0, 0, 0)).
+struct PrintFrom {
+  static PrintFrom thread(int64_t index) { return {index, std::nullopt}; }
+  static PrintFrom warp(int64_t index) { return {std::nullopt, index}; }
+  PrintFrom inBlock(int64_t x, int64_t y = 0, int64_t z = 0) const {
+    PrintFrom from = *this;
+    from.block = {x, y, z};
+    return from;
+  }
+  std::optional<int64_t> threadIndex, warpIndex;
+  std::array<int64_t, 3> block = {0, 0, 0};
+};
+
 class Kernel {
 public:
   Kernel(const Kernel &) = delete;
@@ -268,6 +284,13 @@ public:
   /// e.g. from block indices and loop counters) holds (scf.if).
   void when(Expr condition, const std::function<void()> &body,
             SourceLoc loc = {});
+  /// Device printf (tile.print) of a scalar, or of a shared tile (from a
+  /// thread) or a fragment (the elements the chosen threads hold), e.g.
+  /// `k.print("m", runningMax, PrintFrom::warp(0))`.
+  void print(const std::string &label, Expr value, PrintFrom from,
+             SourceLoc loc = {});
+  void print(const std::string &label, const Buffer &tile, PrintFrom from,
+             SourceLoc loc = {});
   /// An element-wise loop over `extents`, spread over the block's threads.
   void parallel(std::vector<int64_t> extents,
                 const std::function<void(const Indices &)> &body,

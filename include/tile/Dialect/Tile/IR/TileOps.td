@@ -272,6 +272,50 @@ def Tile_ClearOp : Tile_Op<"clear"> {
 }
 
 //===----------------------------------------------------------------------===//
+// Debugging
+//===----------------------------------------------------------------------===//
+
+def Tile_PrintOp : Tile_Op<"print"> {
+  let summary = "print a scalar or a tile from the device (printf)";
+  let description = [{
+    Prints `value` with `printf` from one block (`block`, default block
+    (0, 0, 0)) and either one thread (`thread`) or the 32 lanes of one warp
+    (`warp`); exactly one of the two is given.
+
+    - A scalar (integer, index or float) prints as `label = value`, from
+      the chosen thread (or each lane of the chosen warp).
+    - A shared tile prints element by element, `label[i][j] = value`, from
+      the chosen thread, after a barrier (so earlier writes are visible).
+      It needs `thread`.
+    - A fragment prints the elements the chosen threads hold, each with its
+      coordinates and lane: `label[i][j] = value (thread t)`. With `warp`,
+      the warp's 32 lanes together print the part of the tile that warp
+      owns in the fragment's layout.
+
+    Lowered by convert-tile-to-gpu to `gpu.printf` (vprintf in the PTX).
+    Device printf is slow and its buffer is limited (1 MB by default):
+    print small tiles, or from one block.
+
+    Example:
+
+    ```mlir
+    tile.print "m" %max thread(0) : f32
+    tile.print "Ks" %k thread(0) : !tile.buffer<16x16xf16, shared>
+    tile.print "S" %s warp(1) block [2, 0, 0] : !tile.buffer<64x64xf32, fragment, #tile.mma<warps = [4, 1]>>
+    ```
+  }];
+  let arguments = (ins StrAttr:$label, AnyType:$value,
+                       OptionalAttr<I64Attr>:$thread,
+                       OptionalAttr<I64Attr>:$warp,
+                       OptionalAttr<DenseI64ArrayAttr>:$block);
+  let assemblyFormat = [{
+    $label $value (`thread` `(` $thread^ `)`)? (`warp` `(` $warp^ `)`)?
+    (`block` $block^)? attr-dict `:` type($value)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // Multi-buffering and asynchronous copies
 //===----------------------------------------------------------------------===//
 
