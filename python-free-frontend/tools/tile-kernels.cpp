@@ -242,6 +242,8 @@ std::vector<Variant> defaultVariants() {
                               AttentionConfig{128, 64, 128, 128, 2, "f16"},
                               AttentionConfig{128, 128, 128, 256, 2, "f16"},
                               AttentionConfig{64, 64, 128, 128, 2, "bf16"},
+                              AttentionConfig{128, 32, 128, 128, 2, "bf16"},
+                              AttentionConfig{128, 64, 128, 128, 2, "bf16"},
                               AttentionConfig{128, 128, 128, 256, 2, "bf16"}}) {
       c.causal = causal;
       variants.push_back(attentionVariant(c));
