@@ -1,0 +1,92 @@
+//===- Tuning.h - Configuration spaces and static pruning -------*- C++ -*-===//
+//
+// The compile-side half of the autotuner: a generator declares its
+// configuration space; each candidate is pruned before compiling when it
+// cannot run on the target (threads, shared memory, the generator's own
+// verifier: MMA tile divisibility and layout rules) and after compiling when
+// ptxas gives it more registers than a block may hold; each pruned
+// candidate keeps its reason. The survivors compile in parallel on the CPU
+// into a kernel directory that the GPU side times and validates.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_FRONTEND_TUNING_H
+#define TILE_FRONTEND_TUNING_H
+
+#include "tile/Frontend/Compile.h"
+#include "tile/Frontend/Variants.h"
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tile::fe {
+
+/// What a target allows one block.
+struct DeviceLimits {
+  std::string name; // e.g. "NVIDIA H200" or "sm_90 (table)"
+  std::string chip = "sm_90";
+  int64_t maxSharedPerBlock = 0; // bytes, with the opt-in
+  int64_t registersPerBlock = 0; // 32-bit registers
+  int64_t maxThreadsPerBlock = 1024;
+};
+
+/// The limits of a chip from the CUDA programming guide's table (sm_80,
+/// sm_86, sm_89, sm_90); nullopt for other chips.
+std::optional<DeviceLimits> limitsForChip(const std::string &chip);
+
+/// A generator's configuration space.
+struct TuneSpace {
+  std::string generator;
+  std::vector<Variant> candidates;
+  /// Shared memory a configuration needs, in bytes (before compiling).
+  std::function<int64_t(const llvm::json::Object &)> sharedBytes;
+  /// A lower bound of the registers per thread (e.g. the accumulator's);
+  /// above 255 the configuration cannot run without spilling everything.
+  std::function<int64_t(const llvm::json::Object &)> minRegisters;
+};
+
+/// The values a GEMM space takes per parameter.
+struct GemmSpaceAxes {
+  std::vector<int64_t> blockM = {64, 128, 256}, blockN = {64, 128, 256},
+                       blockK = {32, 64}, stages = {2, 3, 4},
+                       threads = {128, 256}, rasterPanel = {0, 8};
+};
+
+/// GEMM tile shapes, K steps, stages, threads and rasterization for one
+/// input/output type pair: the cross product of `axes` (users can append
+/// their own configurations to `candidates`).
+TuneSpace gemmTuneSpace(const std::string &inDtype, const std::string &outDtype,
+                        const GemmSpaceAxes &axes = {});
+
+/// One configuration on its way through the tuner.
+struct TuneCandidate {
+  Variant variant;
+  std::string name;                // the kernel's name, once built
+  std::vector<std::string> pruned; // why it cannot run ("" = alive)
+  CompiledModule compiled;
+  std::optional<int64_t> registers; // ptxas
+  int64_t spillBytes = 0;           // ptxas, stores + loads
+
+  bool alive() const { return pruned.empty(); }
+};
+
+/// Builds every candidate of `space` and prunes, with reasons, the ones
+/// whose threads, shared memory or known registers exceed `limits` or
+/// whose program does not verify.
+std::vector<TuneCandidate> pruneStatically(const TuneSpace &space,
+                                           const DeviceLimits &limits);
+
+/// Compiles the live candidates on `jobs` threads (`progress(done, total)`
+/// after each), then prunes those whose registers exceed the block's
+/// register file (ptxas -v).
+void compileCandidates(std::vector<TuneCandidate> &candidates,
+                       const CompileOptions &options,
+                       const DeviceLimits &limits, unsigned jobs,
+                       const std::function<void(size_t, size_t)> &progress);
+
+} // namespace tile::fe
+
+#endif // TILE_FRONTEND_TUNING_H

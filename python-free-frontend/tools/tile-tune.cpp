@@ -1,0 +1,228 @@
+//===- tile-tune.cpp - Search a generator's configuration space -----------===//
+//
+//   tile-tune --kernel=gemm --in-dtype=f16 --out-dtype=f32 --out-dir=DIR
+//
+// The compile-side half of the autotuner: enumerates the generator's
+// configuration space, prunes what cannot run on the target (each with its
+// reason), compiles the rest in parallel with a progress bar, prunes what
+// ptxas says does not fit, and writes the survivors as a kernel directory
+// (index.json + cubins + manifests, the format of tile-kernels --out-dir)
+// with tune.json describing the search. Timing and validation on the GPU
+// read that directory; they are not part of this tool yet.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Frontend/Tuning.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <thread>
+
+namespace cl = llvm::cl;
+using namespace tile::fe;
+
+static cl::OptionCategory category("tile-tune options");
+static cl::opt<std::string> kernel("kernel",
+                                   cl::desc("Generator to tune (gemm)"),
+                                   cl::init("gemm"), cl::cat(category));
+static cl::opt<std::string> inDtype("in-dtype", cl::desc("gemm: f16 or bf16"),
+                                    cl::init("f16"), cl::cat(category));
+static cl::opt<std::string> outDtype("out-dtype",
+                                     cl::desc("gemm: f32, f16 or bf16"),
+                                     cl::init("f32"), cl::cat(category));
+static cl::opt<std::string> chip("chip", cl::desc("Target chip"),
+                                 cl::init("sm_90"), cl::cat(category));
+static cl::opt<std::string>
+    outDir("out-dir",
+           cl::desc("Write the compiled candidates here (kernel index)"),
+           cl::cat(category));
+static cl::opt<unsigned>
+    jobs("jobs", cl::desc("Parallel compilations (default: CPU cores)"),
+         cl::init(std::max(1u, std::thread::hardware_concurrency())),
+         cl::cat(category));
+static cl::opt<bool> dryRun("dry-run",
+                            cl::desc("Prune only: list the candidates and "
+                                     "why each pruned one was, compile "
+                                     "nothing"),
+                            cl::cat(category));
+static cl::opt<int64_t> maxShared(
+    "max-shared-kib",
+    cl::desc("Shared memory per block in KiB (default: the chip's table; "
+             "tile-device-info prints the device's)"),
+    cl::init(0), cl::cat(category));
+static cl::list<int64_t> blockMs("block-m",
+                                 cl::desc("gemm: block tile M values (default "
+                                          "64,128,256)"),
+                                 cl::CommaSeparated, cl::cat(category));
+static cl::list<int64_t> blockNs("block-n",
+                                 cl::desc("gemm: block tile N values (default "
+                                          "64,128,256)"),
+                                 cl::CommaSeparated, cl::cat(category));
+static cl::list<int64_t>
+    blockKs("block-k", cl::desc("gemm: K step values (default 32,64)"),
+            cl::CommaSeparated, cl::cat(category));
+static cl::list<int64_t> stageCounts("stages",
+                                     cl::desc("gemm: pipeline depths (default "
+                                              "2,3,4)"),
+                                     cl::CommaSeparated, cl::cat(category));
+static cl::list<int64_t> threadCounts("num-threads",
+                                      cl::desc("threads per block (default "
+                                               "128,256)"),
+                                      cl::CommaSeparated, cl::cat(category));
+static cl::list<int64_t> rasterPanels("raster-panel",
+                                      cl::desc("gemm: rasterization panels "
+                                               "(default 0,8)"),
+                                      cl::CommaSeparated, cl::cat(category));
+static cl::opt<std::string> cudaToolkit("cuda-toolkit",
+                                        cl::desc("CUDA toolkit root"),
+                                        cl::cat(category));
+
+static bool writeFile(const std::string &path, const std::string &contents) {
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec);
+  if (ec) {
+    llvm::errs() << "tile-tune: cannot write " << path << ": " << ec.message()
+                 << "\n";
+    return false;
+  }
+  os << contents;
+  return true;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(argc, argv,
+                              "tile-tune: search a kernel generator's "
+                              "configuration space\n");
+  if (kernel != "gemm") {
+    llvm::errs() << "tile-tune: no configuration space for '" << kernel
+                 << "' yet (gemm has one)\n";
+    return 1;
+  }
+  std::optional<DeviceLimits> limits = limitsForChip(chip);
+  if (!limits) {
+    llvm::errs() << "tile-tune: no limits known for chip '" << chip
+                 << "' (sm_80, sm_86, sm_89, sm_90)\n";
+    return 1;
+  }
+  if (maxShared > 0) {
+    limits->maxSharedPerBlock = maxShared * 1024;
+    limits->name = chip + " (--max-shared-kib)";
+  }
+  if (!dryRun && outDir.empty()) {
+    llvm::errs() << "tile-tune: give --out-dir (or --dry-run)\n";
+    return 1;
+  }
+
+  GemmSpaceAxes axes;
+  auto restrict = [](std::vector<int64_t> &axis, const cl::list<int64_t> &l) {
+    if (!l.empty())
+      axis.assign(l.begin(), l.end());
+  };
+  restrict(axes.blockM, blockMs);
+  restrict(axes.blockN, blockNs);
+  restrict(axes.blockK, blockKs);
+  restrict(axes.stages, stageCounts);
+  restrict(axes.threads, threadCounts);
+  restrict(axes.rasterPanel, rasterPanels);
+  TuneSpace space = gemmTuneSpace(inDtype, outDtype, axes);
+  std::vector<TuneCandidate> candidates = pruneStatically(space, *limits);
+  size_t alive = llvm::count_if(candidates, [](auto &c) { return c.alive(); });
+  llvm::outs() << llvm::formatv(
+      "{0}: {1} configurations, {2} pruned before compiling, {3} to "
+      "compile ({4}; shared memory per block {5} KiB)\n",
+      space.generator, candidates.size(), candidates.size() - alive, alive,
+      limits->name, limits->maxSharedPerBlock / 1024);
+  for (const TuneCandidate &c : candidates)
+    for (const std::string &reason : c.pruned)
+      llvm::outs() << "  pruned " << c.name << ": " << reason << "\n";
+  if (dryRun)
+    return 0;
+
+  CompileOptions options;
+  options.target.chip = chip;
+  options.cudaToolkit = cudaToolkit;
+  compileCandidates(candidates, options, *limits, jobs,
+                    [](size_t done, size_t total) {
+                      int width = 40, filled = int(width * done / total);
+                      llvm::errs() << "\r[" << std::string(filled, '#')
+                                   << std::string(width - filled, '.') << "] "
+                                   << done << "/" << total << " compiled";
+                      if (done == total)
+                        llvm::errs() << "\n";
+                    });
+
+  if (auto ec = llvm::sys::fs::create_directories(outDir)) {
+    llvm::errs() << "tile-tune: cannot create " << outDir << ": "
+                 << ec.message() << "\n";
+    return 1;
+  }
+  llvm::outs() << llvm::formatv("{0,-44} {1,5} {2,6} {3,8} {4,10}  {5}\n",
+                                "candidate", "regs", "spill", "smem KiB",
+                                "compile ms", "status");
+  llvm::json::Array index, searched;
+  for (const TuneCandidate &c : candidates) {
+    bool compiled = c.compiled.ok;
+    std::string status = c.alive() ? "ok" : c.pruned.back();
+    if (compiled)
+      llvm::outs() << llvm::formatv(
+          "{0,-44} {1,5} {2,6} {3,8} {4,10:f1}  {5}\n", c.name,
+          c.registers ? std::to_string(*c.registers) : "-", c.spillBytes,
+          space.sharedBytes(c.variant.config) / 1024,
+          c.compiled.compileSeconds * 1e3, status);
+    llvm::json::Array reasons;
+    for (const std::string &r : c.pruned)
+      reasons.push_back(r);
+    searched.push_back(llvm::json::Object{
+        {"name", c.name},
+        {"config", llvm::json::Object(c.variant.config)},
+        {"pruned", std::move(reasons)},
+        {"compile_ms", compiled ? c.compiled.compileSeconds * 1e3 : 0.0}});
+    if (!c.alive())
+      continue;
+    std::string base = outDir + "/" + c.name;
+    if (!writeFile(base + ".cubin", c.compiled.cubin) ||
+        !writeFile(base + ".ptx", c.compiled.ptx) ||
+        !writeFile(base + ".manifest.json", c.compiled.manifest))
+      return 1;
+    index.push_back(
+        llvm::json::Object{{"name", c.name},
+                           {"generator", c.variant.generator},
+                           {"config", llvm::json::Object(c.variant.config)},
+                           {"chip", std::string(chip)},
+                           {"cubin", c.name + ".cubin"},
+                           {"ptx", c.name + ".ptx"},
+                           {"manifest", c.name + ".manifest.json"},
+                           {"compile_ms", c.compiled.compileSeconds * 1e3}});
+  }
+  size_t survivors = index.size();
+  auto json = [](llvm::json::Object o) {
+    return llvm::formatv("{0:2}\n", llvm::json::Value(std::move(o))).str();
+  };
+  if (!writeFile(outDir + "/index.json",
+                 json(llvm::json::Object{{"format", "tile-kernel-index"},
+                                         {"version", 1},
+                                         {"kernels", std::move(index)}})) ||
+      !writeFile(outDir + "/tune.json",
+                 json(llvm::json::Object{
+                     {"format", "tile-tune-search"},
+                     {"version", 1},
+                     {"generator", space.generator},
+                     {"chip", std::string(chip)},
+                     {"limits",
+                      llvm::json::Object{
+                          {"name", limits->name},
+                          {"max_shared_per_block", limits->maxSharedPerBlock},
+                          {"registers_per_block", limits->registersPerBlock}}},
+                     {"candidates", std::move(searched)}})))
+    return 1;
+  llvm::outs() << survivors << " candidates compiled into " << outDir
+               << " (index.json, tune.json)\n";
+  return survivors ? 0 : 1;
+}
