@@ -14,12 +14,17 @@
 
 #include "tile/Frontend/Tuning.h"
 
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
 
 #include <thread>
 
@@ -78,6 +83,11 @@ static cl::list<int64_t> rasterPanels("raster-panel",
                                       cl::desc("gemm: rasterization panels "
                                                "(default 0,8)"),
                                       cl::CommaSeparated, cl::cat(category));
+static cl::opt<bool> addWrongCandidate(
+    "add-wrong-candidate",
+    cl::desc("Add a deliberately wrong candidate (an NT kernel recorded as "
+             "NN) to check that the GPU side rejects it"),
+    cl::cat(category));
 static cl::opt<std::string> cudaToolkit("cuda-toolkit",
                                         cl::desc("CUDA toolkit root"),
                                         cl::cat(category));
@@ -92,6 +102,38 @@ static bool writeFile(const std::string &path, const std::string &contents) {
   }
   os << contents;
   return true;
+}
+
+/// What compiled the candidates, for the tuning cache's key: LLVM's and
+/// ptxas's versions and a hash of the candidates' PTX (any compiler change
+/// that changes the code changes the key).
+static std::string toolchainId(const std::vector<TuneCandidate> &candidates,
+                               const std::string &toolkit) {
+  std::string ptxas = "ptxas ?";
+  llvm::SmallString<128> path(toolkit), log;
+  llvm::sys::path::append(path, "bin", "ptxas");
+  if (!llvm::sys::fs::createTemporaryFile("tile-tune", "txt", log)) {
+    std::optional<llvm::StringRef> redirects[] = {std::nullopt, log.str(),
+                                                  log.str()};
+    llvm::StringRef args[] = {path, "--version"};
+    if (llvm::sys::ExecuteAndWait(path, args, std::nullopt, redirects) == 0)
+      if (auto text = llvm::MemoryBuffer::getFile(log)) {
+        llvm::StringRef version = (*text)->getBuffer();
+        size_t at = version.rfind(", V");
+        if (at != llvm::StringRef::npos)
+          ptxas = "ptxas " + version.drop_front(at + 2)
+                                 .take_until([](char c) { return c == '\n'; })
+                                 .str();
+      }
+    llvm::sys::fs::remove(log);
+  }
+  uint64_t hash = 0;
+  for (const TuneCandidate &c : candidates)
+    if (c.alive())
+      hash = llvm::xxh3_64bits(c.compiled.ptx) ^ (hash * 31);
+  return llvm::formatv("LLVM {0}; {1}; PTX {2:x16}", LLVM_VERSION_STRING, ptxas,
+                       hash)
+      .str();
 }
 
 int main(int argc, char **argv) {
@@ -132,6 +174,15 @@ int main(int argc, char **argv) {
   restrict(axes.threads, threadCounts);
   restrict(axes.rasterPanel, rasterPanels);
   TuneSpace space = gemmTuneSpace(inDtype, outDtype, axes);
+  if (addWrongCandidate) {
+    GemmConfig c;
+    c.inDtype = inDtype;
+    c.outDtype = outDtype;
+    c.transposeB = true;
+    Variant wrong = gemmVariant(c);
+    wrong.config["transpose_b"] = false; // launched as C = A B: wrong
+    space.candidates.push_back(std::move(wrong));
+  }
   std::vector<TuneCandidate> candidates = pruneStatically(space, *limits);
   size_t alive = llvm::count_if(candidates, [](auto &c) { return c.alive(); });
   llvm::outs() << llvm::formatv(
@@ -214,6 +265,11 @@ int main(int argc, char **argv) {
                      {"format", "tile-tune-search"},
                      {"version", 1},
                      {"generator", space.generator},
+                     {"dtypes", inDtype + "->" + outDtype},
+                     {"toolchain",
+                      toolchainId(candidates, cudaToolkit.empty()
+                                                  ? defaultCudaToolkit()
+                                                  : std::string(cudaToolkit))},
                      {"chip", std::string(chip)},
                      {"limits",
                       llvm::json::Object{

@@ -24,13 +24,19 @@ prepare() {
     scripts/build.sh
   fi
   ninja -C "$build" tile-kernels tile-gpu-tests tile-bench-vector-add \
-    tile-bench-gemm tile-bench-softmax tile-bench-attention tile_runtime_tests
+    tile-bench-gemm tile-bench-softmax tile-bench-attention tile_runtime_tests \
+    tile-tune tile-tune-run
   rm -rf "$bundle"
   mkdir -p "$bundle/bin" "$bundle/lib"
   "$build/bin/tile-kernels" --out-dir="$bundle/kernels" --chip=sm_90
+  # A short GEMM search for the autotuner's GPU side (with one deliberately
+  # wrong candidate, which must be rejected).
+  "$build/bin/tile-tune" --out-dir="$bundle/tune-gemm" --chip=sm_90 \
+    --block-m=128,256 --block-n=128,256 --block-k=64 --stages=3,4 \
+    --num-threads=128,256 --raster-panel=8 --add-wrong-candidate
   cp "$build/bin/tile-gpu-tests" "$build/bin/tile-bench-vector-add" \
     "$build/bin/tile-bench-gemm" "$build/bin/tile-bench-softmax" \
-    "$build/bin/tile-bench-attention" \
+    "$build/bin/tile-bench-attention" "$build/bin/tile-tune-run" \
     "$build/bin/tile_runtime_tests" "$bundle/bin/"
   # Shared libraries the GPU machine lacks (Google Benchmark).
   for lib in $(ldd "$build/bin/tile-bench-vector-add" | awk '/benchmark/ {print $3}'); do
@@ -89,6 +95,13 @@ run() {
       --benchmark_out="$out/bench-softmax.json" --benchmark_out_format=json
     step "attention benchmark" "$bundle/bin/tile-bench-attention" \
       --benchmark_out="$out/bench-attention.json" --benchmark_out_format=json
+    # The autotuner: search, validate and cache; the second call must reuse
+    # the cached winner without a search.
+    rm -f "$bundle/tune-cache.json"
+    step "autotune gemm 4096^3 (search)" "$bundle/bin/tile-tune-run" \
+      "$bundle/tune-gemm" --shape=4096x4096x4096 --cache="$bundle/tune-cache.json"
+    step "autotune gemm 4096^3 (cached)" "$bundle/bin/tile-tune-run" \
+      "$bundle/tune-gemm" --shape=4096x4096x4096 --cache="$bundle/tune-cache.json"
     echo "== PyTorch peers"
     peers_started=$SECONDS
     # One file for both peers: $OUT brings back at most 8 files.

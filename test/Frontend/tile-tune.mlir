@@ -34,6 +34,11 @@
 // TUNE: "pruned": []
 // TUNE: "format": "tile-tune-search"
 //
+// A deliberately wrong candidate (an NT kernel recorded as NN) for the GPU
+// side to reject.
+// RUN: tile-tune --dry-run --block-m=128 --block-n=128 --block-k=64 --stages=3 --num-threads=128 --raster-panel=0 --add-wrong-candidate | FileCheck %s --check-prefix=WRONG
+// WRONG: gemm: 2 configurations, 0 pruned before compiling, 2 to compile
+//
 // RUN: not tile-tune --kernel=softmax --dry-run 2>&1 | FileCheck %s --check-prefix=NOSPACE
 // NOSPACE: tile-tune: no configuration space for 'softmax' yet (gemm has one)
 // RUN: not tile-tune --chip=sm_75 --dry-run 2>&1 | FileCheck %s --check-prefix=NOCHIP

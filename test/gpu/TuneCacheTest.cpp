@@ -1,0 +1,76 @@
+//===- TuneCacheTest.cpp - The autotuner's result cache -------------------===//
+//
+// CPU-only: a result is found again under exactly its key, never when any
+// part of the key (GPU, compute capability, generator, shape, types,
+// toolchain) differs, and survives a reload from disk.
+//
+//===----------------------------------------------------------------------===//
+
+#include "../../benchmarks/common/TuneCache.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+
+using namespace tile::bench;
+
+namespace {
+
+TuneKey h200Key() {
+  return {"NVIDIA H200",    "9.0",      "gemm",
+          "4096x4096x4096", "f16->f32", "LLVM 22.1.8; ptxas V13.0.88; PTX 0x1"};
+}
+
+TEST(TuneCache, ReusesOnlyAnExactKey) {
+  std::string path =
+      (std::filesystem::temp_directory_path() / "tile-tune-cache-test.json")
+          .string();
+  std::remove(path.c_str());
+  {
+    TuneCache cache(path);
+    EXPECT_EQ(cache.size(), 0u);
+    EXPECT_FALSE(cache.lookup(h200Key()));
+    ASSERT_TRUE(cache.store({h200Key(),
+                             "gemm_f16_f32_128x128x64_t128_s3",
+                             {{"block_m", 128}},
+                             340.5,
+                             "2026-11-30T20:00Z"}));
+  }
+  TuneCache reloaded(path);
+  std::optional<TuneResult> hit = reloaded.lookup(h200Key());
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(hit->winner, "gemm_f16_f32_128x128x64_t128_s3");
+  EXPECT_EQ(hit->config["block_m"], 128);
+  EXPECT_DOUBLE_EQ(hit->medianUs, 340.5);
+
+  // Any part of the key that differs misses.
+  for (int part = 0; part < 6; ++part) {
+    TuneKey other = h200Key();
+    std::string *fields[] = {&other.gpu,       &other.computeCapability,
+                             &other.generator, &other.shape,
+                             &other.dtypes,    &other.toolchain};
+    *fields[part] += "'";
+    EXPECT_FALSE(reloaded.lookup(other)) << "part " << part;
+  }
+
+  // Storing under the same key replaces the result.
+  ASSERT_TRUE(reloaded.store(
+      {h200Key(), "gemm_f16_f32_256x128x64_t256_s3", {}, 330.0, "later"}));
+  EXPECT_EQ(reloaded.size(), 1u);
+  EXPECT_EQ(TuneCache(path).lookup(h200Key())->winner,
+            "gemm_f16_f32_256x128x64_t256_s3");
+  std::remove(path.c_str());
+}
+
+TEST(TuneCache, UnreadableFileStartsEmpty) {
+  std::string path =
+      (std::filesystem::temp_directory_path() / "tile-tune-cache-bad.json")
+          .string();
+  std::ofstream(path) << "{ not json";
+  TuneCache cache(path);
+  EXPECT_EQ(cache.size(), 0u);
+  std::remove(path.c_str());
+}
+
+} // namespace
