@@ -1,28 +1,19 @@
 #!/usr/bin/env bash
-# The README's main job: set up, build, compile the kernel library (tile IR
-# -> PTX -> cubin + manifest) with a compile report, then run the kernels on
-# the GPU when there is one (tests and benchmarks), or say clearly that there
-# is none.
+# The README's main job: set up, build, then walk the whole workflow
+# (tile-walkthrough): compile the kernel library (tile IR -> PTX -> cubin +
+# manifest) with compile times and kernel reports, and with a GPU check and
+# time every section (vector add, GEMM + autotune, fused epilogue, softmax,
+# attention); without one, say so and mark the GPU steps skipped.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh || exit 1
 scripts/build.sh || exit 1
 build=${TILE_BUILD_DIR:-build}
-kernels=$build/kernels
 
-echo "== compiling the kernel library into $kernels"
-"$build/bin/tile-kernels" --out-dir="$kernels" || exit 1
-
-echo "== GPU"
-if ! "$build/bin/tile-device-info"; then
-  echo "No GPU found: the kernels above were compiled to cubins; the GPU" \
-       "sections (correctness and benchmarks) were skipped."
-  exit 0
-fi
-status=0
-TILE_KERNEL_DIR=$kernels "$build/bin/tile-gpu-tests" || status=1
-for bench in tile-bench-vector-add tile-bench-gemm tile-bench-softmax; do
-  [ -x "$build/bin/$bench" ] || continue
-  TILE_KERNEL_DIR=$kernels "$build/bin/$bench" || status=1
-done
-exit $status
+# The walkthrough: each section compiles its kernels and shows what they
+# got, then (with a GPU) checks them against float64 and times them; a
+# failing section does not stop the others. Summary table last; JSON report
+# in $build/walkthrough.json.
+"$build/bin/tile-device-info" || true
+exec "$build/bin/tile-walkthrough" --kernels="$build/kernels" \
+  --report="$build/walkthrough.json"

@@ -8,6 +8,8 @@
 #                                    # all GPU tests and benchmarks, a table last
 #   scripts/gpu/run-gpu.sh run tests       # only the tests (and memcheck)
 #   scripts/gpu/run-gpu.sh run benchmarks  # only the benchmarks and peers
+#   scripts/gpu/run-gpu.sh run walkthrough # only tile-walkthrough (the main
+#                                          # job's runner; compile steps skip)
 #
 # `run` writes its reports to $OUT (or ./gpu-results) and exits non-zero when
 # a test failed. Each step carries on after a failure so the others still
@@ -25,18 +27,21 @@ prepare() {
   fi
   ninja -C "$build" tile-kernels tile-gpu-tests tile-bench-vector-add \
     tile-bench-gemm tile-bench-softmax tile-bench-attention tile_runtime_tests \
-    tile-tune tile-tune-run
+    tile-tune tile-tune-run tile-walkthrough
   rm -rf "$bundle"
   mkdir -p "$bundle/bin" "$bundle/lib"
   "$build/bin/tile-kernels" --out-dir="$bundle/kernels" --chip=sm_90
   # A short GEMM search for the autotuner's GPU side (with one deliberately
   # wrong candidate, which must be rejected).
-  "$build/bin/tile-tune" --out-dir="$bundle/tune-gemm" --chip=sm_90 \
+  # (where tile-walkthrough's own search step would write it.)
+  "$build/bin/tile-tune" --out-dir="$bundle/kernels/walkthrough/tune-gemm" \
+    --chip=sm_90 \
     --block-m=128,256 --block-n=128,256 --block-k=64 --stages=3,4 \
     --num-threads=128,256 --raster-panel=8 --add-wrong-candidate
   cp "$build/bin/tile-gpu-tests" "$build/bin/tile-bench-vector-add" \
     "$build/bin/tile-bench-gemm" "$build/bin/tile-bench-softmax" \
     "$build/bin/tile-bench-attention" "$build/bin/tile-tune-run" \
+    "$build/bin/tile-walkthrough" \
     "$build/bin/tile_runtime_tests" "$bundle/bin/"
   # Shared libraries the GPU machine lacks (Google Benchmark).
   for lib in $(ldd "$build/bin/tile-bench-vector-add" | awk '/benchmark/ {print $3}'); do
@@ -51,7 +56,12 @@ run() {
   part=${1:-all}
   case "$part" in
     all | tests | benchmarks) ;;
-    *) echo "usage: $0 run [all|tests|benchmarks]" >&2; return 2 ;;
+    walkthrough)
+      LD_LIBRARY_PATH="$bundle/lib:${LD_LIBRARY_PATH:-}" \
+        "$bundle/bin/tile-walkthrough" --kernels="$bundle/kernels" \
+        --report="${OUT:-$root/gpu-results}/walkthrough.json"
+      return $? ;;
+    *) echo "usage: $0 run [all|tests|benchmarks|walkthrough]" >&2; return 2 ;;
   esac
   out=${OUT:-$root/gpu-results}
   mkdir -p "$out"
@@ -99,9 +109,11 @@ run() {
     # the cached winner without a search.
     rm -f "$bundle/tune-cache.json"
     step "autotune gemm 4096^3 (search)" "$bundle/bin/tile-tune-run" \
-      "$bundle/tune-gemm" --shape=4096x4096x4096 --cache="$bundle/tune-cache.json"
+      "$bundle/kernels/walkthrough/tune-gemm" --shape=4096x4096x4096 \
+      --cache="$bundle/tune-cache.json"
     step "autotune gemm 4096^3 (cached)" "$bundle/bin/tile-tune-run" \
-      "$bundle/tune-gemm" --shape=4096x4096x4096 --cache="$bundle/tune-cache.json"
+      "$bundle/kernels/walkthrough/tune-gemm" --shape=4096x4096x4096 \
+      --cache="$bundle/tune-cache.json"
     echo "== PyTorch peers"
     peers_started=$SECONDS
     # One file for both peers: $OUT brings back at most 8 files.
