@@ -14,6 +14,7 @@
 
 #include "common/Half.h"
 #include "common/KernelIndex.h"
+#include "common/RelativeError.h"
 #include "common/TuneCache.h"
 
 #include "tile/runtime/Runtime.h"
@@ -72,18 +73,6 @@ std::string utcNow() {
   std::strftime(text, sizeof(text), "%Y-%m-%dT%H:%MZ", std::gmtime(&now));
   return text;
 }
-
-/// sqrt(sum (got - ref)^2 / sum ref^2), and whether every value is finite.
-struct RelativeError {
-  double diff = 0, norm = 0;
-  bool finite = true;
-  void add(double got, double ref) {
-    finite &= std::isfinite(got);
-    diff += (got - ref) * (got - ref);
-    norm += ref * ref;
-  }
-  double value() const { return std::sqrt(diff / norm); }
-};
 
 } // namespace
 
@@ -201,7 +190,7 @@ int main(int argc, char **argv) {
           rt::Arg::buffer(C, *rt::parseDType(outType), {m, n})};
       kernel.launch(stream, args);
       stream.synchronize();
-      RelativeError error;
+      bench::RelativeError error;
       if (outType == "f32") {
         std::vector<float> out = C.download<float>();
         for (size_t s = 0; s < samples.size(); ++s)

@@ -9,6 +9,7 @@
 #define TILE_TEST_GPU_GPUTEST_H
 
 #include "../../benchmarks/common/KernelIndex.h"
+#include "../../benchmarks/common/RelativeError.h"
 
 #include "tile/runtime/Runtime.h"
 
@@ -47,21 +48,7 @@ protected:
 
 /// ||got - ref|| / ||ref|| over the elements added, and whether every
 /// result was finite: the accuracy measure of the kernel GPU tests.
-struct RelativeError {
-  double diff = 0, norm = 0;
-  bool finite = true;
-  void add(double got, double ref) {
-    finite &= std::isfinite(got);
-    diff += (got - ref) * (got - ref);
-    norm += ref * ref;
-  }
-  void add(const RelativeError &other) {
-    diff += other.diff;
-    norm += other.norm;
-    finite &= other.finite;
-  }
-  double value() const { return std::sqrt(diff / norm); }
-};
+using bench::RelativeError;
 
 /// GELU in float64: exact x/2 (1 + erf(x / sqrt 2)) or the tanh form.
 inline double geluReference(double x, bool tanhForm) {

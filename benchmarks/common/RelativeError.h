@@ -1,0 +1,34 @@
+//===- RelativeError.h - Accuracy against a reference -----------*- C++ -*-===//
+//
+// How every GPU check here compares a result with its float64 reference:
+// the relative error sqrt(sum (got - ref)^2 / sum ref^2) over the compared
+// elements, and whether every result was finite (a NaN never passes).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_BENCHMARKS_COMMON_RELATIVEERROR_H
+#define TILE_BENCHMARKS_COMMON_RELATIVEERROR_H
+
+#include <cmath>
+
+namespace tile::bench {
+
+struct RelativeError {
+  double diff = 0, norm = 0;
+  bool finite = true;
+  void add(double got, double ref) {
+    finite &= std::isfinite(got);
+    diff += (got - ref) * (got - ref);
+    norm += ref * ref;
+  }
+  void add(const RelativeError &other) {
+    diff += other.diff;
+    norm += other.norm;
+    finite &= other.finite;
+  }
+  double value() const { return std::sqrt(diff / norm); }
+};
+
+} // namespace tile::bench
+
+#endif // TILE_BENCHMARKS_COMMON_RELATIVEERROR_H
