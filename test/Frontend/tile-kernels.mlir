@@ -146,7 +146,16 @@
 // ATTNPTX-DAG: shfl.sync.bfly.b32
 // ATTNPTX-DAG: fma.rn.ftz.f32
 // ATTNPTX-DAG: ex2.approx.ftz.f32
+// Q (the same tile every iteration) is read through a view rebased in the
+// loop, so its ldmatrix addresses share a few bases with folded offsets.
+// ATTNPTX-DAG: ldmatrix.sync.aligned.m8n8.x4.shared.b16 {{.*}}[%rd{{[0-9]+}}+128]
 // ATTNPTX-NOT: ld.local
+// RUN: tile-kernels --kernel=attention --dtype=f16 --head-dim=64 --block-m=64 --block-n=64 --num-threads=128 --emit=mlir | tile-opt --tile-to-gpu | FileCheck %s --check-prefix=ATTNGPU
+// ATTNGPU: scf.for %[[J:.*]] = 
+// ATTNGPU: %[[ZERO:.*]] = arith.shrui %[[J]], %c48
+// Q is the first shared tile (byte offset 0, folded away).
+// ATTNGPU: memref.view %{{.*}}[%[[ZERO]]][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<64x64xf16, #gpu.address_space<workgroup>>
+// ATTNGPU: nvgpu.ldmatrix
 
 // With --lse, the log-sum-exp of each query row (m / sqrt(D) + ln l) goes to
 // LSE[batch, heads, seq] through the head's view.

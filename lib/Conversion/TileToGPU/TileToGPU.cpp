@@ -2101,12 +2101,32 @@ LogicalResult KernelLowering::lowerGemm(
   // With a next stage, its first step is loaded before the last step's
   // MMAs, behind the barrier that makes the stage visible: the next
   // iteration then starts with MMAs instead of waiting for shared memory.
-  Operands current =
-      prefetched ? restore() : loadOperands(0, a.memref, b.memref);
+  // A shared operand that stays the same across the loop around the gemm
+  // (attention's Q) is read through a view rebased in the loop by a value
+  // LLVM cannot prove zero (iv >> 48): otherwise LICM hoists each of its
+  // ldmatrix addresses out of the loop into its own 64-bit register (16 at
+  // D=128), where the rebased view keeps one base per swizzle pattern and
+  // folds the tile offsets into the instructions' immediates.
+  auto inLoopView = [&](Value tile, Value memref) -> Value {
+    auto loop = op->getParentOfType<scf::ForOp>();
+    auto view = memref.getDefiningOp<memref::ViewOp>();
+    if (!loop || !view || storage[tile].type.isFragment() ||
+        tile.getDefiningOp<StageOp>())
+      return memref;
+    Value opaqueZero = arith::ShRUIOp::create(
+        builder, loc, loop.getInductionVar(), constant(loc, 48));
+    return memref::ViewOp::create(
+        builder, loc, view.getType(), view.getSource(),
+        arith::AddIOp::create(builder, loc, view.getByteShift(), opaqueZero),
+        ValueRange{});
+  };
+  Value aMemref = inLoopView(aTile, a.memref);
+  Value bMemref = inLoopView(bTile, b.memref);
+  Operands current = prefetched ? restore() : loadOperands(0, aMemref, bMemref);
   for (int64_t kk = 0; kk < k; kk += 16) {
     Operands next;
     if (kk + 16 < k) {
-      next = loadOperands(kk + 16, a.memref, b.memref);
+      next = loadOperands(kk + 16, aMemref, bMemref);
     } else if (nextA) {
       waitForAsyncGroups(op, *waitPending);
       save(loadOperands(0, storage[nextA].memref, storage[nextB].memref));
