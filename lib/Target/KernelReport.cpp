@@ -8,14 +8,10 @@
 #include "tile/Target/KernelReport.h"
 
 #include "tile/Dialect/Tile/IR/Tile.h"
+#include "tile/Target/Target.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "llvm/ADT/ScopeExit.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Path.h"
-#include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -153,51 +149,19 @@ static void parsePtxasInfo(StringRef log, std::vector<KernelReport> &reports) {
   }
 }
 
+void tile::addPtxasInfo(std::vector<KernelReport> &reports, StringRef log) {
+  parsePtxasInfo(log, reports);
+}
+
 LogicalResult tile::addPtxasResourceUsage(std::vector<KernelReport> &reports,
                                           StringRef ptx, StringRef chip,
                                           StringRef toolkitPath,
                                           std::string &error) {
-  SmallString<256> ptxas(toolkitPath);
-  llvm::sys::path::append(ptxas, "bin", "ptxas");
-  if (!llvm::sys::fs::can_execute(ptxas)) {
-    error = ("cannot run ptxas: '" + ptxas + "' is not an executable").str();
+  FailureOr<PtxasOutput> out =
+      runPtxas(ptx, chip, /*optLevel=*/3, toolkitPath, error);
+  if (failed(out))
     return failure();
-  }
-  SmallString<128> input, output, log;
-  for (auto [path, suffix] :
-       {std::pair{&input, "ptx"}, {&output, "cubin"}, {&log, "log"}})
-    if (llvm::sys::fs::createTemporaryFile("tile-report", suffix, *path)) {
-      error = "cannot create a temporary file for ptxas";
-      return failure();
-    }
-  auto cleanup = llvm::make_scope_exit([&] {
-    for (StringRef path : {input.str(), output.str(), log.str()})
-      llvm::sys::fs::remove(path);
-  });
-  {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(input, ec);
-    if (ec) {
-      error = "cannot write " + input.str().str() + ": " + ec.message();
-      return failure();
-    }
-    os << ptx;
-  }
-  std::string arch = ("-arch=" + chip).str();
-  SmallVector<StringRef> args = {ptxas, arch, "-v", input, "-o", output};
-  std::optional<StringRef> redirects[] = {std::nullopt, log.str(), log.str()};
-  std::string message;
-  int rc = llvm::sys::ExecuteAndWait(ptxas, args, std::nullopt, redirects,
-                                     /*secondsToWait=*/0, /*memoryLimit=*/0,
-                                     &message);
-  auto text = llvm::MemoryBuffer::getFile(log);
-  StringRef logText = text ? (*text)->getBuffer() : StringRef();
-  if (rc != 0) {
-    error =
-        ("ptxas failed (" + Twine(rc) + "): " + message + "\n" + logText).str();
-    return failure();
-  }
-  parsePtxasInfo(logText, reports);
+  parsePtxasInfo(out->log, reports);
   return success();
 }
 

@@ -13,9 +13,14 @@
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -131,4 +136,59 @@ FailureOr<std::string> tile::buildKernelManifest(ModuleOp module,
   llvm::raw_string_ostream os(text);
   os << llvm::formatv("{0:2}", llvm::json::Value(std::move(manifest))) << "\n";
   return text;
+}
+
+FailureOr<PtxasOutput> tile::runPtxas(StringRef ptx, StringRef chip,
+                                      unsigned optLevel, StringRef toolkitPath,
+                                      std::string &error) {
+  SmallString<256> ptxas(toolkitPath);
+  llvm::sys::path::append(ptxas, "bin", "ptxas");
+  if (!llvm::sys::fs::can_execute(ptxas)) {
+    error = ("cannot run ptxas: '" + ptxas + "' is not an executable").str();
+    return failure();
+  }
+  SmallString<128> input, output, log;
+  for (auto [path, suffix] :
+       {std::pair{&input, "ptx"}, {&output, "cubin"}, {&log, "log"}})
+    if (llvm::sys::fs::createTemporaryFile("tile-ptxas", suffix, *path)) {
+      error = "cannot create a temporary file for ptxas";
+      return failure();
+    }
+  auto cleanup = llvm::make_scope_exit([&] {
+    for (StringRef path : {input.str(), output.str(), log.str()})
+      llvm::sys::fs::remove(path);
+  });
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(input, ec);
+    if (ec) {
+      error = "cannot write " + input.str().str() + ": " + ec.message();
+      return failure();
+    }
+    os << ptx;
+  }
+  std::string arch = ("-arch=" + chip).str();
+  std::string opt = "-O" + std::to_string(std::min(optLevel, 3u));
+  SmallVector<StringRef> args = {ptxas, arch, opt, "-v", input, "-o", output};
+  std::optional<StringRef> redirects[] = {std::nullopt, log.str(), log.str()};
+  std::string message;
+  int rc = llvm::sys::ExecuteAndWait(ptxas, args, std::nullopt, redirects,
+                                     /*secondsToWait=*/0, /*memoryLimit=*/0,
+                                     &message);
+  auto logText = llvm::MemoryBuffer::getFile(log);
+  PtxasOutput result;
+  if (logText)
+    result.log = (*logText)->getBuffer().str();
+  if (rc != 0) {
+    error = ("ptxas failed (" + Twine(rc) + "): " + message + "\n" + result.log)
+                .str();
+    return failure();
+  }
+  auto cubin = llvm::MemoryBuffer::getFile(output, /*IsText=*/false);
+  if (!cubin) {
+    error = "ptxas wrote no cubin";
+    return failure();
+  }
+  result.cubin = (*cubin)->getBuffer().str();
+  return result;
 }

@@ -1,7 +1,8 @@
 //===- Compile.cpp - Compile frontend programs to cubins ------------------===//
 //
-// The frontend's path to binaries: the same lowering and serialization that
-// tile-opt and tile-translate use.
+// The frontend's path to binaries: the lowering and PTX serialization that
+// tile-opt and tile-translate use, then ptxas on that PTX for the cubin
+// (one LLVM code generation instead of two; its -v log comes along).
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,11 +42,17 @@ CompiledModule compile(ModuleOp module, const CompileOptions &options,
     return result;
   result.ptx = std::move(*ptx);
   if (options.emitCubin) {
-    FailureOr<std::string> cubin = mlir::tile::serializeGPUModule(
-        *copy, mlir::tile::BinaryFormat::Cubin, toolkit);
-    if (failed(cubin))
+    // ptxas on the PTX just made (LLVM's code generation runs once).
+    std::string error;
+    FailureOr<mlir::tile::PtxasOutput> cubin =
+        mlir::tile::runPtxas(result.ptx, options.target.chip,
+                             options.target.optLevel, toolkit, error);
+    if (failed(cubin)) {
+      errors << error;
       return result;
-    result.cubin = std::move(*cubin);
+    }
+    result.cubin = std::move(cubin->cubin);
+    result.ptxasLog = std::move(cubin->log);
   }
   FailureOr<std::string> manifest =
       mlir::tile::buildKernelManifest(*copy, binaryName);

@@ -135,13 +135,8 @@ void compileCandidates(std::vector<TuneCandidate> &candidates,
       } else {
         std::vector<mlir::tile::KernelReport> reports =
             mlir::tile::analyzePtx(c.compiled.ptx);
-        std::string error;
-        if (succeeded(mlir::tile::addPtxasResourceUsage(
-                reports, c.compiled.ptx, options.target.chip,
-                options.cudaToolkit.empty() ? defaultCudaToolkit()
-                                            : options.cudaToolkit,
-                error)) &&
-            !reports.empty()) {
+        mlir::tile::addPtxasInfo(reports, c.compiled.ptxasLog);
+        if (!reports.empty()) {
           c.registers = reports.front().registers;
           c.spillBytes = reports.front().spillStores.value_or(0) +
                          reports.front().spillLoads.value_or(0);

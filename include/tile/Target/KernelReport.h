@@ -59,6 +59,10 @@ LogicalResult addPtxasResourceUsage(std::vector<KernelReport> &reports,
                                     StringRef ptx, StringRef chip,
                                     StringRef toolkitPath, std::string &error);
 
+/// Fills registers, spills and stack frames from a `ptxas -v` log (as
+/// runPtxas returns it).
+void addPtxasInfo(std::vector<KernelReport> &reports, StringRef log);
+
 /// Dynamic shared memory per kernel from the gpu.module's launch
 /// descriptions (after convert-tile-to-gpu).
 void addLaunchResources(std::vector<KernelReport> &reports, ModuleOp module);

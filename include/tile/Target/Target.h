@@ -34,6 +34,19 @@ LogicalResult lowerToNVVM(ModuleOp module, const TargetOptions &options);
 FailureOr<std::string> serializeGPUModule(ModuleOp module, BinaryFormat format,
                                           StringRef toolkitPath);
 
+/// What ptxas made of a PTX module.
+struct PtxasOutput {
+  std::string cubin;
+  std::string log; // -v: registers, spills, stack per kernel
+};
+
+/// Runs `ptxas -arch=<chip> -O<optLevel> -v` from `toolkitPath` on `ptx`:
+/// the cubin that gpu-module-to-binary{format=bin} would produce, without
+/// generating the PTX again. Fails with the reason in `error`.
+FailureOr<PtxasOutput> runPtxas(StringRef ptx, StringRef chip,
+                                unsigned optLevel, StringRef toolkitPath,
+                                std::string &error);
+
 /// The JSON kernel manifest of the module's gpu.module (see
 /// docs/Runtime.md for the format). `binaryName` is recorded as the file the
 /// manifest describes; it may be empty.

@@ -30,6 +30,8 @@ struct CompiledModule {
   std::string ptx;
   std::string cubin;
   std::string manifest;
+  /// ptxas -v output (registers, spills per kernel) when a cubin was made.
+  std::string ptxasLog;
   /// Wall time of tile IR -> PTX -> cubin.
   double compileSeconds = 0;
 };
