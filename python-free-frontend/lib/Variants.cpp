@@ -12,6 +12,13 @@ Variant vectorAddVariant(const VectorAddConfig &c) {
           [c](Program &p) { return buildVectorAdd(p, c); }};
 }
 
+Variant printDemoVariant(const PrintDemoConfig &c) {
+  return {"print_demo",
+          llvm::json::Object{
+              {"rows", c.rows}, {"cols", c.cols}, {"threads", c.threads}},
+          [c](Program &p) { return buildPrintDemo(p, c); }};
+}
+
 Variant biasGeluVariant(const BiasGeluConfig &c) {
   return {"bias_gelu",
           llvm::json::Object{{"block_m", c.blockM},

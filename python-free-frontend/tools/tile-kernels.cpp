@@ -148,6 +148,7 @@ std::vector<Variant> defaultVariants() {
       c.epilogue = epilogue;
       variants.push_back(gemmVariant(c));
     }
+  variants.push_back(printDemoVariant({}));
   for (bool tanh : {false, true}) {
     BiasGeluConfig c;
     c.tanhApproximation = tanh;
@@ -311,6 +312,8 @@ int emitOne() {
   Variant variant;
   if (kernelName == "vector_add")
     variant = vectorAddVariant({blockN, threads, dtype});
+  else if (kernelName == "print_demo")
+    variant = printDemoVariant({});
   else if (kernelName == "gemm")
     variant =
         gemmVariant({blockM, blockN, blockK, threads, outDtype, stages,
@@ -404,7 +407,9 @@ int main(int argc, char **argv) {
         << "attention    O = softmax(Q K^T / sqrt(D)) V, Q/K/V/O [batch, "
            "heads, seq, D], any lengths (--block-m query rows, --block-n "
            "keys per step, --head-dim, --num-threads, --stages, --dtype, "
-           "--causal, --lse)\n";
+           "--causal, --lse)\n"
+        << "print_demo   device printing: an index, a shared tile and the "
+           "fragment elements of a warp (tile.print)\n";
     return 0;
   }
   try {

@@ -9,6 +9,7 @@
 // LIST-NEXT: bias_gelu
 // LIST-NEXT: gemm_softmax
 // LIST-NEXT: attention
+// LIST-NEXT: print_demo
 
 // RUN: tile-kernels --kernel=vector_add --block-n=2048 --num-threads=128 --emit=mlir | tile-opt | FileCheck %s --check-prefix=IR
 // IR-LABEL: tile.kernel @vector_add_f32_2048x128(%A: !tile.buffer<?xf32, global>, %B: !tile.buffer<?xf32, global>, %C: !tile.buffer<?xf32, global>) grid(%bx) = [ceildiv(%A[0], 2048)] threads(128)

@@ -30,6 +30,19 @@ struct VectorAddConfig {
 /// Adds the vector-add kernel to `program`; returns its name.
 std::string buildVectorAdd(Program &program, const VectorAddConfig &config);
 
+/// Device printing, the example: copies a rows x cols f32 tile of X (block
+/// 0) to shared memory and to a fragment and prints, with tile.print, the
+/// block index (thread 0), the shared tile (thread 3) and the fragment
+/// elements that warp 1 holds.
+struct PrintDemoConfig {
+  int64_t rows = 16;
+  int64_t cols = 8;
+  int64_t threads = 64;
+  /// e.g. print_demo_16x8_t64
+  std::string kernelName() const;
+};
+std::string buildPrintDemo(Program &program, const PrintDemoConfig &config);
+
 /// C = A x B on tensor cores for row-major A (M x K) and B (K x N, or N x K
 /// with transposeB), any M,
 /// N, K (tails masked; K a multiple of 8 keeps every global load 16-byte

@@ -28,6 +28,7 @@ struct Variant {
 };
 
 Variant vectorAddVariant(const VectorAddConfig &c);
+Variant printDemoVariant(const PrintDemoConfig &c);
 Variant biasGeluVariant(const BiasGeluConfig &c);
 Variant gemmSoftmaxVariant(const GemmSoftmaxConfig &c);
 Variant attentionVariant(const AttentionConfig &c);
