@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "common/GemmArgs.h"
 #include "common/Half.h"
 #include "common/KernelIndex.h"
 #include "common/Timing.h"
@@ -116,25 +117,11 @@ void benchCublas(benchmark::State &state, Problem p, const std::string &in,
       state, [&] { cublasGemm(p, in, out); }, p);
 }
 
-/// The launch arguments of `variant` for problem `p`.
+/// The launch arguments of `variant` for problem `p` on the fixture's
+/// buffers.
 std::vector<rt::Arg> gemmArgs(const bench::KernelVariant &variant, Problem p) {
-  std::string out = variant.config.at("out_dtype");
-  rt::DType inType = variant.config.value("in_dtype", "f16") == "bf16"
-                         ? rt::DType::bf16
-                         : rt::DType::f16;
-  std::vector<rt::Arg> args = {
-      rt::Arg::buffer(fixture->A, inType,
-                      variant.config.value("transpose_a", false)
-                          ? std::vector<int64_t>{p.k, p.m}
-                          : std::vector<int64_t>{p.m, p.k}),
-      rt::Arg::buffer(fixture->B, inType,
-                      variant.config.value("transpose_b", false)
-                          ? std::vector<int64_t>{p.n, p.k}
-                          : std::vector<int64_t>{p.k, p.n}),
-      rt::Arg::buffer(fixture->C, *rt::parseDType(out), {p.m, p.n})};
-  if (variant.config.value("epilogue", "none") != "none")
-    args.push_back(rt::Arg::buffer(fixture->bias, *rt::parseDType(out), {p.n}));
-  return args;
+  return bench::gemmArgs(variant.config, fixture->A, fixture->B, fixture->C,
+                         &fixture->bias, p.m, p.n, p.k);
 }
 
 void benchTile(benchmark::State &state, const bench::KernelVariant &variant,

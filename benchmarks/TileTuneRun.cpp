@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "common/GemmArgs.h"
 #include "common/Half.h"
 #include "common/KernelIndex.h"
 #include "common/RelativeError.h"
@@ -177,17 +178,8 @@ int main(int argc, char **argv) {
     try {
       rt::Module module = rt::Module::load(device, v.cubinPath, v.manifestPath);
       rt::Kernel kernel = module.kernel(v.name);
-      rt::DType in = inBf16 ? rt::DType::bf16 : rt::DType::f16;
-      std::vector<rt::Arg> args = {
-          rt::Arg::buffer(A, in,
-                          v.config.value("transpose_a", false)
-                              ? std::vector<int64_t>{k, m}
-                              : std::vector<int64_t>{m, k}),
-          rt::Arg::buffer(B, in,
-                          v.config.value("transpose_b", false)
-                              ? std::vector<int64_t>{n, k}
-                              : std::vector<int64_t>{k, n}),
-          rt::Arg::buffer(C, *rt::parseDType(outType), {m, n})};
+      std::vector<rt::Arg> args =
+          bench::gemmArgs(v.config, A, B, C, /*bias=*/nullptr, m, n, k);
       kernel.launch(stream, args);
       stream.synchronize();
       bench::RelativeError error;

@@ -60,6 +60,16 @@ std::string quote(const std::string &s) {
   return out + "'";
 }
 
+/// Whether a program's output says that it skipped its work: GoogleTest's
+/// "[  SKIPPED ]" or the benchmarks' and tile-tune-run's "SKIPPED:".
+bool reportsSkip(const std::string &logPath) {
+  std::ifstream in(logPath);
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("[  SKIPPED ]", 0) == 0 || line.rfind("SKIPPED:", 0) == 0)
+      return true;
+  return false;
+}
+
 /// The sections of the walkthrough; `kernels` is the compiled library,
 /// `work` a scratch folder.
 std::vector<Section> sections(const std::string &kernels,
@@ -217,12 +227,17 @@ int main(int argc, char **argv) {
                         std::chrono::steady_clock::now() - start)
                         .count();
         r.exitCode = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128;
-        // tile-tune-run and the GPU tests say "skipped" with exit code 2
-        // when they find no GPU; a GPU was found here, so it is a failure.
         r.status = r.exitCode == 0 ? "ok" : "failed";
         if (r.exitCode != 0)
           r.reason =
               "exit code " + std::to_string(r.exitCode) + ", see " + r.log;
+        // A GPU test or benchmark that skips (no device, no compiled
+        // kernels) exits with 0; a GPU was found here, so a skip is a
+        // failure, not a pass.
+        else if (step.needsGpu && reportsSkip(r.log)) {
+          r.status = "failed";
+          r.reason = "it skipped although a GPU was found, see " + r.log;
+        }
       }
       s.ok += r.status == "ok";
       s.failed += r.status == "failed";

@@ -138,15 +138,39 @@ FailureOr<std::string> tile::buildKernelManifest(ModuleOp module,
   return text;
 }
 
-FailureOr<PtxasOutput> tile::runPtxas(StringRef ptx, StringRef chip,
-                                      unsigned optLevel, StringRef toolkitPath,
-                                      std::string &error) {
+/// `toolkit`/bin/ptxas, or a failure saying why it cannot be run.
+static FailureOr<SmallString<256>> findPtxas(StringRef toolkitPath,
+                                             std::string &error) {
   SmallString<256> ptxas(toolkitPath);
   llvm::sys::path::append(ptxas, "bin", "ptxas");
   if (!llvm::sys::fs::can_execute(ptxas)) {
     error = ("cannot run ptxas: '" + ptxas + "' is not an executable").str();
     return failure();
   }
+  return ptxas;
+}
+
+/// Runs `args` (args[0] is the program) with standard output and error
+/// going to `log`; the exit code, or -1 with `message` when it did not run.
+static int runLogged(ArrayRef<StringRef> args, StringRef log,
+                     std::string &message) {
+  std::optional<StringRef> redirects[] = {std::nullopt, log, log};
+  return llvm::sys::ExecuteAndWait(args[0], args, std::nullopt, redirects,
+                                   /*secondsToWait=*/0, /*memoryLimit=*/0,
+                                   &message);
+}
+
+static std::string readFile(StringRef path, bool text = true) {
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/text);
+  return buffer ? (*buffer)->getBuffer().str() : std::string();
+}
+
+FailureOr<PtxasOutput> tile::runPtxas(StringRef ptx, StringRef chip,
+                                      unsigned optLevel, StringRef toolkitPath,
+                                      std::string &error) {
+  FailureOr<SmallString<256>> ptxas = findPtxas(toolkitPath, error);
+  if (failed(ptxas))
+    return failure();
   SmallString<128> input, output, log;
   for (auto [path, suffix] :
        {std::pair{&input, "ptx"}, {&output, "cubin"}, {&log, "log"}})
@@ -154,7 +178,7 @@ FailureOr<PtxasOutput> tile::runPtxas(StringRef ptx, StringRef chip,
       error = "cannot create a temporary file for ptxas";
       return failure();
     }
-  auto cleanup = llvm::make_scope_exit([&] {
+  llvm::scope_exit cleanup([&] {
     for (StringRef path : {input.str(), output.str(), log.str()})
       llvm::sys::fs::remove(path);
   });
@@ -169,26 +193,41 @@ FailureOr<PtxasOutput> tile::runPtxas(StringRef ptx, StringRef chip,
   }
   std::string arch = ("-arch=" + chip).str();
   std::string opt = "-O" + std::to_string(std::min(optLevel, 3u));
-  SmallVector<StringRef> args = {ptxas, arch, opt, "-v", input, "-o", output};
-  std::optional<StringRef> redirects[] = {std::nullopt, log.str(), log.str()};
   std::string message;
-  int rc = llvm::sys::ExecuteAndWait(ptxas, args, std::nullopt, redirects,
-                                     /*secondsToWait=*/0, /*memoryLimit=*/0,
-                                     &message);
-  auto logText = llvm::MemoryBuffer::getFile(log);
+  int rc =
+      runLogged({*ptxas, arch, opt, "-v", input, "-o", output}, log, message);
   PtxasOutput result;
-  if (logText)
-    result.log = (*logText)->getBuffer().str();
+  result.log = readFile(log);
   if (rc != 0) {
     error = ("ptxas failed (" + Twine(rc) + "): " + message + "\n" + result.log)
                 .str();
     return failure();
   }
-  auto cubin = llvm::MemoryBuffer::getFile(output, /*IsText=*/false);
-  if (!cubin) {
+  result.cubin = readFile(output, /*text=*/false);
+  if (result.cubin.empty()) {
     error = "ptxas wrote no cubin";
     return failure();
   }
-  result.cubin = (*cubin)->getBuffer().str();
   return result;
+}
+
+std::string tile::ptxasVersion(StringRef toolkitPath) {
+  std::string error, message;
+  FailureOr<SmallString<256>> ptxas = findPtxas(toolkitPath, error);
+  SmallString<128> log;
+  if (failed(ptxas) ||
+      llvm::sys::fs::createTemporaryFile("tile-ptxas", "log", log))
+    return "";
+  llvm::scope_exit cleanup([&] { llvm::sys::fs::remove(log); });
+  if (runLogged({*ptxas, "--version"}, log, message) != 0)
+    return "";
+  // "Cuda compilation tools, release 13.0, V13.0.88": the last field.
+  std::string output = readFile(log);
+  StringRef text = output;
+  size_t at = text.rfind(", V");
+  return at == StringRef::npos
+             ? ""
+             : text.drop_front(at + 2)
+                   .take_until([](char c) { return c == '\n'; })
+                   .str();
 }

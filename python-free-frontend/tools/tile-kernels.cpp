@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/Frontend/Compile.h"
+#include "tile/Frontend/KernelDirectory.h"
 #include "tile/Frontend/Kernels.h"
 #include "tile/Frontend/Variants.h"
 
@@ -214,18 +215,6 @@ std::vector<Variant> defaultVariants() {
   return variants;
 }
 
-bool writeFile(const std::string &path, const std::string &contents) {
-  std::error_code ec;
-  llvm::raw_fd_ostream os(path, ec);
-  if (ec) {
-    llvm::errs() << "tile-kernels: cannot write " << path << ": "
-                 << ec.message() << "\n";
-    return false;
-  }
-  os << contents;
-  return true;
-}
-
 size_t count(const std::string &text, const std::string &what) {
   size_t n = 0;
   for (size_t pos = text.find(what); pos != std::string::npos;
@@ -242,12 +231,9 @@ CompileOptions compileOptions() {
 }
 
 int compileAll() {
-  if (auto ec = llvm::sys::fs::create_directories(outDir)) {
-    llvm::errs() << "tile-kernels: cannot create " << outDir << ": "
-                 << ec.message() << "\n";
+  KernelDirectory out("tile-kernels", outDir, chip);
+  if (!out.create())
     return 1;
-  }
-  llvm::json::Array index;
   int failures = 0;
   llvm::outs() << llvm::formatv(
       "{0,-38} {1,10} {2,9} {3,6} {4,6} {5,6} {6,6}  {7}\n", "kernel",
@@ -255,17 +241,13 @@ int compileAll() {
   for (const Variant &variant : defaultVariants()) {
     Program program;
     std::string name = variant.build(program);
-    std::string base = (llvm::Twine(outDir) + "/" + name).str();
     std::string diagnostics = program.verify();
     CompiledModule compiled;
     if (diagnostics.empty())
       compiled = compile(program.module(), compileOptions(), name + ".cubin");
     else
       compiled.error = diagnostics;
-    bool ok = compiled.ok && writeFile(base + ".mlir", program.str()) &&
-              writeFile(base + ".ptx", compiled.ptx) &&
-              writeFile(base + ".cubin", compiled.cubin) &&
-              writeFile(base + ".manifest.json", compiled.manifest);
+    bool ok = compiled.ok && out.add(variant, name, compiled, program.str());
     bool usesLocal = count(compiled.ptx, ".local") != 0;
     llvm::outs() << llvm::formatv(
         "{0,-38} {1,10:f1} {2,9} {3,6} {4,6} {5,6} {6,6}  {7}\n", name,
@@ -276,26 +258,9 @@ int compileAll() {
     if (!ok) {
       ++failures;
       llvm::errs() << compiled.error;
-      continue;
     }
-    index.push_back(
-        llvm::json::Object{{"name", name},
-                           {"generator", variant.generator},
-                           {"config", llvm::json::Object(variant.config)},
-                           {"chip", std::string(chip)},
-                           {"cubin", name + ".cubin"},
-                           {"ptx", name + ".ptx"},
-                           {"manifest", name + ".manifest.json"},
-                           {"compile_ms", compiled.compileSeconds * 1e3}});
   }
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << llvm::formatv("{0:2}", llvm::json::Value(llvm::json::Object{
-                                   {"format", "tile-kernel-index"},
-                                   {"version", 1},
-                                   {"kernels", std::move(index)}}))
-     << "\n";
-  if (!writeFile(outDir + "/index.json", text))
+  if (!out.writeIndex())
     return 1;
   llvm::outs() << "compiled kernels: " << outDir << "/index.json ("
                << (failures ? "with failures" : "all ok") << ")\n";
@@ -374,7 +339,7 @@ int emitOne() {
     llvm::outs() << out;
     return 0;
   }
-  return writeFile(output, out) ? 0 : 1;
+  return writeTextFile("tile-kernels", output, out) ? 0 : 1;
 }
 
 } // namespace

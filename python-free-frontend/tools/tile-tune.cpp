@@ -12,17 +12,15 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tile/Frontend/KernelDirectory.h"
 #include "tile/Frontend/Tuning.h"
+#include "tile/Target/Target.h"
 
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/JSON.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Path.h"
-#include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/xxhash.h"
 
@@ -92,47 +90,18 @@ static cl::opt<std::string> cudaToolkit("cuda-toolkit",
                                         cl::desc("CUDA toolkit root"),
                                         cl::cat(category));
 
-static bool writeFile(const std::string &path, const std::string &contents) {
-  std::error_code ec;
-  llvm::raw_fd_ostream os(path, ec);
-  if (ec) {
-    llvm::errs() << "tile-tune: cannot write " << path << ": " << ec.message()
-                 << "\n";
-    return false;
-  }
-  os << contents;
-  return true;
-}
-
 /// What compiled the candidates, for the tuning cache's key: LLVM's and
 /// ptxas's versions and a hash of the candidates' PTX (any compiler change
 /// that changes the code changes the key).
 static std::string toolchainId(const std::vector<TuneCandidate> &candidates,
                                const std::string &toolkit) {
-  std::string ptxas = "ptxas ?";
-  llvm::SmallString<128> path(toolkit), log;
-  llvm::sys::path::append(path, "bin", "ptxas");
-  if (!llvm::sys::fs::createTemporaryFile("tile-tune", "txt", log)) {
-    std::optional<llvm::StringRef> redirects[] = {std::nullopt, log.str(),
-                                                  log.str()};
-    llvm::StringRef args[] = {path, "--version"};
-    if (llvm::sys::ExecuteAndWait(path, args, std::nullopt, redirects) == 0)
-      if (auto text = llvm::MemoryBuffer::getFile(log)) {
-        llvm::StringRef version = (*text)->getBuffer();
-        size_t at = version.rfind(", V");
-        if (at != llvm::StringRef::npos)
-          ptxas = "ptxas " + version.drop_front(at + 2)
-                                 .take_until([](char c) { return c == '\n'; })
-                                 .str();
-      }
-    llvm::sys::fs::remove(log);
-  }
+  std::string ptxas = mlir::tile::ptxasVersion(toolkit);
   uint64_t hash = 0;
   for (const TuneCandidate &c : candidates)
     if (c.alive())
       hash = llvm::xxh3_64bits(c.compiled.ptx) ^ (hash * 31);
-  return llvm::formatv("LLVM {0}; {1}; PTX {2:x16}", LLVM_VERSION_STRING, ptxas,
-                       hash)
+  return llvm::formatv("LLVM {0}; ptxas {1}; PTX {2:x16}", LLVM_VERSION_STRING,
+                       ptxas.empty() ? "?" : ptxas, hash)
       .str();
 }
 
@@ -209,15 +178,13 @@ int main(int argc, char **argv) {
                         llvm::errs() << "\n";
                     });
 
-  if (auto ec = llvm::sys::fs::create_directories(outDir)) {
-    llvm::errs() << "tile-tune: cannot create " << outDir << ": "
-                 << ec.message() << "\n";
+  KernelDirectory out("tile-tune", outDir, chip);
+  if (!out.create())
     return 1;
-  }
   llvm::outs() << llvm::formatv("{0,-44} {1,5} {2,6} {3,8} {4,10}  {5}\n",
                                 "candidate", "regs", "spill", "smem KiB",
                                 "compile ms", "status");
-  llvm::json::Array index, searched;
+  llvm::json::Array searched;
   for (const TuneCandidate &c : candidates) {
     bool compiled = c.compiled.ok;
     std::string status = c.alive() ? "ok" : c.pruned.back();
@@ -237,30 +204,15 @@ int main(int argc, char **argv) {
         {"compile_ms", compiled ? c.compiled.compileSeconds * 1e3 : 0.0}});
     if (!c.alive())
       continue;
-    std::string base = outDir + "/" + c.name;
-    if (!writeFile(base + ".cubin", c.compiled.cubin) ||
-        !writeFile(base + ".ptx", c.compiled.ptx) ||
-        !writeFile(base + ".manifest.json", c.compiled.manifest))
+    if (!out.add(c.variant, c.name, c.compiled))
       return 1;
-    index.push_back(
-        llvm::json::Object{{"name", c.name},
-                           {"generator", c.variant.generator},
-                           {"config", llvm::json::Object(c.variant.config)},
-                           {"chip", std::string(chip)},
-                           {"cubin", c.name + ".cubin"},
-                           {"ptx", c.name + ".ptx"},
-                           {"manifest", c.name + ".manifest.json"},
-                           {"compile_ms", c.compiled.compileSeconds * 1e3}});
   }
-  size_t survivors = index.size();
+  size_t survivors = out.size();
   auto json = [](llvm::json::Object o) {
     return llvm::formatv("{0:2}\n", llvm::json::Value(std::move(o))).str();
   };
-  if (!writeFile(outDir + "/index.json",
-                 json(llvm::json::Object{{"format", "tile-kernel-index"},
-                                         {"version", 1},
-                                         {"kernels", std::move(index)}})) ||
-      !writeFile(outDir + "/tune.json",
+  if (!out.writeIndex() ||
+      !out.write("tune.json",
                  json(llvm::json::Object{
                      {"format", "tile-tune-search"},
                      {"version", 1},

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../../benchmarks/common/GemmArgs.h"
 #include "../../benchmarks/common/Half.h"
 #include "GpuTest.h"
 
@@ -60,7 +61,6 @@ double gemmRelativeError(rt::Device &device,
   std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
   bool bf16In = variant.config.value("in_dtype", "f16") == "bf16";
   bool bf16Out = variant.config.at("out_dtype") == "bf16";
-  rt::DType inType = bf16In ? rt::DType::bf16 : rt::DType::f16;
   // The inputs depend only on the shape and the input type: drawn once per
   // pair (drawing 2 x 8192^2 values per variant dominated the test's time),
   // with the generator's state after them, so that what follows (bias,
@@ -116,22 +116,12 @@ double gemmRelativeError(rt::Device &device,
       rt::Module::load(device, variant.cubinPath, variant.manifestPath);
   rt::Kernel kernel = module.kernel(variant.name);
   rt::Stream stream(device);
-  rt::DType outType = !halfOut  ? rt::DType::f32
-                      : bf16Out ? rt::DType::bf16
-                                : rt::DType::f16;
-  std::vector<rt::Arg> args = {
-      rt::Arg::buffer(A, inType,
-                      transposeA ? std::vector<int64_t>{s.k, s.m}
-                                 : std::vector<int64_t>{s.m, s.k}),
-      rt::Arg::buffer(B, inType,
-                      transposeB ? std::vector<int64_t>{s.n, s.k}
-                                 : std::vector<int64_t>{s.k, s.n}),
-      rt::Arg::buffer(C, outType, {s.m, s.n})};
   std::optional<rt::DeviceBuffer> biasBuffer;
-  if (epilogue != "none") {
+  if (epilogue != "none")
     biasBuffer.emplace(rt::DeviceBuffer::fromHost(device, biasBits));
-    args.push_back(rt::Arg::buffer(*biasBuffer, outType, {s.n}));
-  }
+  std::vector<rt::Arg> args =
+      bench::gemmArgs(variant.config, A, B, C,
+                      biasBuffer ? &*biasBuffer : nullptr, s.m, s.n, s.k);
   kernel.launch(stream, args);
   stream.synchronize();
 

@@ -47,6 +47,9 @@ FailureOr<PtxasOutput> runPtxas(StringRef ptx, StringRef chip,
                                 unsigned optLevel, StringRef toolkitPath,
                                 std::string &error);
 
+/// ptxas's version ("V13.0.88"), or "" when it cannot be run.
+std::string ptxasVersion(StringRef toolkitPath);
+
 /// The JSON kernel manifest of the module's gpu.module (see
 /// docs/Runtime.md for the format). `binaryName` is recorded as the file the
 /// manifest describes; it may be empty.

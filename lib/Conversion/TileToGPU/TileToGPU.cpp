@@ -282,6 +282,10 @@ private:
   SmallVector<Value> physicalAt(Location loc, const BufferStorage &tile,
                                 Value row, int64_t rowOffset, Value col,
                                 int64_t colOffset);
+  /// The #tile.swizzle column of (row, col + chunkLow chunks): ((col / E +
+  /// chunkLow) xor ((row / P) mod C)) * E + col mod E.
+  Value swizzledColumn(Location loc, BufferType type, Value row, Value col,
+                       int64_t chunkLow);
 
   KernelOp kernel;
   gpu::GPUModuleOp gpuModule;
@@ -839,30 +843,45 @@ void KernelLowering::writeChunk(Location loc, const BufferStorage &dst,
   }
 }
 
+/// The #tile.swizzle geometry of a shared tile: 16-byte chunks of
+/// `perChunk` elements, XORed with (row / patternRows) mod columns.
+struct SwizzleGeometry {
+  int64_t perChunk, patternRows, columns;
+};
+
+static SwizzleGeometry swizzleGeometry(BufferType type) {
+  int64_t perChunk = 16 / getElementByteWidth(type.getElementType());
+  int64_t chunksPerRow = type.getShape().back() / perChunk;
+  return {perChunk, std::max<int64_t>(1, 8 / chunksPerRow),
+          std::min<int64_t>(chunksPerRow, 8)};
+}
+
+Value KernelLowering::swizzledColumn(Location loc, BufferType type, Value row,
+                                     Value col, int64_t chunkLow) {
+  SwizzleGeometry g = swizzleGeometry(type);
+  Value perChunkValue = constant(loc, g.perChunk);
+  Value chunk = arith::DivUIOp::create(builder, loc, col, perChunkValue);
+  if (chunkLow != 0)
+    chunk = arith::AddIOp::create(builder, loc, chunk, constant(loc, chunkLow));
+  Value within = arith::RemUIOp::create(builder, loc, col, perChunkValue);
+  Value pattern = arith::RemUIOp::create(
+      builder, loc,
+      arith::DivUIOp::create(builder, loc, row, constant(loc, g.patternRows)),
+      constant(loc, g.columns));
+  Value swizzled = arith::XOrIOp::create(builder, loc, chunk, pattern);
+  return arith::AddIOp::create(
+      builder, loc,
+      arith::MulIOp::create(builder, loc, swizzled, perChunkValue), within);
+}
+
 SmallVector<Value> KernelLowering::physical(Location loc,
                                             const BufferStorage &tile,
                                             ArrayRef<Value> coords) {
   SmallVector<Value> result(coords);
   if (!isa_and_nonnull<SwizzleLayoutAttr>(tile.type.getLayout()))
     return result;
-  // col' = ((col / E) xor ((row / P) mod C)) * E + col mod E; see
-  // #tile.swizzle.
-  int64_t perChunk = 16 / getElementByteWidth(tile.type.getElementType());
-  int64_t chunksPerRow = tile.type.getShape().back() / perChunk;
-  int64_t patternRows = std::max<int64_t>(1, 8 / chunksPerRow);
-  int64_t columns = std::min<int64_t>(chunksPerRow, 8);
-  Value row = coords[coords.size() - 2], col = coords.back();
-  Value perChunkValue = constant(loc, perChunk);
-  Value chunk = arith::DivUIOp::create(builder, loc, col, perChunkValue);
-  Value within = arith::RemUIOp::create(builder, loc, col, perChunkValue);
-  Value pattern = arith::RemUIOp::create(
-      builder, loc,
-      arith::DivUIOp::create(builder, loc, row, constant(loc, patternRows)),
-      constant(loc, columns));
-  Value swizzled = arith::XOrIOp::create(builder, loc, chunk, pattern);
-  result.back() = arith::AddIOp::create(
-      builder, loc,
-      arith::MulIOp::create(builder, loc, swizzled, perChunkValue), within);
+  result.back() = swizzledColumn(loc, tile.type, coords[coords.size() - 2],
+                                 coords.back(), /*chunkLow=*/0);
   return result;
 }
 
@@ -875,39 +894,23 @@ SmallVector<Value> KernelLowering::physicalAt(Location loc,
       return v;
     return arith::AddIOp::create(builder, loc, v, constant(loc, offset));
   };
-  int64_t perChunk = 16 / getElementByteWidth(tile.type.getElementType());
-  int64_t chunksPerRow = tile.type.getShape().back() / perChunk;
-  int64_t patternRows = std::max<int64_t>(1, 8 / chunksPerRow);
-  int64_t columns = std::min<int64_t>(chunksPerRow, 8);
-  bool isSwizzled = isa_and_nonnull<SwizzleLayoutAttr>(tile.type.getLayout());
-  if (!isSwizzled || colOffset % perChunk != 0 ||
-      tile.type.getShape().size() != 2)
+  SwizzleGeometry g = swizzleGeometry(tile.type);
+  if (!isa_and_nonnull<SwizzleLayoutAttr>(tile.type.getLayout()) ||
+      colOffset % g.perChunk != 0 || tile.type.getShape().size() != 2)
     return physical(loc, tile,
                     {addConstant(row, rowOffset), addConstant(col, colOffset)});
   // Rows: a multiple of patternRows * columns leaves the pattern unchanged.
-  int64_t period = patternRows * columns;
+  int64_t period = g.patternRows * g.columns;
   int64_t rowInPeriod = rowOffset % period, rowHigh = rowOffset - rowInPeriod;
   Value patternRow = addConstant(row, rowInPeriod);
   // Columns: ((c + low + high) xor p) = ((c + low) xor p) + high when high is
   // a multiple of `columns` chunks (p < columns touches the low bits only).
-  int64_t chunkOffset = colOffset / perChunk;
-  int64_t chunkLow = chunkOffset % columns, chunkHigh = chunkOffset - chunkLow;
-  Value perChunkValue = constant(loc, perChunk);
-  Value chunk = addConstant(
-      arith::DivUIOp::create(builder, loc, col, perChunkValue), chunkLow);
-  Value within = arith::RemUIOp::create(builder, loc, col, perChunkValue);
-  Value pattern =
-      arith::RemUIOp::create(builder, loc,
-                             arith::DivUIOp::create(builder, loc, patternRow,
-                                                    constant(loc, patternRows)),
-                             constant(loc, columns));
-  Value swizzledChunk = arith::XOrIOp::create(builder, loc, chunk, pattern);
-  Value physicalCol = arith::AddIOp::create(
-      builder, loc,
-      arith::MulIOp::create(builder, loc, swizzledChunk, perChunkValue),
-      within);
+  int64_t chunkOffset = colOffset / g.perChunk;
+  int64_t chunkLow = chunkOffset % g.columns,
+          chunkHigh = chunkOffset - chunkLow;
+  Value physicalCol = swizzledColumn(loc, tile.type, patternRow, col, chunkLow);
   return {addConstant(patternRow, rowHigh),
-          addConstant(physicalCol, chunkHigh * perChunk)};
+          addConstant(physicalCol, chunkHigh * g.perChunk)};
 }
 
 Value KernelLowering::convertVector(Location loc, Value vector,
@@ -1970,10 +1973,6 @@ LogicalResult KernelLowering::lowerGemm(
           arith::DivUIOp::create(builder, loc, lane, constant(loc, 8)),
           constant(loc, 2)),
       constant(loc, 8));
-  auto add = [&](Value v, int64_t offset) -> Value {
-    return arith::AddIOp::create(builder, loc, v, constant(loc, offset));
-  };
-
   // An A fragment in the accumulator layout: for M tile `mt` and K step
   // `kk`, the lane's values of the 16x8 tiles kk/8 and kk/8 + 1 (rows l/4
   // and l/4 + 8, columns 2 (l mod 4) + {0, 1}) are a0-a7 of the m16n8k16 A
@@ -2101,12 +2100,14 @@ LogicalResult KernelLowering::lowerGemm(
   // With a next stage, its first step is loaded before the last step's
   // MMAs, behind the barrier that makes the stage visible: the next
   // iteration then starts with MMAs instead of waiting for shared memory.
-  // A shared operand that stays the same across the loop around the gemm
-  // (attention's Q) is read through a view rebased in the loop by a value
-  // LLVM cannot prove zero (iv >> 48): otherwise LICM hoists each of its
-  // ldmatrix addresses out of the loop into its own 64-bit register (16 at
-  // D=128), where the rebased view keeps one base per swizzle pattern and
-  // folds the tile offsets into the instructions' immediates.
+  // A shared operand that is not a pipeline stage has the same addresses in
+  // every iteration of the loop around the gemm (attention's Q; the A/B
+  // tiles of an unpipelined K loop). It is read through a view rebased in
+  // the loop by a value LLVM cannot prove zero (iv >> 48): otherwise LICM
+  // hoists each of its ldmatrix addresses out of the loop into its own
+  // 64-bit register (16 at D=128), where the rebased view keeps one base per
+  // swizzle pattern and folds the tile offsets into the instructions'
+  // immediates.
   auto inLoopView = [&](Value tile, Value memref) -> Value {
     auto loop = op->getParentOfType<scf::ForOp>();
     auto view = memref.getDefiningOp<memref::ViewOp>();

@@ -1,0 +1,52 @@
+//===- GemmArgs.h - Launch arguments of a compiled GEMM ---------*- C++ -*-===//
+//
+// How a GEMM variant from the kernel index is launched, from its recorded
+// configuration: A is M x K (K x M with transpose_a), B is K x N (N x K with
+// transpose_b), C is M x N of the output type, and a variant with an
+// epilogue also takes the bias (N elements of the output type).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_BENCHMARKS_COMMON_GEMMARGS_H
+#define TILE_BENCHMARKS_COMMON_GEMMARGS_H
+
+#include "tile/runtime/Runtime.h"
+
+#include <nlohmann/json.hpp>
+
+#include <stdexcept>
+#include <vector>
+
+namespace tile::bench {
+
+inline std::vector<rt::Arg>
+gemmArgs(const nlohmann::json &config, const rt::DeviceBuffer &a,
+         const rt::DeviceBuffer &b, const rt::DeviceBuffer &c,
+         const rt::DeviceBuffer *bias, int64_t m, int64_t n, int64_t k) {
+  rt::DType in = config.value("in_dtype", "f16") == "bf16" ? rt::DType::bf16
+                                                           : rt::DType::f16;
+  std::optional<rt::DType> out =
+      rt::parseDType(config.value("out_dtype", "f32"));
+  if (!out)
+    throw std::invalid_argument("gemm config with an unknown out_dtype");
+  std::vector<rt::Arg> args = {
+      rt::Arg::buffer(a, in,
+                      config.value("transpose_a", false)
+                          ? std::vector<int64_t>{k, m}
+                          : std::vector<int64_t>{m, k}),
+      rt::Arg::buffer(b, in,
+                      config.value("transpose_b", false)
+                          ? std::vector<int64_t>{n, k}
+                          : std::vector<int64_t>{k, n}),
+      rt::Arg::buffer(c, *out, {m, n})};
+  if (config.value("epilogue", "none") != "none") {
+    if (!bias)
+      throw std::invalid_argument("gemm variant with an epilogue needs a bias");
+    args.push_back(rt::Arg::buffer(*bias, *out, {n}));
+  }
+  return args;
+}
+
+} // namespace tile::bench
+
+#endif // TILE_BENCHMARKS_COMMON_GEMMARGS_H

@@ -1,0 +1,68 @@
+//===- KernelDirectory.cpp - A folder of compiled kernels -----------------===//
+
+#include "tile/Frontend/KernelDirectory.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace tile::fe {
+
+bool writeTextFile(const std::string &tool, const std::string &path,
+                   const std::string &contents) {
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec);
+  if (ec) {
+    llvm::errs() << tool << ": cannot write " << path << ": " << ec.message()
+                 << "\n";
+    return false;
+  }
+  os << contents;
+  return true;
+}
+
+bool KernelDirectory::create() {
+  if (auto ec = llvm::sys::fs::create_directories(dir)) {
+    llvm::errs() << tool << ": cannot create " << dir << ": " << ec.message()
+                 << "\n";
+    return false;
+  }
+  return true;
+}
+
+bool KernelDirectory::write(const std::string &fileName,
+                            const std::string &contents) {
+  return writeTextFile(tool, dir + "/" + fileName, contents);
+}
+
+bool KernelDirectory::add(const Variant &variant, const std::string &name,
+                          const CompiledModule &compiled,
+                          const std::string &tileIR) {
+  if ((!tileIR.empty() && !write(name + ".mlir", tileIR)) ||
+      !write(name + ".ptx", compiled.ptx) ||
+      !write(name + ".cubin", compiled.cubin) ||
+      !write(name + ".manifest.json", compiled.manifest))
+    return false;
+  index.push_back(
+      llvm::json::Object{{"name", name},
+                         {"generator", variant.generator},
+                         {"config", llvm::json::Object(variant.config)},
+                         {"chip", chip},
+                         {"cubin", name + ".cubin"},
+                         {"ptx", name + ".ptx"},
+                         {"manifest", name + ".manifest.json"},
+                         {"compile_ms", compiled.compileSeconds * 1e3}});
+  return true;
+}
+
+bool KernelDirectory::writeIndex() {
+  llvm::json::Array kernels = index;
+  return write("index.json",
+               llvm::formatv("{0:2}\n", llvm::json::Value(llvm::json::Object{
+                                            {"format", "tile-kernel-index"},
+                                            {"version", 1},
+                                            {"kernels", std::move(kernels)}}))
+                   .str());
+}
+
+} // namespace tile::fe
