@@ -6,7 +6,8 @@
 // add, GEMM with a short autotune, the fused epilogue, softmax, attention
 // causal and not), each section compiling its kernels and printing what
 // they got (when the compiler is next to this program), checking them
-// against float64 references and timing them (when there is a GPU). Every
+// against float64 references, timing and profiling them (when there is a
+// GPU). Every
 // step is a program of this build run as a child process: its status, exit
 // code and wall time are recorded, a failure fails its section and the
 // walk goes on. A table ends the run, and --report writes the same as JSON.
@@ -60,14 +61,19 @@ std::string quote(const std::string &s) {
   return out + "'";
 }
 
-/// Whether a program's output says that it skipped its work: GoogleTest's
-/// "[  SKIPPED ]" or the benchmarks' and tile-tune-run's "SKIPPED:".
-bool reportsSkip(const std::string &logPath) {
+/// Why a GPU step that exited with 0 did not do its work, from its output
+/// (empty if it did): GoogleTest's "[  SKIPPED ]", the benchmarks',
+/// tile-tune-run's and tile-profile's "SKIPPED:", or a benchmark filter
+/// that matched nothing (Google Benchmark still exits with 0).
+std::string didNotRun(const std::string &logPath) {
   std::ifstream in(logPath);
-  for (std::string line; std::getline(in, line);)
+  for (std::string line; std::getline(in, line);) {
     if (line.rfind("[  SKIPPED ]", 0) == 0 || line.rfind("SKIPPED:", 0) == 0)
-      return true;
-  return false;
+      return "it skipped although a GPU was found";
+    if (line.rfind("Failed to match any benchmarks", 0) == 0)
+      return "its benchmark filter matched nothing";
+  }
+  return "";
 }
 
 /// The sections of the walkthrough; `kernels` is the compiled library,
@@ -77,6 +83,17 @@ std::vector<Section> sections(const std::string &kernels,
   auto filter = [](const std::string &f) { return "--gtest_filter=" + f; };
   auto bench = [](const std::string &f) {
     return std::vector<std::string>{"--benchmark_filter=" + f};
+  };
+  // tile-profile on the kernels matching `regex` at `shape`: time, rates
+  // against this GPU's ceilings, resources, occupancy (and SASS counts).
+  auto profile = [&](const std::string &regex, const std::string &shape,
+                     bool sass = false) {
+    std::vector<std::string> args = {"--kernels=" + kernels,
+                                     "--kernel=" + regex, "--shape=" + shape,
+                                     "--runs=20"};
+    if (sass)
+      args.push_back("--sass");
+    return args;
   };
   std::string tune = work + "/tune-gemm";
   return {
@@ -94,8 +111,9 @@ std::vector<Section> sections(const std::string &kernels,
          true,
          "tile-gpu-tests",
          {filter("VectorAddGpu.*")}},
-        {"GB/s vs the device copy", true, "tile-bench-vector-add",
-         bench(".*")}}},
+        {"GB/s vs the device copy", true, "tile-bench-vector-add", bench(".*")},
+        {"profile: time, GB/s vs ceiling, occupancy", true, "tile-profile",
+         profile("^vector_add_f32_1024x256$", "33554432")}}},
       {"gemm + autotune",
        {{"kernel report",
          false,
@@ -121,7 +139,10 @@ std::vector<Section> sections(const std::string &kernels,
          {tune, "--shape=4096x4096x4096", "--cache=" + work + "/tune.json"}},
         {"TFLOP/s vs cuBLAS", true, "tile-bench-gemm",
          bench("^(gemm_f16_f32_128x128x64_t128_s3|cublas_f16_f32)/"
-               "4096x4096x4096")}}},
+               "4096x4096x4096")},
+        {"profile: TFLOP/s vs ceiling, occupancy, SASS", true, "tile-profile",
+         profile("^gemm_f16_f32_(128x128x64_t128|128x256x64_t256)_s3_r8$",
+                 "4096x4096x4096", /*sass=*/true)}}},
       {"fused epilogue (bias + GELU)",
        {{"kernel report",
          false,
@@ -130,7 +151,10 @@ std::vector<Section> sections(const std::string &kernels,
           "--emit=report"}},
         {"matches float64", true, "tile-gpu-tests", {filter("BiasGeluGpu.*")}},
         {"fused vs unfused", true, "tile-bench-gemm",
-         bench("epilogue_.*4096x4096x4096")}}},
+         bench("epilogue_.*4096x4096x4096")},
+        {"profile: with and without the epilogue", true, "tile-profile",
+         profile("^gemm_f16_f16_128x128x64_t128_s3(_bias_gelu)?$",
+                 "4096x4096x4096")}}},
       {"softmax",
        {{"kernel report",
          false,
@@ -141,7 +165,9 @@ std::vector<Section> sections(const std::string &kernels,
          "tile-gpu-tests",
          {filter("SoftmaxGpu.*:GemmSoftmaxGpu.*")}},
         {"GB/s vs the copy", true, "tile-bench-softmax",
-         bench("(softmax_f16_1x4096_t128|copy_f16)/4096x4096$")}}},
+         bench("^(softmax_f16_1x4096_t128|copy_f16)/4096x4096/")},
+        {"profile: GB/s vs ceiling, occupancy", true, "tile-profile",
+         profile("^softmax_f16_1x4096_t128$", "4096x4096")}}},
       {"attention (causal and not)",
        {{"kernel report",
          false,
@@ -153,8 +179,10 @@ std::vector<Section> sections(const std::string &kernels,
          "tile-gpu-tests",
          {filter(quick ? "AttentionGpu.MatchesFloat64" : "AttentionGpu.*")}},
         {"TFLOP/s", true, "tile-bench-attention",
-         bench(
-             "attention_(causal_)?f16_d(64_128x64|128_128x64)_t128_s2/4096")}}},
+         bench("attention_(causal_)?f16_d(64_128x64|128_128x64)_t128_s2/4096")},
+        {"profile: TFLOP/s vs ceiling, occupancy, SASS", true, "tile-profile",
+         profile("^attention_(causal_)?f16_d(64|128)_128x64_t128_s2$",
+                 "4x32x4096", /*sass=*/true)}}},
   };
 }
 
@@ -232,11 +260,12 @@ int main(int argc, char **argv) {
           r.reason =
               "exit code " + std::to_string(r.exitCode) + ", see " + r.log;
         // A GPU test or benchmark that skips (no device, no compiled
-        // kernels) exits with 0; a GPU was found here, so a skip is a
-        // failure, not a pass.
-        else if (step.needsGpu && reportsSkip(r.log)) {
+        // kernels) or matches nothing exits with 0; a GPU was found here,
+        // so that is a failure, not a pass.
+        else if (std::string why = step.needsGpu ? didNotRun(r.log) : "";
+                 !why.empty()) {
           r.status = "failed";
-          r.reason = "it skipped although a GPU was found, see " + r.log;
+          r.reason = why + ", see " + r.log;
         }
       }
       s.ok += r.status == "ok";

@@ -26,3 +26,8 @@ config.substitutions.append(("%ptxas", ptxas))
 config.substitutions.append(("%cuda_toolkit", config.cuda_toolkit_root))
 if os.path.exists(ptxas):
     config.available_features.add("ptxas")
+
+# cuobjdump (SASS) is missing from some toolkit installs, this one included.
+if os.path.exists(os.path.join(config.cuda_toolkit_root, "bin", "cuobjdump")) \
+        or shutil.which("cuobjdump"):
+    config.available_features.add("cuobjdump")

@@ -36,8 +36,8 @@ inline std::string kernelDir(const std::string &fallback) {
   return dir && *dir ? dir : fallback;
 }
 
-/// The variants of `generator` in `dir`/index.json; nullopt when the index
-/// is missing (kernels not compiled).
+/// The variants of `generator` (all of them for "") in `dir`/index.json;
+/// nullopt when the index is missing (kernels not compiled).
 inline std::optional<std::vector<KernelVariant>>
 loadVariants(const std::string &dir, const std::string &generator) {
   std::ifstream in(dir + "/index.json");
@@ -46,7 +46,7 @@ loadVariants(const std::string &dir, const std::string &generator) {
   nlohmann::json index = nlohmann::json::parse(in);
   std::vector<KernelVariant> variants;
   for (const auto &entry : index.at("kernels")) {
-    if (entry.at("generator") != generator)
+    if (!generator.empty() && entry.at("generator") != generator)
       continue;
     variants.push_back({entry.at("name"), entry.at("generator"),
                         entry.at("config"),

@@ -211,6 +211,52 @@ FailureOr<PtxasOutput> tile::runPtxas(StringRef ptx, StringRef chip,
   return result;
 }
 
+FailureOr<std::string> tile::disassembleCubin(StringRef cubin,
+                                              StringRef toolkitPath,
+                                              std::string &error) {
+  SmallString<256> tool(toolkitPath);
+  llvm::sys::path::append(tool, "bin", "cuobjdump");
+  if (!llvm::sys::fs::can_execute(tool)) {
+    llvm::ErrorOr<std::string> onPath =
+        llvm::sys::findProgramByName("cuobjdump");
+    if (!onPath) {
+      error = ("SASS needs cuobjdump, which is neither in '" + toolkitPath +
+               "/bin' nor on PATH (--emit=ptx shows the PTX)")
+                  .str();
+      return failure();
+    }
+    tool = *onPath;
+  }
+  SmallString<128> input, log;
+  for (auto [path, suffix] : {std::pair{&input, "cubin"}, {&log, "sass"}})
+    if (llvm::sys::fs::createTemporaryFile("tile-sass", suffix, *path)) {
+      error = "cannot create a temporary file for cuobjdump";
+      return failure();
+    }
+  llvm::scope_exit cleanup([&] {
+    for (StringRef path : {input.str(), log.str()})
+      llvm::sys::fs::remove(path);
+  });
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(input, ec, llvm::sys::fs::OF_None);
+    if (ec) {
+      error = "cannot write " + input.str().str() + ": " + ec.message();
+      return failure();
+    }
+    os << cubin;
+  }
+  std::string message;
+  int rc = runLogged({tool, "-sass", input}, log, message);
+  std::string sass = readFile(log);
+  if (rc != 0) {
+    error = ("cuobjdump failed (" + Twine(rc) + "): " + message + "\n" + sass)
+                .str();
+    return failure();
+  }
+  return sass;
+}
+
 std::string tile::ptxasVersion(StringRef toolkitPath) {
   std::string error, message;
   FailureOr<SmallString<256>> ptxas = findPtxas(toolkitPath, error);

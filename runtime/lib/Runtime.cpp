@@ -141,6 +141,22 @@ int Device::attribute(CUdevice_attribute attribute) const {
   return value;
 }
 
+MultiprocessorLimits Device::multiprocessorLimits() const {
+  MultiprocessorLimits limits;
+  limits.maxThreads =
+      attribute(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR);
+  limits.maxBlocks =
+      attribute(CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR);
+  limits.registers =
+      attribute(CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR);
+  limits.sharedBytes =
+      attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR);
+  limits.reservedSharedPerBlock =
+      attribute(CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK);
+  limits.warpSize = attribute(CU_DEVICE_ATTRIBUTE_WARP_SIZE);
+  return limits;
+}
+
 void Device::makeCurrent() const { state_->makeCurrent(); }
 
 void Device::synchronize() const {
@@ -532,6 +548,22 @@ int Kernel::attribute(CUfunction_attribute attribute) const {
   module_->device->makeCurrent();
   TILE_CU(FuncGetAttribute, &value, attribute, function_);
   return value;
+}
+
+KernelResources Kernel::resources() const {
+  KernelResources r;
+  r.threadsPerBlock =
+      static_cast<int>(info_->block.x * info_->block.y * info_->block.z);
+  r.registersPerThread = attribute(CU_FUNC_ATTRIBUTE_NUM_REGS);
+  r.staticSharedBytes = attribute(CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES);
+  r.dynamicSharedBytes = static_cast<int>(info_->dynamicSharedMemory);
+  r.localBytesPerThread = attribute(CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES);
+  return r;
+}
+
+Occupancy Kernel::occupancy() const {
+  return estimateOccupancy(resources(),
+                           Device(module_->device).multiprocessorLimits());
 }
 
 int Kernel::maxActiveBlocksPerMultiprocessor() const {

@@ -8,6 +8,7 @@
 #                                    # all GPU tests and benchmarks, a table last
 #   scripts/gpu/run-gpu.sh run tests       # only the tests (and memcheck)
 #   scripts/gpu/run-gpu.sh run benchmarks  # only the benchmarks and peers
+#   scripts/gpu/run-gpu.sh run profile     # only the tile-profile steps
 #   scripts/gpu/run-gpu.sh run walkthrough # only tile-walkthrough (the main
 #                                          # job's runner; compile steps skip)
 #
@@ -27,7 +28,7 @@ prepare() {
   fi
   ninja -C "$build" tile-kernels tile-gpu-tests tile-bench-vector-add \
     tile-bench-gemm tile-bench-softmax tile-bench-attention tile_runtime_tests \
-    tile-tune tile-tune-run tile-walkthrough
+    tile-tune tile-tune-run tile-walkthrough tile-profile
   rm -rf "$bundle"
   mkdir -p "$bundle/bin" "$bundle/lib"
   "$build/bin/tile-kernels" --out-dir="$bundle/kernels" --chip=sm_90
@@ -41,7 +42,7 @@ prepare() {
   cp "$build/bin/tile-gpu-tests" "$build/bin/tile-bench-vector-add" \
     "$build/bin/tile-bench-gemm" "$build/bin/tile-bench-softmax" \
     "$build/bin/tile-bench-attention" "$build/bin/tile-tune-run" \
-    "$build/bin/tile-walkthrough" \
+    "$build/bin/tile-walkthrough" "$build/bin/tile-profile" \
     "$build/bin/tile_runtime_tests" "$bundle/bin/"
   # Shared libraries the GPU machine lacks (Google Benchmark).
   for lib in $(ldd "$build/bin/tile-bench-vector-add" | awk '/benchmark/ {print $3}'); do
@@ -55,13 +56,13 @@ prepare() {
 run() {
   part=${1:-all}
   case "$part" in
-    all | tests | benchmarks) ;;
+    all | tests | benchmarks | profile) ;;
     walkthrough)
       LD_LIBRARY_PATH="$bundle/lib:${LD_LIBRARY_PATH:-}" \
         "$bundle/bin/tile-walkthrough" --kernels="$bundle/kernels" \
         --report="${OUT:-$root/gpu-results}/walkthrough.json"
       return $? ;;
-    *) echo "usage: $0 run [all|tests|benchmarks|walkthrough]" >&2; return 2 ;;
+    *) echo "usage: $0 run [all|tests|benchmarks|profile|walkthrough]" >&2; return 2 ;;
   esac
   out=${OUT:-$root/gpu-results}
   mkdir -p "$out"
@@ -81,10 +82,21 @@ run() {
     echo "== $name: $*" >> "$log"
     "$@" > "$out/step.tmp" 2>&1 || status=1
     cat "$out/step.tmp" >> "$log"
-    tail -4 "$out/step.tmp"
+    tail -"${show_lines:-4}" "$out/step.tmp"
     rm -f "$out/step.tmp"
     echo "   ($((SECONDS - started)) s)" | tee -a "$log"
   }
+  if [ "$part" = all ] || [ "$part" = profile ]; then
+    # The profiler: time against this GPU's ceilings, resources, occupancy
+    # and SASS instruction counts (cuobjdump is on this machine).
+    show_lines=80 step "profile gemm 4096^3" "$bundle/bin/tile-profile" --sass \
+      --kernel='^gemm_f16_f32_(128x128x64_t128|128x256x64_t256|256x128x64_t256)_s3_r8$' \
+      --shape=4096x4096x4096
+    show_lines=80 step "profile attention 4x32x4096" "$bundle/bin/tile-profile" --sass \
+      --kernel='^attention_(causal_)?(f16|bf16)_d(64|128)_128x(32|64|128)_t128_s2$' \
+      --shape=4x32x4096
+  fi
+  [ "$part" = profile ] && return $status
   if [ "$part" != benchmarks ]; then
     step "runtime tests" "$bundle/bin/tile_runtime_tests" \
       --gtest_output=json:"$out/runtime-tests.json"

@@ -127,7 +127,13 @@
 // registers; causal: the key loop ends at the block's diagonal.
 // RUN: tile-kernels --kernel=attention --dtype=f16 --block-m=64 --block-n=64 --num-threads=128 --causal --emit=mlir | tile-opt --tile-assign-layouts | FileCheck %s --check-prefix=ATTN
 // ATTN-LABEL: tile.kernel @attention_causal_f16_d64_64x64_t128_s2(
-// ATTN-SAME: grid(%{{.*}}, %{{.*}}, %{{.*}}) = [ceildiv(%Q[2], 64), %Q[1], %Q[0]]
+// ATTN-SAME: grid(%[[BX:.*]], %{{.*}}, %{{.*}}) = [ceildiv(%Q[2], 64), %Q[1], %Q[0]]
+// Heaviest causal blocks first: row = (ceildiv(seq, 64) - 1 - bx) * 64.
+// ATTN: %[[SEQ:.*]] = tile.dim %Q[2]
+// ATTN: %[[NB:.*]] = arith.ceildivui %[[SEQ]], %c64
+// ATTN: %[[LASTB:.*]] = arith.subi %[[NB]], %c1
+// ATTN: %[[QB:.*]] = arith.subi %[[LASTB]], %[[BX]]
+// ATTN: arith.muli %[[QB]], %c64
 // ATTN: tile.subview %Q[%{{.*}}, %{{.*}}] : !tile.buffer<?x?x?x64xf16, global> to !tile.buffer<?x64xf16, global>
 // ATTN: arith.minsi
 // ATTN: scf.for

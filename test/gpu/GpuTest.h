@@ -28,8 +28,8 @@ inline std::string findGpuVariants(const std::string &generator,
   std::string dir = bench::kernelDir(TILE_KERNEL_DIR_DEFAULT);
   auto found = bench::loadVariants(dir, generator);
   if (!found || found->empty())
-    return "no compiled " + generator + " kernels in " + dir +
-           " (run tile-kernels --out-dir=DIR)";
+    return "no compiled " + (generator.empty() ? "" : generator + " ") +
+           "kernels in " + dir + " (run tile-kernels --out-dir=DIR)";
   out = *found;
   return "";
 }

@@ -36,7 +36,9 @@ static cl::opt<std::string> outputFilename("o", cl::desc("Output file"),
                                            cl::init("-"), cl::cat(category));
 static cl::opt<std::string>
     emit("emit",
-         cl::desc("What to write: ptx, cubin, fatbin, manifest, "
+         cl::desc("What to write: ptx, cubin, fatbin, sass (the cubin "
+                  "disassembled by cuobjdump, where the toolkit has it), "
+                  "manifest, "
                   "report (a table per kernel: MMAs, ldmatrix, "
                   "cp.async, barriers, global vector/scalar "
                   "accesses, ptxas registers and spills, warnings) "
@@ -125,6 +127,25 @@ int main(int argc, char **argv) {
     return failed(writeFile(outputFilename, text));
   }
 
+  if (emit == "sass") {
+    FailureOr<std::string> ptx =
+        tile::serializeGPUModule(*module, tile::BinaryFormat::PTX, cudaToolkit);
+    if (failed(ptx))
+      return 1;
+    std::string toolError;
+    FailureOr<tile::PtxasOutput> cubin =
+        tile::runPtxas(*ptx, chip, /*optLevel=*/3, cudaToolkit, toolError);
+    FailureOr<std::string> sass =
+        succeeded(cubin)
+            ? tile::disassembleCubin(cubin->cubin, cudaToolkit, toolError)
+            : FailureOr<std::string>(failure());
+    if (failed(sass)) {
+      llvm::errs() << "tile-translate: " << toolError << "\n";
+      return 1;
+    }
+    return failed(writeFile(outputFilename, *sass));
+  }
+
   std::string binaryName =
       outputFilename == "-" ? std::string()
                             : llvm::sys::path::filename(outputFilename).str();
@@ -136,7 +157,7 @@ int main(int argc, char **argv) {
   std::optional<tile::BinaryFormat> format = tile::parseBinaryFormat(emit);
   if (!format) {
     llvm::errs() << "tile-translate: expected --emit=ptx, cubin, fatbin, "
-                    "manifest, report or report-json, but got '"
+                    "sass, manifest, report or report-json, but got '"
                  << emit << "'\n";
     return 1;
   }

@@ -47,6 +47,12 @@ FailureOr<PtxasOutput> runPtxas(StringRef ptx, StringRef chip,
                                 unsigned optLevel, StringRef toolkitPath,
                                 std::string &error);
 
+/// The SASS of `cubin` (`cuobjdump -sass`, from `toolkitPath`/bin or
+/// PATH). Fails, saying where it looked, when there is no cuobjdump (some
+/// toolkit installs ship ptxas without it).
+FailureOr<std::string> disassembleCubin(StringRef cubin, StringRef toolkitPath,
+                                        std::string &error);
+
 /// ptxas's version ("V13.0.88"), or "" when it cannot be run.
 std::string ptxasVersion(StringRef toolkitPath);
 

@@ -50,7 +50,13 @@ std::string buildAttention(Program &program, const AttentionConfig &config) {
          [&](Kernel &k) {
            Expr zero = k.index(0);
            Expr batch = k.blockIndex(2), head = k.blockIndex(1);
-           Expr row = k.blockIndex(0) * double(bM);
+           // Causal query blocks differ in work (block i reads i + 1 key
+           // blocks): the GPU starts blocks in index order, so the heaviest
+           // get the lowest indices and the light ones fill the last wave.
+           Expr queryBlock = k.blockIndex(0);
+           if (config.causal)
+             queryBlock = ceilDiv(Q.dim(2), double(bM)) - 1.0 - queryBlock;
+           Expr row = queryBlock * double(bM);
            Buffer q = k.subview(Q, {batch, head});
            Buffer kh = k.subview(K, {batch, head});
            Buffer vh = k.subview(V, {batch, head});

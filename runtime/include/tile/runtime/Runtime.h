@@ -33,6 +33,7 @@
 #include "tile/runtime/Error.h"
 #include "tile/runtime/Launch.h"
 #include "tile/runtime/Manifest.h"
+#include "tile/runtime/Occupancy.h"
 
 #include <cuda.h>
 
@@ -108,6 +109,8 @@ public:
   std::size_t totalMemory() const;
   /// Any cuDeviceGetAttribute value.
   int attribute(CUdevice_attribute attribute) const;
+  /// Threads, blocks, registers and shared memory of one multiprocessor.
+  MultiprocessorLimits multiprocessorLimits() const;
 
   /// Makes the primary context current on the calling thread.
   void makeCurrent() const;
@@ -125,6 +128,7 @@ private:
   friend class Stream;
   friend class Event;
   friend class Module;
+  friend class Kernel;
 };
 
 //===----------------------------------------------------------------------===//
@@ -296,8 +300,16 @@ public:
 
   /// Any cuFuncGetAttribute value.
   int attribute(CUfunction_attribute attribute) const;
-  /// Occupancy with the manifest's block size and dynamic shared memory.
+  /// Occupancy with the manifest's block size and dynamic shared memory
+  /// (the driver's occupancy API).
   int maxActiveBlocksPerMultiprocessor() const;
+  /// Registers, shared and local memory per block (cuFuncGetAttribute and
+  /// the manifest).
+  KernelResources resources() const;
+  /// The theoretical occupancy on this kernel's device and the resource
+  /// that limits it (estimateOccupancy; its blocks per multiprocessor agree
+  /// with maxActiveBlocksPerMultiprocessor(), which a GPU test checks).
+  Occupancy occupancy() const;
 
 private:
   friend class Module;

@@ -1,0 +1,100 @@
+//===- OccupancyTest.cpp - Theoretical occupancy without a GPU ------------===//
+//
+// estimateOccupancy against hand-computed answers with an H100/H200
+// multiprocessor (2048 threads, 32 blocks, 64K registers, 228 KiB shared
+// memory, 1 KiB reserved per block). On a GPU, the kernel tests also check
+// it against the driver's occupancy API for every compiled kernel.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/runtime/Occupancy.h"
+
+#include <gtest/gtest.h>
+
+using namespace tile::rt;
+
+namespace {
+
+KernelResources kernel(int threads, int registers, int dynamicShared = 0,
+                       int staticShared = 0) {
+  KernelResources r;
+  r.threadsPerBlock = threads;
+  r.registersPerThread = registers;
+  r.dynamicSharedBytes = dynamicShared;
+  r.staticSharedBytes = staticShared;
+  return r;
+}
+
+TEST(Occupancy, RegistersAndSharedMemoryTie) {
+  // Attention D=128 128x64: 255 registers -> 8192 per warp, 2 warps per
+  // register-file partition = 8 warps = 2 blocks; 96 KiB + 1 KiB reserved
+  // -> 2 blocks in 228 KiB.
+  Occupancy o = estimateOccupancy(kernel(128, 255, 96 * 1024), {});
+  EXPECT_EQ(o.blocksPerMultiprocessor, 2);
+  EXPECT_EQ(o.byRegisters, 2);
+  EXPECT_EQ(o.byShared, 2);
+  EXPECT_EQ(o.warpsPerMultiprocessor, 8);
+  EXPECT_EQ(o.maxWarpsPerMultiprocessor, 64);
+  EXPECT_DOUBLE_EQ(o.fraction, 0.125);
+  EXPECT_EQ(o.limiter, "registers+shared memory");
+}
+
+TEST(Occupancy, RegistersLimit) {
+  // 64 registers x 256 threads: 50% in NVIDIA's occupancy calculator.
+  Occupancy o = estimateOccupancy(kernel(256, 64), {});
+  EXPECT_EQ(o.blocksPerMultiprocessor, 4);
+  EXPECT_DOUBLE_EQ(o.fraction, 0.5);
+  EXPECT_EQ(o.limiter, "registers");
+  // Registers round up to 256 per warp (40 x 32 = 1280 stays), and a
+  // partition holds whole warps: 16384 / 1280 = 12 warps, 48 per SM.
+  Occupancy odd = estimateOccupancy(kernel(96, 40), {});
+  EXPECT_EQ(odd.byRegisters, 16);
+  EXPECT_EQ(odd.blocksPerMultiprocessor, 16);
+  EXPECT_EQ(odd.warpsPerMultiprocessor, 48);
+  EXPECT_EQ(odd.limiter, "registers");
+  // 33 registers -> 1056, rounded to 1280 per warp: as many as 40.
+  EXPECT_EQ(estimateOccupancy(kernel(96, 33), {}).byRegisters, 16);
+}
+
+TEST(Occupancy, SharedMemoryLimit) {
+  // 48 KiB dynamic + 2 KiB static + 1 KiB reserved = 51 KiB: 4 blocks.
+  Occupancy o = estimateOccupancy(kernel(128, 32, 48 * 1024, 2048), {});
+  EXPECT_EQ(o.byShared, 4);
+  EXPECT_EQ(o.blocksPerMultiprocessor, 4);
+  EXPECT_EQ(o.limiter, "shared memory");
+  // The per-block size rounds up to 128 bytes: 233472 / (57 * 1024 + 128).
+  EXPECT_EQ(estimateOccupancy(kernel(128, 32, 56 * 1024 + 1), {}).byShared, 3);
+}
+
+TEST(Occupancy, ThreadAndBlockLimits) {
+  Occupancy threads = estimateOccupancy(kernel(256, 16), {});
+  EXPECT_EQ(threads.blocksPerMultiprocessor, 8);
+  EXPECT_DOUBLE_EQ(threads.fraction, 1.0);
+  EXPECT_EQ(threads.limiter, "threads");
+  Occupancy blocks = estimateOccupancy(kernel(32, 8), {});
+  EXPECT_EQ(blocks.blocksPerMultiprocessor, 32);
+  EXPECT_DOUBLE_EQ(blocks.fraction, 0.5);
+  EXPECT_EQ(blocks.limiter, "blocks");
+}
+
+TEST(Occupancy, OtherMultiprocessors) {
+  // An sm_86-like multiprocessor: 1536 threads, 16 blocks, 100 KiB.
+  MultiprocessorLimits ampere;
+  ampere.maxThreads = 1536;
+  ampere.maxBlocks = 16;
+  ampere.sharedBytes = 102400;
+  Occupancy o = estimateOccupancy(kernel(128, 32, 32 * 1024), ampere);
+  EXPECT_EQ(o.byShared, 3);
+  EXPECT_EQ(o.byThreads, 12);
+  EXPECT_EQ(o.blocksPerMultiprocessor, 3);
+  EXPECT_EQ(o.maxWarpsPerMultiprocessor, 48);
+  EXPECT_DOUBLE_EQ(o.fraction, 12.0 / 48);
+}
+
+TEST(Occupancy, EmptyBlockFitsNothing) {
+  Occupancy o = estimateOccupancy(kernel(0, 32), {});
+  EXPECT_EQ(o.blocksPerMultiprocessor, 0);
+  EXPECT_TRUE(o.limiter.empty());
+}
+
+} // namespace
