@@ -6,9 +6,11 @@
 // compiled (it needs only the runtime, so it runs on machines without
 // LLVM): each candidate is launched once and checked against a float64
 // reference on sampled outputs (a wrong one is rejected, never chosen),
-// then timed (3 warm-ups; 10 runs, each after an L2 flush; median). The
-// winner is cached under (GPU, compute capability, generator, shape, types,
-// toolchain); a later run with the same key reuses it without a search.
+// then timed (3 warm-ups; 10 runs, each after an L2 flush; median). A
+// candidate the device cannot run (shared memory, occupancy) is pruned
+// first, with the reason. The winner is cached under (GPU, compute
+// capability, generator, shape, types, toolchain); a later run with the
+// same key reuses it without a search.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,6 +28,7 @@
 #include <cstdio>
 #include <ctime>
 #include <iostream>
+#include <optional>
 #include <random>
 
 using namespace tile;
@@ -66,6 +69,30 @@ std::optional<Options> parse(int argc, char **argv) {
   if (o.dir.empty() || o.m <= 0 || o.n <= 0 || o.k <= 0)
     return std::nullopt;
   return o;
+}
+
+/// Why candidate `v` cannot run on `device` (empty if it can): more
+/// dynamic shared memory per block than the device allows (from its
+/// manifest, before loading: loading would fail), or, once loaded, no
+/// block fits on a multiprocessor (the occupancy API).
+std::string whyItDoesNotFit(const bench::KernelVariant &v,
+                            const rt::Device &device,
+                            const rt::Kernel *kernel = nullptr) {
+  if (!kernel) {
+    const rt::KernelInfo *info =
+        rt::loadManifestFile(v.manifestPath).findKernel(v.name);
+    int limit = device.sharedMemoryPerBlockOptin();
+    if (info && info->dynamicSharedMemory > unsigned(limit))
+      return "pruned on this GPU: needs " +
+             std::to_string(info->dynamicSharedMemory / 1024) +
+             " KiB of shared memory per block, " + device.name() + " allows " +
+             std::to_string(limit / 1024) + " KiB";
+    return "";
+  }
+  if (kernel->maxActiveBlocksPerMultiprocessor() == 0)
+    return "pruned on this GPU: no block fits on a multiprocessor "
+           "(occupancy API)";
+  return "";
 }
 
 std::string utcNow() {
@@ -176,8 +203,25 @@ int main(int argc, char **argv) {
     const bench::KernelVariant &v = (*candidates)[c];
     Row row{v.name, "ok", 0, v.config};
     try {
-      rt::Module module = rt::Module::load(device, v.cubinPath, v.manifestPath);
-      rt::Kernel kernel = module.kernel(v.name);
+      // The compile side pruned against a table or a saved description of
+      // the GPU; this one decides: a candidate that does not fit is pruned
+      // here, with the reason, instead of failing to load or launch.
+      row.status = whyItDoesNotFit(v, device);
+      std::optional<rt::Module> module;
+      std::optional<rt::Kernel> loaded;
+      if (row.status.empty()) {
+        module = rt::Module::load(device, v.cubinPath, v.manifestPath);
+        loaded = module->kernel(v.name);
+        row.status = whyItDoesNotFit(v, device, &*loaded);
+      }
+      if (!row.status.empty()) {
+        std::cout << "[" << c + 1 << "/" << candidates->size() << "] "
+                  << row.name << ": " << row.status << std::endl;
+        rows.push_back(row);
+        continue;
+      }
+      row.status = "ok";
+      rt::Kernel &kernel = *loaded;
       std::vector<rt::Arg> args =
           bench::gemmArgs(v.config, A, B, C, /*bias=*/nullptr, m, n, k);
       kernel.launch(stream, args);

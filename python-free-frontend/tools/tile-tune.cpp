@@ -7,8 +7,10 @@
 // reason), compiles the rest in parallel with a progress bar, prunes what
 // ptxas says does not fit, and writes the survivors as a kernel directory
 // (index.json + cubins + manifests, the format of tile-kernels --out-dir)
-// with tune.json describing the search. Timing and validation on the GPU
-// read that directory; they are not part of this tool yet.
+// with tune.json describing the search. The limits come from the chip's
+// table, or from the GPU itself: `tile-device-info --json > gpu.json` on
+// the GPU machine, then `tile-tune --device=gpu.json` here. tile-tune-run
+// (runtime only) validates and times the candidates on the GPU.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +23,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/xxhash.h"
 
@@ -53,6 +56,12 @@ static cl::opt<bool> dryRun("dry-run",
                                      "why each pruned one was, compile "
                                      "nothing"),
                             cl::cat(category));
+static cl::opt<std::string> deviceFile(
+    "device",
+    cl::desc("Prune against the limits of a GPU: the output of "
+             "`tile-device-info --json` run on it (its first device; "
+             "sets --chip)"),
+    cl::value_desc("file"), cl::cat(category));
 static cl::opt<int64_t> maxShared(
     "max-shared-kib",
     cl::desc("Shared memory per block in KiB (default: the chip's table; "
@@ -105,6 +114,60 @@ static std::string toolchainId(const std::vector<TuneCandidate> &candidates,
       .str();
 }
 
+/// The first device of a `tile-device-info --json` file; nullopt with the
+/// reason in `error`.
+static std::optional<DeviceLimits> readDeviceLimits(const std::string &path,
+                                                    std::string &error) {
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  if (!buffer) {
+    error = buffer.getError().message();
+    return std::nullopt;
+  }
+  llvm::Expected<llvm::json::Value> json =
+      llvm::json::parse((*buffer)->getBuffer());
+  if (!json) {
+    error = "not JSON: " + llvm::toString(json.takeError());
+    return std::nullopt;
+  }
+  const llvm::json::Object *root = json->getAsObject();
+  const llvm::json::Array *devices = root ? root->getArray("devices") : nullptr;
+  if (!root || root->getString("format") != "tile-device-info" || !devices) {
+    error = "not the output of tile-device-info --json";
+    return std::nullopt;
+  }
+  if (devices->empty()) {
+    error = "lists no device";
+    if (std::optional<llvm::StringRef> why = root->getString("no_gpu_reason"))
+      error += " (" + why->str() + ")";
+    return std::nullopt;
+  }
+  const llvm::json::Object *device = devices->front().getAsObject();
+  std::optional<llvm::StringRef> name =
+      device ? device->getString("name") : std::nullopt;
+  std::optional<llvm::StringRef> deviceChip =
+      device ? device->getString("chip") : std::nullopt;
+  std::optional<int64_t> shared =
+      device ? device->getInteger("shared_memory_per_block_optin")
+             : std::nullopt;
+  std::optional<int64_t> registers =
+      device ? device->getInteger("registers_per_block") : std::nullopt;
+  std::optional<int64_t> threads =
+      device ? device->getInteger("max_threads_per_block") : std::nullopt;
+  if (!name || !deviceChip || !shared || !registers || !threads) {
+    error = "its first device lacks name, chip, "
+            "shared_memory_per_block_optin, registers_per_block or "
+            "max_threads_per_block";
+    return std::nullopt;
+  }
+  DeviceLimits limits;
+  limits.name = name->str();
+  limits.chip = deviceChip->str();
+  limits.maxSharedPerBlock = *shared;
+  limits.registersPerBlock = *registers;
+  limits.maxThreadsPerBlock = *threads;
+  return limits;
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions(category);
@@ -116,7 +179,23 @@ int main(int argc, char **argv) {
                  << "' yet (gemm has one)\n";
     return 1;
   }
-  std::optional<DeviceLimits> limits = limitsForChip(chip);
+  std::optional<DeviceLimits> device;
+  if (!deviceFile.empty()) {
+    std::string error;
+    device = readDeviceLimits(deviceFile, error);
+    if (!device) {
+      llvm::errs() << "tile-tune: " << deviceFile << ": " << error << "\n";
+      return 1;
+    }
+    if (chip.getNumOccurrences() && chip != device->chip) {
+      llvm::errs() << "tile-tune: --chip=" << chip << " but " << deviceFile
+                   << " describes a " << device->chip << " GPU ("
+                   << device->name << ")\n";
+      return 1;
+    }
+    chip = device->chip;
+  }
+  std::optional<DeviceLimits> limits = device ? device : limitsForChip(chip);
   if (!limits) {
     llvm::errs() << "tile-tune: no limits known for chip '" << chip
                  << "' (sm_80, sm_86, sm_89, sm_90)\n";

@@ -28,21 +28,28 @@ prepare() {
   fi
   ninja -C "$build" tile-kernels tile-gpu-tests tile-bench-vector-add \
     tile-bench-gemm tile-bench-softmax tile-bench-attention tile_runtime_tests \
-    tile-tune tile-tune-run tile-walkthrough tile-profile
+    tile-tune tile-tune-run tile-walkthrough tile-profile tile-device-info
   rm -rf "$bundle"
   mkdir -p "$bundle/bin" "$bundle/lib"
   "$build/bin/tile-kernels" --out-dir="$bundle/kernels" --chip=sm_90
   # A short GEMM search for the autotuner's GPU side (with one deliberately
   # wrong candidate, which must be rejected).
   # (where tile-walkthrough's own search step would write it.)
+  # Pruned against the H200's own limits (`tile-device-info --json` there).
   "$build/bin/tile-tune" --out-dir="$bundle/kernels/walkthrough/tune-gemm" \
-    --chip=sm_90 \
+    --device=benchmarks/devices/nvidia-h200.json \
     --block-m=128,256 --block-n=128,256 --block-k=64 --stages=3,4 \
     --num-threads=128,256 --raster-panel=8 --add-wrong-candidate
+  # A search compiled for a larger shared-memory budget than the GPU has:
+  # tile-tune-run must prune the 288 KiB candidate on the device.
+  "$build/bin/tile-tune" --out-dir="$bundle/kernels/walkthrough/tune-over" \
+    --chip=sm_90 --max-shared-kib=300 --block-m=256 --block-n=128 \
+    --block-k=64 --stages=3,6 --num-threads=256 --raster-panel=8
   cp "$build/bin/tile-gpu-tests" "$build/bin/tile-bench-vector-add" \
     "$build/bin/tile-bench-gemm" "$build/bin/tile-bench-softmax" \
     "$build/bin/tile-bench-attention" "$build/bin/tile-tune-run" \
     "$build/bin/tile-walkthrough" "$build/bin/tile-profile" \
+    "$build/bin/tile-device-info" \
     "$build/bin/tile_runtime_tests" "$bundle/bin/"
   # Shared libraries the GPU machine lacks (Google Benchmark).
   for lib in $(ldd "$build/bin/tile-bench-vector-add" | awk '/benchmark/ {print $3}'); do
@@ -86,6 +93,8 @@ run() {
     rm -f "$out/step.tmp"
     echo "   ($((SECONDS - started)) s)" | tee -a "$log"
   }
+  # The GPU's limits as `tile-tune --device=FILE` reads them.
+  show_lines=40 step "device" "$bundle/bin/tile-device-info" --json
   if [ "$part" = all ] || [ "$part" = profile ]; then
     # The profiler: time against this GPU's ceilings, resources, occupancy
     # and SASS instruction counts (cuobjdump is on this machine).
@@ -126,6 +135,9 @@ run() {
     step "autotune gemm 4096^3 (cached)" "$bundle/bin/tile-tune-run" \
       "$bundle/kernels/walkthrough/tune-gemm" --shape=4096x4096x4096 \
       --cache="$bundle/tune-cache.json"
+    show_lines=6 step "autotune: a candidate over the GPU's shared memory" \
+      "$bundle/bin/tile-tune-run" "$bundle/kernels/walkthrough/tune-over" \
+      --shape=4096x4096x4096 --cache="$bundle/tune-cache.json"
     echo "== PyTorch peers"
     peers_started=$SECONDS
     # One file for both peers: $OUT brings back at most 8 files.

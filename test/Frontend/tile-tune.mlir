@@ -20,6 +20,25 @@
 // SM86: pruned gemm_f16_f32_128x128x64_t128_s4: needs 128 KiB
 // SM86-SAME: allows 99 KiB
 //
+// The limits of the GPU itself: `tile-device-info --json` run on it (here a
+// GPU with 100 KiB of shared memory per block), and the errors.
+// RUN: rm -rf %t.dev && mkdir -p %t.dev
+// RUN: echo '{"format": "tile-device-info", "version": 1, "driver": "13.0", "devices": [{"name": "Small GPU", "chip": "sm_90", "shared_memory_per_block_optin": 102400, "registers_per_block": 65536, "max_threads_per_block": 1024}]}' > %t.dev/small.json
+// RUN: tile-tune --dry-run --device=%t.dev/small.json --block-m=128 --block-n=128 --block-k=64 --stages=2,4 --num-threads=128 --raster-panel=0 | FileCheck %s --check-prefix=DEVICE
+// DEVICE: gemm: 2 configurations, 1 pruned before compiling, 1 to compile (Small GPU; shared memory per block 100 KiB)
+// DEVICE: pruned gemm_f16_f32_128x128x64_t128_s4: needs 128 KiB of shared memory, Small GPU allows 100 KiB per block
+// The H200's own description (benchmarks/devices/, from the GPU machine).
+// RUN: tile-tune --dry-run --device=%S/../../benchmarks/devices/nvidia-h200.json --block-m=256 --block-n=128 --block-k=64 --stages=4,6 --num-threads=256 --raster-panel=0 | FileCheck %s --check-prefix=H200
+// H200: gemm: 2 configurations, 1 pruned before compiling, 1 to compile (NVIDIA H200; shared memory per block 227 KiB)
+// H200: pruned gemm_f16_f32_256x128x64_t256_s6: needs 288 KiB of shared memory, NVIDIA H200 allows 227 KiB per block
+// RUN: not tile-tune --dry-run --device=%t.dev/small.json --chip=sm_80 2>&1 | FileCheck %s --check-prefix=DEVCHIP
+// DEVCHIP: tile-tune: --chip=sm_80 but {{.*}}small.json describes a sm_90 GPU (Small GPU)
+// RUN: echo '{"format": "tile-device-info", "version": 1, "driver": "", "devices": [], "no_gpu_reason": "no CUDA driver"}' > %t.dev/none.json
+// RUN: not tile-tune --dry-run --device=%t.dev/none.json 2>&1 | FileCheck %s --check-prefix=DEVNONE
+// DEVNONE: tile-tune: {{.*}}none.json: lists no device (no CUDA driver)
+// RUN: not tile-tune --dry-run --device=%s 2>&1 | FileCheck %s --check-prefix=DEVBAD
+// DEVBAD: tile-tune: {{.*}}tile-tune.mlir: not JSON:
+//
 // Compile two candidates (bf16 in, f16 out) on two threads.
 // RUN: rm -rf %t && tile-tune --in-dtype=bf16 --out-dtype=f16 --block-m=128 --block-n=128 --block-k=32 --stages=3 --num-threads=128,256 --raster-panel=0 --jobs=2 --out-dir=%t | FileCheck %s --check-prefix=COMPILE
 // COMPILE: candidate{{ +}}regs{{ +}}spill{{ +}}smem KiB{{ +}}compile ms{{ +}}status
