@@ -164,6 +164,19 @@
 // ATTNGPU: memref.view %{{.*}}[%[[ZERO]]][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<64x64xf16, #gpu.address_space<workgroup>>
 // ATTNGPU: nvgpu.ldmatrix
 
+// Causal D=128: a thread skips the rescale of its accumulator when none of
+// its row factors changed (the smallest is 1); D=64 and non-causal kernels
+// always rescale (measured: the branch only pays for causal D=128).
+// RUN: tile-kernels --kernel=attention --dtype=f16 --head-dim=128 --block-m=128 --block-n=64 --num-threads=128 --causal --emit=mlir | FileCheck %s --check-prefix=LAZY
+// LAZY: tile.reduce sum
+// LAZY: %[[SMALLEST:.*]] = tile.thread_reduce min %{{.*}} : !tile.buffer<128xf32, fragment> -> f32
+// LAZY: %[[CHANGED:.*]] = arith.cmpf olt, %[[SMALLEST]], %{{.*}} : f32
+// LAZY: scf.if %[[CHANGED]] {
+// LAZY-NEXT: tile.parallel
+// RUN: tile-kernels --kernel=attention --dtype=f16 --head-dim=64 --block-m=128 --block-n=64 --num-threads=128 --causal --emit=mlir | FileCheck %s --check-prefix=EAGER
+// RUN: tile-kernels --kernel=attention --dtype=f16 --head-dim=128 --block-m=128 --block-n=64 --num-threads=128 --emit=mlir | FileCheck %s --check-prefix=EAGER
+// EAGER-NOT: tile.thread_reduce
+
 // With --lse, the log-sum-exp of each query row (m / sqrt(D) + ln l) goes to
 // LSE[batch, heads, seq] through the head's view.
 // RUN: tile-kernels --kernel=attention --dtype=f16 --block-m=64 --block-n=64 --num-threads=128 --lse --emit=mlir | FileCheck %s --check-prefix=LSE

@@ -236,6 +236,7 @@ private:
   /// Registers per thread of a fragment (row slots for #tile.slice).
   FailureOr<int64_t> registersPerThread(Operation *op, Value buffer);
   LogicalResult lowerReduce(ReduceOp op);
+  LogicalResult lowerThreadReduce(ThreadReduceOp op);
   /// A private array of f32 in shared memory for cross-warp reductions.
   Value allocateScratch(Location loc, int64_t elements);
   /// cp.async.wait_group for the last commit before `op`, then a barrier.
@@ -573,6 +574,7 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
       })
       .Case([&](StageOp stage) { return lowerStage(stage); })
       .Case([&](ReduceOp reduce) { return lowerReduce(reduce); })
+      .Case([&](ThreadReduceOp reduce) { return lowerThreadReduce(reduce); })
       .Case([&](AsyncCommitOp commit) { return lowerAsyncCommit(commit); })
       .Case([&](AsyncWaitOp wait) { return lowerAsyncWait(wait); })
       .Case([&](DimOp dim) { return lowerDim(dim); })
@@ -1704,6 +1706,37 @@ Value KernelLowering::allocateScratch(Location loc, int64_t elements) {
                                  gpu::AddressSpace::Workgroup));
   return memref::ViewOp::create(builder, loc, type, base, constant(loc, offset),
                                 ValueRange{});
+}
+
+LogicalResult KernelLowering::lowerThreadReduce(ThreadReduceOp op) {
+  Location loc = op.getLoc();
+  const BufferStorage &src = storage[op.getSrc()];
+  if (!src.memref)
+    return op.emitOpError("operand has no storage");
+  // The fragment's registers are the thread's elements: combine them all.
+  int64_t slots = cast<MemRefType>(src.memref.getType()).getNumElements();
+  Value result;
+  for (int64_t s = 0; s < slots; ++s) {
+    Value value =
+        memref::LoadOp::create(builder, loc, src.memref, constant(loc, s));
+    if (!result) {
+      result = value;
+      continue;
+    }
+    switch (op.getKind()) {
+    case ReduceKind::sum:
+      result = arith::AddFOp::create(builder, loc, result, value);
+      break;
+    case ReduceKind::max:
+      result = arith::MaximumFOp::create(builder, loc, result, value);
+      break;
+    case ReduceKind::min:
+      result = arith::MinimumFOp::create(builder, loc, result, value);
+      break;
+    }
+  }
+  op.getResult().replaceAllUsesWith(result);
+  return success();
 }
 
 LogicalResult KernelLowering::lowerReduce(ReduceOp op) {

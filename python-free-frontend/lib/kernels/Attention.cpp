@@ -135,9 +135,22 @@ std::string buildAttention(Program &program, const AttentionConfig &config) {
                P[i] = cast(p, in);
              });
              k.reduceSum(S, runningSum, /*accumulate=*/true);
-             k.parallel({bM, d}, [&](const Indices &i) {
-               acc[i] = Expr(acc[i]) * rescale[i[0]];
-             });
+             auto rescaleAccumulator = [&] {
+               k.parallel({bM, d}, [&](const Indices &i) {
+                 acc[i] = Expr(acc[i]) * rescale[i[0]];
+               });
+             };
+             // Once the running maxima settle, most blocks change none of a
+             // thread's rows (every factor is exactly 1): such threads can
+             // skip the rescale of their accumulator registers. Measured on
+             // the H200, that gains 2-5% for causal D=128 (128 accumulator
+             // registers per thread) and loses 5-8% at D=64 (the branch
+             // costs more than its 64 multiplies), neutral for non-causal
+             // D=128; so only causal D=128 kernels branch.
+             if (config.causal && d >= 128)
+               k.when(less(k.threadMin(rescale), oneF), rescaleAccumulator);
+             else
+               rescaleAccumulator();
              k.gemm(P, Vs, acc);
            });
            // LSE = m / sqrt(D) + ln l (m is the raw score maximum); -inf

@@ -704,6 +704,22 @@ tile.kernel @vec_too_wide(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] threa
 
 // -----
 
+tile.kernel @thread_reduce_shared(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads(32) {
+  %s = tile.alloc_shared : !tile.buffer<32xf32, shared>
+  // expected-error@+1 {{expected a fragment, but got a shared tile}}
+  %r = tile.thread_reduce max %s : !tile.buffer<32xf32, shared> -> f32
+}
+
+// -----
+
+tile.kernel @thread_reduce_f16(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads(32) {
+  %x = tile.alloc_fragment : !tile.buffer<32xf16, fragment>
+  // expected-error@+1 {{expected an f32 fragment, but got 'f16'}}
+  %r = tile.thread_reduce max %x : !tile.buffer<32xf16, fragment> -> f32
+}
+
+// -----
+
 tile.kernel @reduce_dim0(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads(32) {
   %x = tile.alloc_fragment : !tile.buffer<4x32xf32, fragment>
   %m = tile.alloc_fragment : !tile.buffer<32xf32, fragment>

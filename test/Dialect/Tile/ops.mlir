@@ -306,6 +306,17 @@ tile.kernel @reductions(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads
   tile.reduce min %x into %m dim(1) : !tile.buffer<4x256xf32, fragment, #tile.row_major<vec = 4>>, !tile.buffer<4xf32, fragment, #tile.slice<dim = 1, parent = #tile.row_major<vec = 4>>>
 }
 
+// tile.thread_reduce: each thread's own elements, no communication.
+// CHECK-LABEL: tile.kernel @thread_reductions(
+// CHECK: tile.thread_reduce min %{{.*}} : !tile.buffer<4xf32, fragment, #tile.slice<dim = 1, parent = #tile.row_major<vec = 4>>> -> f32
+// CHECK: tile.thread_reduce sum %{{.*}} : !tile.buffer<4x256xf32, fragment> -> f32
+tile.kernel @thread_reductions(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads(256) {
+  %m = tile.alloc_fragment : !tile.buffer<4xf32, fragment, #tile.slice<dim = 1, parent = #tile.row_major<vec = 4>>>
+  %x = tile.alloc_fragment : !tile.buffer<4x256xf32, fragment>
+  %smallest = tile.thread_reduce min %m : !tile.buffer<4xf32, fragment, #tile.slice<dim = 1, parent = #tile.row_major<vec = 4>>> -> f32
+  %total = tile.thread_reduce sum %x : !tile.buffer<4x256xf32, fragment> -> f32
+}
+
 // Device printing: a scalar from a thread, a shared tile from a thread, a
 // fragment from a warp of a chosen block.
 // CHECK-LABEL: tile.kernel @printing(

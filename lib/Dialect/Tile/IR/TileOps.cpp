@@ -628,6 +628,17 @@ LogicalResult GemmPrefetchOp::verify() {
 // ReduceOp
 //===----------------------------------------------------------------------===//
 
+LogicalResult ThreadReduceOp::verify() {
+  BufferType src = getSrcType();
+  if (!src.isFragment())
+    return emitOpError("expected a fragment, but got a ")
+           << stringifyMemoryScope(src.getScope()) << " tile";
+  if (!src.getElementType().isF32())
+    return emitOpError("expected an f32 fragment, but got ")
+           << src.getElementType();
+  return success();
+}
+
 LogicalResult ReduceOp::verify() {
   BufferType src = getSrcType(), dst = getDstType();
   if (!src.isFragment() || !dst.isFragment())

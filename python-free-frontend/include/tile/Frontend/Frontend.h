@@ -271,6 +271,12 @@ public:
                  SourceLoc loc = {});
   void reduceMin(const Buffer &src, const Buffer &dst, bool accumulate = false,
                  SourceLoc loc = {});
+  /// min / max / sum of the elements of an f32 fragment that the calling
+  /// thread holds, with no communication (tile.thread_reduce): the value
+  /// differs between threads, for `when` conditions on register-only work.
+  Expr threadMin(const Buffer &fragment, SourceLoc loc = {});
+  Expr threadMax(const Buffer &fragment, SourceLoc loc = {});
+  Expr threadSum(const Buffer &fragment, SourceLoc loc = {});
   /// A sequential loop `for (i = lower; i < upper; i += step)` run by every
   /// thread of the block (scf.for), e.g. over the K tiles of a GEMM.
   void forLoop(Expr lower, Expr upper, int64_t step,
@@ -280,8 +286,10 @@ public:
   /// shared tiles (tile-pipeline), like TileLang's T.Pipelined.
   void pipelined(Expr lower, Expr upper, int64_t stages,
                  const std::function<void(Expr)> &body, SourceLoc loc = {});
-  /// Runs `body` only when `condition` (an i1 the same for the whole block,
-  /// e.g. from block indices and loop counters) holds (scf.if).
+  /// Runs `body` only when `condition` holds (scf.if). The condition is the
+  /// same for the whole block (from block indices and loop counters), or,
+  /// when the body only computes on fragments (no shared tiles, no
+  /// barriers), it may differ between threads (e.g. from threadMin).
   void when(Expr condition, const std::function<void()> &body,
             SourceLoc loc = {});
   /// Device printf (tile.print) of a scalar, or of a shared tile (from a

@@ -523,6 +523,36 @@ def Tile_ReduceOp : Tile_Op<"reduce"> {
   }];
 }
 
+def Tile_ThreadReduceOp : Tile_Op<"thread_reduce"> {
+  let summary = "combines the elements of a fragment that the calling thread holds";
+  let description = [{
+    `result = combine over the elements of src that this thread holds`
+    (sum, max or min), with no communication between threads: the result
+    generally differs from thread to thread. It serves conditions on work
+    that each thread does on its own registers, e.g. skipping the rescale
+    of an accumulator when all of a thread's row factors are 1:
+
+    ```mlir
+    %smallest = tile.thread_reduce min %rescale : !tile.buffer<128xf32, fragment> -> f32
+    %changed = arith.cmpf olt, %smallest, %one : f32
+    scf.if %changed { tile.parallel ... }
+    ```
+
+    A branch on such a value must not contain barriers or shared-memory
+    tiles (threads of a block may take different sides).
+  }];
+  let arguments = (ins Tile_ReduceKind:$kind,
+                       Arg<Tile_Buffer, "", [MemRead]>:$src);
+  let results = (outs F32:$result);
+  let assemblyFormat = [{
+    $kind $src attr-dict `:` qualified(type($src)) `->` type($result)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    BufferType getSrcType() { return ::llvm::cast<BufferType>(getSrc().getType()); }
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Element-wise computation
 //===----------------------------------------------------------------------===//
