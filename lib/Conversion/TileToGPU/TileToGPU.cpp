@@ -1708,6 +1708,20 @@ Value KernelLowering::allocateScratch(Location loc, int64_t elements) {
                                 ValueRange{});
 }
 
+/// a (+ | max | min) b for tile.reduce and tile.thread_reduce.
+static Value combineReduction(OpBuilder &builder, Location loc, ReduceKind kind,
+                              Value a, Value b) {
+  switch (kind) {
+  case ReduceKind::sum:
+    return arith::AddFOp::create(builder, loc, a, b);
+  case ReduceKind::max:
+    return arith::MaximumFOp::create(builder, loc, a, b);
+  case ReduceKind::min:
+    return arith::MinimumFOp::create(builder, loc, a, b);
+  }
+  llvm_unreachable("unknown reduction");
+}
+
 LogicalResult KernelLowering::lowerThreadReduce(ThreadReduceOp op) {
   Location loc = op.getLoc();
   const BufferStorage &src = storage[op.getSrc()];
@@ -1719,21 +1733,9 @@ LogicalResult KernelLowering::lowerThreadReduce(ThreadReduceOp op) {
   for (int64_t s = 0; s < slots; ++s) {
     Value value =
         memref::LoadOp::create(builder, loc, src.memref, constant(loc, s));
-    if (!result) {
-      result = value;
-      continue;
-    }
-    switch (op.getKind()) {
-    case ReduceKind::sum:
-      result = arith::AddFOp::create(builder, loc, result, value);
-      break;
-    case ReduceKind::max:
-      result = arith::MaximumFOp::create(builder, loc, result, value);
-      break;
-    case ReduceKind::min:
-      result = arith::MinimumFOp::create(builder, loc, result, value);
-      break;
-    }
+    result = result
+                 ? combineReduction(builder, loc, op.getKind(), result, value)
+                 : value;
   }
   op.getResult().replaceAllUsesWith(result);
   return success();
@@ -1749,17 +1751,8 @@ LogicalResult KernelLowering::lowerReduce(ReduceOp op) {
       getRowMap(op, src.type.getShape(), src.type.getLayout());
   if (failed(map))
     return failure();
-  ReduceKind kind = op.getKind();
-  auto combine = [&](Value a, Value b) -> Value {
-    switch (kind) {
-    case ReduceKind::sum:
-      return arith::AddFOp::create(builder, loc, a, b);
-    case ReduceKind::max:
-      return arith::MaximumFOp::create(builder, loc, a, b);
-    case ReduceKind::min:
-      return arith::MinimumFOp::create(builder, loc, a, b);
-    }
-    llvm_unreachable("unknown reduction");
+  auto combine = [&](Value a, Value b) {
+    return combineReduction(builder, loc, op.getKind(), a, b);
   };
 
   // In-thread: each register into its row slot.
