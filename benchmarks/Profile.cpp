@@ -15,12 +15,14 @@
 //
 // SHAPE by generator: vector_add N; gemm, gemm_softmax MxNxK; softmax,
 // bias_gelu MxN; attention BxHxS or BxHxSQxSK (head dim from the kernel).
-// FLOPs count multiply-adds as 2 (attention: 4 B H SQ SK D, halved when
-// causal); bytes are what must cross DRAM at least once (inputs read,
-// outputs written).
+// FLOPs are the tensor-core work, multiply-adds counted as 2 (attention:
+// 4 B H SQ SK D, halved when causal; vector_add, softmax and bias_gelu have
+// none and are rated by GB/s); bytes are what must cross DRAM at least once
+// (inputs read, outputs written).
 //
 //===----------------------------------------------------------------------===//
 
+#include "common/Flags.h"
 #include "common/Half.h"
 #include "common/KernelIndex.h"
 
@@ -57,12 +59,7 @@ std::optional<Options> parseOptions(int argc, char **argv) {
   o.dir = bench::kernelDir(TILE_KERNEL_DIR_DEFAULT);
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
-    auto value = [&](const char *flag) -> std::optional<std::string> {
-      std::string prefix = std::string(flag) + "=";
-      if (arg.rfind(prefix, 0) == 0)
-        return arg.substr(prefix.size());
-      return std::nullopt;
-    };
+    auto value = [&](const char *flag) { return bench::flagValue(arg, flag); };
     if (auto v = value("--kernels"))
       o.dir = *v;
     else if (auto v = value("--kernel"))
@@ -131,7 +128,6 @@ std::optional<Workload> workloadFor(const bench::KernelVariant &variant,
       return std::nullopt;
     for (const char *name : {"A", "B", "C"})
       w.shapes[name] = {shape[0]};
-    w.flops = double(shape[0]);
   } else if (g == "gemm" || g == "gemm_softmax") {
     if (!want(3, "MxNxK"))
       return std::nullopt;
@@ -297,22 +293,13 @@ std::optional<std::map<std::string, int>> sassCounts(const std::string &tool,
   FILE *pipe = popen(command.c_str(), "r");
   if (!pipe)
     return std::nullopt;
-  // Opcode prefixes and how the report names them.
-  const std::array<std::pair<const char *, const char *>, 9> kinds = {{
-      {"HMMA", "HMMA"},
-      {"LDSM", "LDSM"},
-      {"LDGSTS", "LDGSTS"},
-      {"BAR", "BAR"},
-      {"SHFL", "SHFL"},
-      {"MUFU.EX2", "MUFU.EX2"},
-      {"LDL", "LDL"},
-      {"STL", "STL"},
-      {"LDG", "LDG"},
-  }};
+  // The opcode prefixes counted (LDG also counts LDGSTS, as in the SASS).
+  const std::array<const char *, 10> prefixes = {
+      "HMMA",     "LDSM", "LDGSTS", "BAR", "SHFL",
+      "MUFU.EX2", "LDL",  "STL",    "LDG", "STG"};
   std::map<std::string, int> counts;
-  for (const auto &kind : kinds)
-    counts[kind.second] = 0;
-  counts["STG"] = 0;
+  for (const char *prefix : prefixes)
+    counts[prefix] = 0;
   std::array<char, 4096> line;
   int instructions = 0;
   while (fgets(line.data(), line.size(), pipe)) {
@@ -329,11 +316,9 @@ std::optional<std::map<std::string, int>> sassCounts(const std::string &tool,
     if (opcode.empty() || opcode[0] == '/' || opcode == "{" || opcode == "}")
       continue;
     ++instructions;
-    for (const auto &kind : kinds)
-      if (opcode.rfind(kind.first, 0) == 0)
-        ++counts[kind.second];
-    if (opcode.rfind("STG", 0) == 0)
-      ++counts["STG"];
+    for (const char *prefix : prefixes)
+      if (opcode.rfind(prefix, 0) == 0)
+        ++counts[prefix];
   }
   int status = pclose(pipe);
   if (status != 0 || instructions == 0)
@@ -450,7 +435,7 @@ int main(int argc, char **argv) {
       int driverBlocks = kernel.maxActiveBlocksPerMultiprocessor();
       double tflops = work->flops / (t.medianMs * 1e9);
       double gbs = work->bytes / (t.medianMs * 1e6);
-      bool computeBound = work->flops > 0 && variant.generator != "vector_add";
+      bool computeBound = work->flops > 0;
       int shared = res.staticSharedBytes + res.dynamicSharedBytes;
       std::printf(
           "%-44s %9.1f %9.1f %9.1f %8s %6s %8.0f %6s %4d %6.1f %6d %4d %5.0f%% "

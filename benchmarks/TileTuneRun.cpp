@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "common/Flags.h"
 #include "common/GemmArgs.h"
 #include "common/Half.h"
 #include "common/KernelIndex.h"
@@ -46,11 +47,7 @@ std::optional<Options> parse(int argc, char **argv) {
   Options o;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
-    auto value = [&](const std::string &flag) -> std::optional<std::string> {
-      if (arg.rfind(flag + "=", 0) == 0)
-        return arg.substr(flag.size() + 1);
-      return std::nullopt;
-    };
+    auto value = [&](const char *flag) { return bench::flagValue(arg, flag); };
     if (auto v = value("--shape")) {
       if (std::sscanf(v->c_str(), "%ldx%ldx%ld", &o.m, &o.n, &o.k) != 3)
         return std::nullopt;
@@ -71,28 +68,20 @@ std::optional<Options> parse(int argc, char **argv) {
   return o;
 }
 
-/// Why candidate `v` cannot run on `device` (empty if it can): more
-/// dynamic shared memory per block than the device allows (from its
-/// manifest, before loading: loading would fail), or, once loaded, no
-/// block fits on a multiprocessor (the occupancy API).
-std::string whyItDoesNotFit(const bench::KernelVariant &v,
-                            const rt::Device &device,
-                            const rt::Kernel *kernel = nullptr) {
-  if (!kernel) {
-    const rt::KernelInfo *info =
-        rt::loadManifestFile(v.manifestPath).findKernel(v.name);
-    int limit = device.sharedMemoryPerBlockOptin();
-    if (info && info->dynamicSharedMemory > unsigned(limit))
-      return "pruned on this GPU: needs " +
-             std::to_string(info->dynamicSharedMemory / 1024) +
-             " KiB of shared memory per block, " + device.name() + " allows " +
-             std::to_string(limit / 1024) + " KiB";
+/// Why candidate `v` cannot run on `device`, read from its manifest before
+/// loading it (loading would fail): more dynamic shared memory per block
+/// than the device allows. Empty if it fits.
+std::string sharedMemoryMisfit(const bench::KernelVariant &v,
+                               const rt::Device &device) {
+  const rt::KernelInfo *info =
+      rt::loadManifestFile(v.manifestPath).findKernel(v.name);
+  int limit = device.sharedMemoryPerBlockOptin();
+  if (!info || info->dynamicSharedMemory <= unsigned(limit))
     return "";
-  }
-  if (kernel->maxActiveBlocksPerMultiprocessor() == 0)
-    return "pruned on this GPU: no block fits on a multiprocessor "
-           "(occupancy API)";
-  return "";
+  return "pruned on this GPU: needs " +
+         std::to_string(info->dynamicSharedMemory / 1024) +
+         " KiB of shared memory per block, " + device.name() + " allows " +
+         std::to_string(limit / 1024) + " KiB";
 }
 
 std::string utcNow() {
@@ -199,68 +188,65 @@ int main(int argc, char **argv) {
   };
   std::vector<Row> rows;
   double flops = 2.0 * m * n * k;
+  // Validates, then times one candidate; its status says why it was not
+  // timed. The compile side pruned against a table or a saved description
+  // of the GPU; this GPU decides, so a candidate that does not fit is
+  // pruned here, with the reason, instead of failing to load or launch.
+  auto evaluate = [&](const bench::KernelVariant &v, Row &row) {
+    row.status = sharedMemoryMisfit(v, device);
+    if (!row.status.empty())
+      return;
+    rt::Kernel kernel =
+        rt::Module::load(device, v.cubinPath, v.manifestPath).kernel(v.name);
+    if (kernel.maxActiveBlocksPerMultiprocessor() == 0) {
+      row.status = "pruned on this GPU: no block fits on a multiprocessor "
+                   "(occupancy API)";
+      return;
+    }
+    std::vector<rt::Arg> args =
+        bench::gemmArgs(v.config, A, B, C, /*bias=*/nullptr, m, n, k);
+    kernel.launch(stream, args);
+    stream.synchronize();
+    bench::RelativeError error;
+    if (outType == "f32") {
+      std::vector<float> out = C.download<float>();
+      for (size_t s = 0; s < samples.size(); ++s)
+        error.add(out[samples[s].first * n + samples[s].second], reference[s]);
+    } else {
+      std::vector<uint16_t> out = C.download<uint16_t>();
+      for (size_t s = 0; s < samples.size(); ++s)
+        error.add(
+            bench::lowToFloat(out[samples[s].first * n + samples[s].second],
+                              outType == "bf16"),
+            reference[s]);
+    }
+    if (!error.finite || !(error.value() <= tolerance)) {
+      char text[96];
+      std::snprintf(text, sizeof(text), "rejected: relative error %.3g > %.1g",
+                    error.value(), tolerance);
+      row.status = text;
+      return;
+    }
+    row.status = "ok";
+    for (int w = 0; w < 3; ++w)
+      kernel.launch(stream, args);
+    std::vector<double> times;
+    for (int r = 0; r < options->runs; ++r) {
+      flushTo.copyFromAsync(flushFrom, flushBytes, stream);
+      start.record(stream);
+      kernel.launch(stream, args);
+      stop.record(stream);
+      stop.synchronize();
+      times.push_back(rt::Event::elapsedMs(start, stop) * 1e3);
+    }
+    std::sort(times.begin(), times.end());
+    row.medianUs = times[times.size() / 2];
+  };
   for (size_t c = 0; c < candidates->size(); ++c) {
     const bench::KernelVariant &v = (*candidates)[c];
-    Row row{v.name, "ok", 0, v.config};
+    Row row{v.name, "", 0, v.config};
     try {
-      // The compile side pruned against a table or a saved description of
-      // the GPU; this one decides: a candidate that does not fit is pruned
-      // here, with the reason, instead of failing to load or launch.
-      row.status = whyItDoesNotFit(v, device);
-      std::optional<rt::Module> module;
-      std::optional<rt::Kernel> loaded;
-      if (row.status.empty()) {
-        module = rt::Module::load(device, v.cubinPath, v.manifestPath);
-        loaded = module->kernel(v.name);
-        row.status = whyItDoesNotFit(v, device, &*loaded);
-      }
-      if (!row.status.empty()) {
-        std::cout << "[" << c + 1 << "/" << candidates->size() << "] "
-                  << row.name << ": " << row.status << std::endl;
-        rows.push_back(row);
-        continue;
-      }
-      row.status = "ok";
-      rt::Kernel &kernel = *loaded;
-      std::vector<rt::Arg> args =
-          bench::gemmArgs(v.config, A, B, C, /*bias=*/nullptr, m, n, k);
-      kernel.launch(stream, args);
-      stream.synchronize();
-      bench::RelativeError error;
-      if (outType == "f32") {
-        std::vector<float> out = C.download<float>();
-        for (size_t s = 0; s < samples.size(); ++s)
-          error.add(out[samples[s].first * n + samples[s].second],
-                    reference[s]);
-      } else {
-        std::vector<uint16_t> out = C.download<uint16_t>();
-        for (size_t s = 0; s < samples.size(); ++s)
-          error.add(
-              bench::lowToFloat(out[samples[s].first * n + samples[s].second],
-                                outType == "bf16"),
-              reference[s]);
-      }
-      if (!error.finite || !(error.value() <= tolerance)) {
-        char text[96];
-        std::snprintf(text, sizeof(text),
-                      "rejected: relative error %.3g > %.1g", error.value(),
-                      tolerance);
-        row.status = text;
-      } else {
-        for (int w = 0; w < 3; ++w)
-          kernel.launch(stream, args);
-        std::vector<double> times;
-        for (int r = 0; r < options->runs; ++r) {
-          flushTo.copyFromAsync(flushFrom, flushBytes, stream);
-          start.record(stream);
-          kernel.launch(stream, args);
-          stop.record(stream);
-          stop.synchronize();
-          times.push_back(rt::Event::elapsedMs(start, stop) * 1e3);
-        }
-        std::sort(times.begin(), times.end());
-        row.medianUs = times[times.size() / 2];
-      }
+      evaluate(v, row);
     } catch (const rt::Error &error) {
       row.status = std::string("failed: ") + error.what();
     }

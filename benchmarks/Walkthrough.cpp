@@ -15,6 +15,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "common/Flags.h"
+
 #include "tile/runtime/Runtime.h"
 
 #include <nlohmann/json.hpp>
@@ -195,10 +197,10 @@ int main(int argc, char **argv) {
   bool quick = false;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
-    if (arg.rfind("--kernels=", 0) == 0)
-      kernels = arg.substr(10);
-    else if (arg.rfind("--report=", 0) == 0)
-      report = arg.substr(9);
+    if (auto v = tile::bench::flagValue(arg, "--kernels"))
+      kernels = *v;
+    else if (auto v = tile::bench::flagValue(arg, "--report"))
+      report = *v;
     else if (arg == "--quick")
       quick = true;
     else {

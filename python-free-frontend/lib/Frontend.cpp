@@ -494,20 +494,10 @@ void Kernel::reduceMin(const Buffer &src, const Buffer &dst, bool accumulate,
   buildReduce(*this, mlir::tile::ReduceKind::min, src, dst, accumulate, loc);
 }
 
-static Expr buildThreadReduce(Kernel &k, mlir::tile::ReduceKind kind,
-                              const Buffer &fragment, SourceLoc loc) {
-  return Expr(&k, mlir::tile::ThreadReduceOp::create(
-                      k.builder(), k.location(loc), k.builder().getF32Type(),
-                      kind, fragment.value()));
-}
 Expr Kernel::threadMin(const Buffer &fragment, SourceLoc loc) {
-  return buildThreadReduce(*this, mlir::tile::ReduceKind::min, fragment, loc);
-}
-Expr Kernel::threadMax(const Buffer &fragment, SourceLoc loc) {
-  return buildThreadReduce(*this, mlir::tile::ReduceKind::max, fragment, loc);
-}
-Expr Kernel::threadSum(const Buffer &fragment, SourceLoc loc) {
-  return buildThreadReduce(*this, mlir::tile::ReduceKind::sum, fragment, loc);
+  return Expr(this, mlir::tile::ThreadReduceOp::create(
+                        b, location(loc), b.getF32Type(),
+                        mlir::tile::ReduceKind::min, fragment.value()));
 }
 
 void Kernel::clear(const Buffer &dest, SourceLoc loc) {

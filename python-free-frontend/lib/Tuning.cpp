@@ -5,6 +5,8 @@
 #include "tile/Target/KernelReport.h"
 
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
 
 #include <atomic>
 #include <mutex>
@@ -27,6 +29,58 @@ std::optional<DeviceLimits> limitsForChip(const std::string &chip) {
   limits.maxSharedPerBlock = sharedKiB * 1024;
   limits.registersPerBlock = 65536;
   limits.maxThreadsPerBlock = 1024;
+  return limits;
+}
+
+std::optional<DeviceLimits> readDeviceLimits(const std::string &path,
+                                             std::string &error) {
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  if (!buffer) {
+    error = buffer.getError().message();
+    return std::nullopt;
+  }
+  llvm::Expected<llvm::json::Value> json =
+      llvm::json::parse((*buffer)->getBuffer());
+  if (!json) {
+    error = "not JSON: " + llvm::toString(json.takeError());
+    return std::nullopt;
+  }
+  const llvm::json::Object *root = json->getAsObject();
+  const llvm::json::Array *devices = root ? root->getArray("devices") : nullptr;
+  if (!root || root->getString("format") != "tile-device-info" || !devices) {
+    error = "not the output of tile-device-info --json";
+    return std::nullopt;
+  }
+  if (devices->empty()) {
+    error = "lists no device";
+    if (std::optional<llvm::StringRef> why = root->getString("no_gpu_reason"))
+      error += " (" + why->str() + ")";
+    return std::nullopt;
+  }
+  const llvm::json::Object *device = devices->front().getAsObject();
+  std::optional<llvm::StringRef> name =
+      device ? device->getString("name") : std::nullopt;
+  std::optional<llvm::StringRef> deviceChip =
+      device ? device->getString("chip") : std::nullopt;
+  std::optional<int64_t> shared =
+      device ? device->getInteger("shared_memory_per_block_optin")
+             : std::nullopt;
+  std::optional<int64_t> registers =
+      device ? device->getInteger("registers_per_block") : std::nullopt;
+  std::optional<int64_t> threads =
+      device ? device->getInteger("max_threads_per_block") : std::nullopt;
+  if (!name || !deviceChip || !shared || !registers || !threads) {
+    error = "its first device lacks name, chip, "
+            "shared_memory_per_block_optin, registers_per_block or "
+            "max_threads_per_block";
+    return std::nullopt;
+  }
+  DeviceLimits limits;
+  limits.name = name->str();
+  limits.chip = deviceChip->str();
+  limits.maxSharedPerBlock = *shared;
+  limits.registersPerBlock = *registers;
+  limits.maxThreadsPerBlock = *threads;
   return limits;
 }
 

@@ -23,7 +23,6 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/JSON.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/xxhash.h"
 
@@ -112,60 +111,6 @@ static std::string toolchainId(const std::vector<TuneCandidate> &candidates,
   return llvm::formatv("LLVM {0}; ptxas {1}; PTX {2:x16}", LLVM_VERSION_STRING,
                        ptxas.empty() ? "?" : ptxas, hash)
       .str();
-}
-
-/// The first device of a `tile-device-info --json` file; nullopt with the
-/// reason in `error`.
-static std::optional<DeviceLimits> readDeviceLimits(const std::string &path,
-                                                    std::string &error) {
-  auto buffer = llvm::MemoryBuffer::getFile(path);
-  if (!buffer) {
-    error = buffer.getError().message();
-    return std::nullopt;
-  }
-  llvm::Expected<llvm::json::Value> json =
-      llvm::json::parse((*buffer)->getBuffer());
-  if (!json) {
-    error = "not JSON: " + llvm::toString(json.takeError());
-    return std::nullopt;
-  }
-  const llvm::json::Object *root = json->getAsObject();
-  const llvm::json::Array *devices = root ? root->getArray("devices") : nullptr;
-  if (!root || root->getString("format") != "tile-device-info" || !devices) {
-    error = "not the output of tile-device-info --json";
-    return std::nullopt;
-  }
-  if (devices->empty()) {
-    error = "lists no device";
-    if (std::optional<llvm::StringRef> why = root->getString("no_gpu_reason"))
-      error += " (" + why->str() + ")";
-    return std::nullopt;
-  }
-  const llvm::json::Object *device = devices->front().getAsObject();
-  std::optional<llvm::StringRef> name =
-      device ? device->getString("name") : std::nullopt;
-  std::optional<llvm::StringRef> deviceChip =
-      device ? device->getString("chip") : std::nullopt;
-  std::optional<int64_t> shared =
-      device ? device->getInteger("shared_memory_per_block_optin")
-             : std::nullopt;
-  std::optional<int64_t> registers =
-      device ? device->getInteger("registers_per_block") : std::nullopt;
-  std::optional<int64_t> threads =
-      device ? device->getInteger("max_threads_per_block") : std::nullopt;
-  if (!name || !deviceChip || !shared || !registers || !threads) {
-    error = "its first device lacks name, chip, "
-            "shared_memory_per_block_optin, registers_per_block or "
-            "max_threads_per_block";
-    return std::nullopt;
-  }
-  DeviceLimits limits;
-  limits.name = name->str();
-  limits.chip = deviceChip->str();
-  limits.maxSharedPerBlock = *shared;
-  limits.registersPerBlock = *registers;
-  limits.maxThreadsPerBlock = *threads;
-  return limits;
 }
 
 int main(int argc, char **argv) {

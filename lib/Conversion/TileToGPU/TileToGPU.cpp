@@ -1333,18 +1333,30 @@ LogicalResult KernelLowering::lowerPrint(PrintOp op) {
   auto guard = scf::IfOp::create(builder, loc, chosen);
   OpBuilder::InsertionGuard insertion(builder);
   builder.setInsertionPoint(guard.thenBlock()->getTerminator());
-  std::string label = op.getLabel().str();
+  // printf "label[i][j] = value<suffix>" for `element` at `indices`, with
+  // `extra` values after it.
+  auto printElement = [&](ValueRange indices, Value element, StringRef suffix,
+                          ValueRange extra) {
+    std::string format = op.getLabel().str();
+    SmallVector<Value> args;
+    for (Value index : indices) {
+      format += "[%lld]";
+      args.push_back(printfArgument(builder, loc, index).first);
+    }
+    auto [arg, valueFormat] = printfArgument(builder, loc, element);
+    args.push_back(arg);
+    for (Value value : extra)
+      args.push_back(printfArgument(builder, loc, value).first);
+    format += (" = " + valueFormat + suffix + "\n").str();
+    gpu::PrintfOp::create(builder, loc, builder.getStringAttr(format), args);
+  };
 
   if (!buffer) {
-    auto [arg, format] = printfArgument(builder, loc, value);
-    gpu::PrintfOp::create(builder, loc,
-                          builder.getStringAttr(label + " = " + format + "\n"),
-                          ValueRange{arg});
+    printElement({}, value, "", {});
     return success();
   }
 
   ArrayRef<int64_t> shape = buffer.getShape();
-  std::string indices = shape.size() == 2 ? "[%lld][%lld]" : "[%lld]";
   if (buffer.isShared()) {
     // One thread walks the whole tile (runtime loops: any size).
     const BufferStorage &tile = storage[value];
@@ -1360,15 +1372,7 @@ LogicalResult KernelLowering::lowerPrint(PrintOp op) {
     Value element = memref::LoadOp::create(
         builder, loc, tile.memref,
         shape.size() == 2 ? physical(loc, tile, ivs) : SmallVector<Value>(ivs));
-    SmallVector<Value> args;
-    for (Value iv : ivs)
-      args.push_back(printfArgument(builder, loc, iv).first);
-    auto [arg, format] = printfArgument(builder, loc, element);
-    args.push_back(arg);
-    gpu::PrintfOp::create(
-        builder, loc,
-        builder.getStringAttr(label + indices + " = " + format.str() + "\n"),
-        args);
+    printElement(ivs, element, "", {});
     return success();
   }
 
@@ -1378,23 +1382,11 @@ LogicalResult KernelLowering::lowerPrint(PrintOp op) {
   {
     OpBuilder::InsertionGuard inBody(builder);
     builder.setInsertionPoint(loop.getBodyBlock().getTerminator());
-    SmallVector<Value> ivs(loop.getInductionVars());
+    ValueRange ivs = loop.getInductionVars();
     Value element =
         LoadOp::create(builder, loc, buffer.getElementType(), value, ivs);
-    SmallVector<Value> args;
-    for (Value iv : ivs)
-      args.push_back(printfArgument(builder, loc, iv).first);
-    auto [arg, format] = printfArgument(builder, loc, element);
-    args.push_back(arg);
-    args.push_back(
-        printfArgument(builder, loc,
-                       gpu::ThreadIdOp::create(builder, loc, gpu::Dimension::x))
-            .first);
-    gpu::PrintfOp::create(builder, loc,
-                          builder.getStringAttr(label + indices + " = " +
-                                                format.str() +
-                                                " (thread %lld)\n"),
-                          args);
+    printElement(ivs, element, " (thread %lld)",
+                 {gpu::ThreadIdOp::create(builder, loc, gpu::Dimension::x)});
   }
   builder.setInsertionPoint(loop);
   LogicalResult lowered = lowerParallel(loop);

@@ -271,12 +271,11 @@ public:
                  SourceLoc loc = {});
   void reduceMin(const Buffer &src, const Buffer &dst, bool accumulate = false,
                  SourceLoc loc = {});
-  /// min / max / sum of the elements of an f32 fragment that the calling
-  /// thread holds, with no communication (tile.thread_reduce): the value
-  /// differs between threads, for `when` conditions on register-only work.
+  /// The smallest of the elements of an f32 fragment that the calling
+  /// thread holds, with no communication (tile.thread_reduce min): the
+  /// value differs between threads, for `when` conditions on register-only
+  /// work.
   Expr threadMin(const Buffer &fragment, SourceLoc loc = {});
-  Expr threadMax(const Buffer &fragment, SourceLoc loc = {});
-  Expr threadSum(const Buffer &fragment, SourceLoc loc = {});
   /// A sequential loop `for (i = lower; i < upper; i += step)` run by every
   /// thread of the block (scf.for), e.g. over the K tiles of a GEMM.
   void forLoop(Expr lower, Expr upper, int64_t step,

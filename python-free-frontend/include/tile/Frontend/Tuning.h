@@ -37,6 +37,11 @@ struct DeviceLimits {
 /// sm_86, sm_89, sm_90); nullopt for other chips.
 std::optional<DeviceLimits> limitsForChip(const std::string &chip);
 
+/// The limits of the first device in a `tile-device-info --json` file
+/// (written on the GPU machine); nullopt with the reason in `error`.
+std::optional<DeviceLimits> readDeviceLimits(const std::string &path,
+                                             std::string &error);
+
 /// A generator's configuration space.
 struct TuneSpace {
   std::string generator;
