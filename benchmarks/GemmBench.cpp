@@ -343,8 +343,11 @@ int main(int argc, char **argv) {
     std::string epilogue = v.config.value("epilogue", "none");
     if (epilogue == "none")
       continue;
-    auto plain =
-        byName.find(v.name.substr(0, v.name.size() - epilogue.size() - 1));
+    // The same configuration without the epilogue ("_<epilogue>" removed
+    // from the name, a "_div8" after it kept).
+    std::string plainName = v.name;
+    plainName.erase(plainName.rfind("_" + epilogue), epilogue.size() + 1);
+    auto plain = byName.find(plainName);
     if (plain == byName.end())
       continue;
     fusedAndPlain.emplace_back(&v, plain->second);

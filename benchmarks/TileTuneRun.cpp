@@ -193,6 +193,12 @@ int main(int argc, char **argv) {
   // of the GPU; this GPU decides, so a candidate that does not fit is
   // pruned here, with the reason, instead of failing to load or launch.
   auto evaluate = [&](const bench::KernelVariant &v, Row &row) {
+    if (!bench::keepsDivisibility(v.config, m, n, k)) {
+      row.status = "skipped: compiled for rows that are multiples of " +
+                   std::to_string(v.config.value("divisibility", 1)) +
+                   ", which this shape's are not";
+      return;
+    }
     row.status = sharedMemoryMisfit(v, device);
     if (!row.status.empty())
       return;

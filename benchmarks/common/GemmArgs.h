@@ -47,6 +47,17 @@ gemmArgs(const nlohmann::json &config, const rt::DeviceBuffer &a,
   return args;
 }
 
+/// Whether an M x N x K problem keeps the variant's `divisibility` promise:
+/// the rows of A (K, or M with transpose_a), B (N, or K with transpose_b)
+/// and C (N) are multiples of it. The runtime refuses to launch otherwise.
+inline bool keepsDivisibility(const nlohmann::json &config, int64_t m,
+                              int64_t n, int64_t k) {
+  int64_t d = config.value("divisibility", int64_t(1));
+  int64_t rowA = config.value("transpose_a", false) ? m : k;
+  int64_t rowB = config.value("transpose_b", false) ? k : n;
+  return rowA % d == 0 && rowB % d == 0 && n % d == 0;
+}
+
 } // namespace tile::bench
 
 #endif // TILE_BENCHMARKS_COMMON_GEMMARGS_H

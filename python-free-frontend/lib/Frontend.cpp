@@ -371,6 +371,16 @@ int Kernel::scalarParam(const std::string &paramName, Type type) {
   return paramTypes.size() - 1;
 }
 
+void Kernel::divisible(const Buffer &tensor, int dim, int64_t divisor) {
+  if (op)
+    throw std::logic_error("tile::fe: divisible must be declared before "
+                           "Kernel::body");
+  if (tensor.kernel != this || tensor.paramIndex < 0)
+    throw std::logic_error("tile::fe: divisible expects a tensor parameter "
+                           "of this kernel");
+  divisibility.push_back({tensor.paramIndex, dim, divisor});
+}
+
 void Kernel::body(std::vector<GridExtent> grid,
                   const std::function<void(Kernel &)> &build, SourceLoc loc) {
   if (op)
@@ -386,6 +396,13 @@ void Kernel::body(std::vector<GridExtent> grid,
   op = kernel;
   if (raster > 0)
     kernel.setRasterPanelAttr(b.getI64IntegerAttr(raster));
+  if (!divisibility.empty()) {
+    SmallVector<Attribute> promises;
+    for (const Divisibility &promise : divisibility)
+      promises.push_back(mlir::tile::DivisibilityAttr::get(
+          ctx, promise.param, promise.dim, promise.divisor));
+    kernel.setDivisibilityAttr(b.getArrayAttr(promises));
+  }
   b.setInsertionPointToStart(&kernel.getEntryBlock());
   build(*this);
 }

@@ -95,18 +95,20 @@ TuneSpace gemmTuneSpace(const std::string &inDtype, const std::string &outDtype,
       for (int64_t blockK : axes.blockK)
         for (int64_t stages : axes.stages)
           for (int64_t threads : axes.threads)
-            for (int64_t raster : axes.rasterPanel) {
-              GemmConfig c;
-              c.blockM = blockM;
-              c.blockN = blockN;
-              c.blockK = blockK;
-              c.stages = stages;
-              c.threads = threads;
-              c.rasterPanel = raster;
-              c.inDtype = inDtype;
-              c.outDtype = outDtype;
-              space.candidates.push_back(gemmVariant(c));
-            }
+            for (int64_t raster : axes.rasterPanel)
+              for (int64_t divisibility : axes.divisibility) {
+                GemmConfig c;
+                c.blockM = blockM;
+                c.blockN = blockN;
+                c.blockK = blockK;
+                c.stages = stages;
+                c.threads = threads;
+                c.rasterPanel = raster;
+                c.inDtype = inDtype;
+                c.outDtype = outDtype;
+                c.divisibility = divisibility;
+                space.candidates.push_back(gemmVariant(c));
+              }
   space.sharedBytes = [](const llvm::json::Object &config) -> int64_t {
     // `stages` copies of the A (M x K) and B (K x N) tiles.
     int64_t m = *config.getInteger("block_m"),

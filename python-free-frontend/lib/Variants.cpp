@@ -77,7 +77,8 @@ Variant gemmVariant(const GemmConfig &c) {
                              {"transpose_b", c.transposeB},
                              {"in_dtype", c.inDtype},
                              {"transpose_a", c.transposeA},
-                             {"epilogue", c.epilogue}},
+                             {"epilogue", c.epilogue},
+                             {"divisibility", c.divisibility}},
           [c](Program &p) { return buildGemm(p, c); }};
 }
 

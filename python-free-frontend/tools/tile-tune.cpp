@@ -89,6 +89,11 @@ static cl::list<int64_t> rasterPanels("raster-panel",
                                       cl::desc("gemm: rasterization panels "
                                                "(default 0,8)"),
                                       cl::CommaSeparated, cl::cat(category));
+static cl::list<int64_t> divisibilities(
+    "divisibility",
+    cl::desc("gemm: row divisibility promises (default 8: the rows of A, B "
+             "and C are multiples of 8, checked at launch; 1: any shape)"),
+    cl::CommaSeparated, cl::cat(category));
 static cl::opt<bool> addWrongCandidate(
     "add-wrong-candidate",
     cl::desc("Add a deliberately wrong candidate (an NT kernel recorded as "
@@ -166,6 +171,7 @@ int main(int argc, char **argv) {
   restrict(axes.stages, stageCounts);
   restrict(axes.threads, threadCounts);
   restrict(axes.rasterPanel, rasterPanels);
+  restrict(axes.divisibility, divisibilities);
   TuneSpace space = gemmTuneSpace(inDtype, outDtype, axes);
   if (addWrongCandidate) {
     GemmConfig c;

@@ -130,11 +130,19 @@ void checkBuffer(const std::string &prefix, const ParamInfo &param,
       throw Error(where + "expects size " + std::to_string(param.shape[d]) +
                   " in dim " + std::to_string(d) + ", but got " +
                   std::to_string(shape[d]));
+    if (d < param.divisibility.size() && shape[d] % param.divisibility[d] != 0)
+      throw Error(where + "got size " + std::to_string(shape[d]) + " in dim " +
+                  std::to_string(d) + ", but this kernel was compiled for " +
+                  "sizes that are multiples of " +
+                  std::to_string(param.divisibility[d]) +
+                  " there (\"divisibility\" in its manifest); use a variant "
+                  "compiled without that promise");
   }
   // Tile kernels access global tensors with 128-bit loads and stores.
   if (arg.devicePtr() % 16 != 0)
     throw Error(where + "needs a 16-byte aligned address, but got " +
-                std::to_string(arg.devicePtr()) + " (tile kernels use 128-bit "
+                std::to_string(arg.devicePtr()) +
+                " (tile kernels use 128-bit "
                 "accesses)");
   if (!arg.capacity())
     return;

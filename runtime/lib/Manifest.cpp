@@ -330,6 +330,18 @@ ParamInfo parseParam(const Parser &p, const json &node,
     for (std::size_t d = 0; d < shape.size(); ++d)
       param.shape.push_back(p.checkInteger(
           shape[d], "shape[" + std::to_string(d) + "]", where, -1, INT64_MAX));
+    if (node.contains("divisibility")) {
+      const json &divisors = p.array(node, "divisibility", where);
+      if (divisors.size() != shape.size())
+        p.fail(where, "field 'divisibility' has " +
+                          std::to_string(divisors.size()) +
+                          " entries, but the shape has " +
+                          std::to_string(shape.size()));
+      for (std::size_t d = 0; d < divisors.size(); ++d)
+        param.divisibility.push_back(p.checkInteger(
+            divisors[d], "divisibility[" + std::to_string(d) + "]", where, 1,
+            INT64_MAX));
+    }
   } else if (kind == "dim") {
     param.kind = ParamKind::Dim;
     param.dtype = DType::i64;

@@ -266,6 +266,27 @@ TEST(Pack, StaticDimMismatch) {
       "kernel 'mm': parameter 'X' expects size 128 in dim 1, but got 64");
 }
 
+TEST(Pack, DivisibilityPromise) {
+  // A kernel compiled with `divisible(%X[0] by 8)`: sizes that break the
+  // promise are refused, the others pass.
+  KernelInfo kernel = matmulLike();
+  for (ParamInfo &param : kernel.params)
+    if (param.name == "X")
+      param.divisibility = {8, 1};
+  auto args = [](int64_t rows) {
+    return std::vector<Arg>{
+        Arg::buffer(CUdeviceptr(0x10), DType::f16, {rows, 128}),
+        Arg::buffer(CUdeviceptr(0x20), DType::bf16, {128, 33}),
+        Arg::scalar(int64_t(1))};
+  };
+  EXPECT_NO_THROW(checkAndPack(kernel, args(1000)));
+  EXPECT_TILE_ERROR(
+      checkAndPack(kernel, args(1001)),
+      "kernel 'mm': parameter 'X' got size 1001 in dim 0, but this kernel was "
+      "compiled for sizes that are multiples of 8 there (\"divisibility\" in "
+      "its manifest); use a variant compiled without that promise");
+}
+
 TEST(Pack, BufferTooSmall) {
   DeviceBuffer empty;
   std::vector<Arg> args = vectorAddArgs(16);

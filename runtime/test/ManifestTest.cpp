@@ -77,6 +77,11 @@ TEST(Manifest, OptionalFieldsAndUnknownKeys) {
   ASSERT_EQ(kernel.grid.size(), 2u);
   EXPECT_EQ(kernel.grid[1].kind, GridExtent::Kind::Const);
   EXPECT_EQ(kernel.grid[1].value, 4);
+  EXPECT_TRUE(kernel.params[0].divisibility.empty());
+
+  j["kernels"][0]["params"][1]["divisibility"] = {8};
+  EXPECT_EQ(parseManifest(j.dump()).kernels[0].params[1].divisibility,
+            std::vector<int64_t>{8});
 }
 
 struct MalformedCase {
@@ -184,6 +189,15 @@ TEST(Manifest, MalformedManifestsGivePreciseErrors) {
       {"shape", [&](json &j) { param(j, 0)["shape"] = {-2}; },
        "manifest: kernel 'vector_add': param 'A': shape[0] must be >= -1, "
        "but got -2"},
+      {"divisibility length",
+       [&](json &j) {
+         param(j, 0)["divisibility"] = {8, 1};
+       },
+       "manifest: kernel 'vector_add': param 'A': field 'divisibility' has 2 "
+       "entries, but the shape has 1"},
+      {"divisibility zero", [&](json &j) { param(j, 0)["divisibility"] = {0}; },
+       "manifest: kernel 'vector_add': param 'A': divisibility[0] must be >= "
+       "1, but got 0"},
       {"shape missing", [&](json &j) { param(j, 0).erase("shape"); },
        "manifest: kernel 'vector_add': param 'A': missing field 'shape'"},
       {"dim buffer", [&](json &j) { param(j, 3)["buffer"] = "Z"; },

@@ -99,7 +99,7 @@ run() {
     # The profiler: time against this GPU's ceilings, resources, occupancy
     # and SASS instruction counts (cuobjdump is on this machine).
     show_lines=80 step "profile gemm 4096^3" "$bundle/bin/tile-profile" --sass \
-      --kernel='^gemm_f16_f32_(128x128x64_t128|128x256x64_t256|256x128x64_t256)_s3_r8$' \
+      --kernel='^gemm_f16_f32_(128x128x64_t128|128x256x64_t256|256x128x64_t256)_s3_r8_div8$' \
       --shape=4096x4096x4096
     show_lines=80 step "profile attention 4x32x4096" "$bundle/bin/tile-profile" --sass \
       --kernel='^attention_(causal_)?(f16|bf16)_d(64|128)_128x(32|64|128)_t128_s2$' \

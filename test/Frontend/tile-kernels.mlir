@@ -62,6 +62,24 @@
 // RUN: not tile-kernels --kernel=gemm --epilogue=relu 2>&1 | FileCheck %s --check-prefix=BADEPI
 // BADEPI: unknown GEMM epilogue 'relu' (none, bias_gelu, bias_gelu_tanh)
 
+// A GEMM that promises rows of multiples of 8 (`--divisibility=8`): the
+// promise on A, B, C and the bias, `_div8` in the name, and in the manifest
+// for the runtime to check; the cubin has no masked scalar global access.
+// RUN: tile-kernels --kernel=gemm --block-m=128 --block-n=128 --block-k=32 --num-threads=128 --out-dtype=f16 --epilogue=bias_gelu --divisibility=8 --emit=mlir | tile-opt | FileCheck %s --check-prefix=DIV
+// DIV: tile.kernel @gemm_f16_f16_128x128x32_t128_s3_bias_gelu_div8({{.*}}) grid({{.*}} threads(128) divisible(%A[1] by 8, %B[1] by 8, %C[1] by 8, %Bias[0] by 8) {
+// RUN: tile-kernels --kernel=gemm --block-m=128 --block-n=128 --block-k=32 --num-threads=128 --out-dtype=f16 --divisibility=8 --emit=manifest | FileCheck %s --check-prefix=DIVMANIFEST
+// DIVMANIFEST: "divisibility": [
+// DIVMANIFEST-NEXT: 1,
+// DIVMANIFEST-NEXT: 8
+// RUN: tile-kernels --kernel=gemm --block-m=128 --block-n=128 --block-k=32 --num-threads=128 --out-dtype=f16 --divisibility=8 --emit=ptx | FileCheck %s --check-prefix=DIVPTX
+// DIVPTX-NOT: {{ld|st}}.global.b16
+// DIVPTX: mma.sync
+// DIVPTX-NOT: {{ld|st}}.global.b16
+// RUN: tile-kernels --kernel=gemm --block-m=128 --block-n=128 --block-k=32 --num-threads=128 --out-dtype=f16 --emit=ptx | FileCheck %s --check-prefix=ANYPTX
+// ANYPTX: {{ld|st}}.global.b16
+// RUN: not tile-kernels --kernel=gemm --divisibility=0 2>&1 | FileCheck %s --check-prefix=BADDIV
+// BADDIV: GEMM divisibility must be at least 1, but got 0
+
 // The same epilogue as its own kernel, and its PTX (16-byte accesses).
 // RUN: tile-kernels --kernel=bias_gelu --dtype=f16 --block-m=4 --block-n=1024 --emit=ptx | FileCheck %s --check-prefix=BG
 // BG: .visible .entry bias_gelu_f16_4x1024_t256(

@@ -19,8 +19,11 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/ADT/TypeSwitch.h"
+
+#include <numeric>
 
 namespace mlir::tile {
 #define GEN_PASS_DEF_CONVERTTILETOGPU
@@ -44,6 +47,12 @@ struct BufferStorage {
   Value memref;
   /// Size of each dimension (index values).
   SmallVector<Value> sizes;
+  /// A number each size is known to be a multiple of (getSizeDivisor).
+  SmallVector<int64_t> divisors = {};
+
+  int64_t divisor(int64_t dim) const {
+    return dim < static_cast<int64_t>(divisors.size()) ? divisors[dim] : 1;
+  }
 };
 
 /// How the elements of a tile are spread over the threads: the tile is cut in
@@ -72,6 +81,30 @@ Distribution distribute(ArrayRef<int64_t> shape, int64_t vec,
 /// fragment copied to f16, split into 16-byte ones).
 llvm::MaybeAlign accessAlign(int64_t bytes) {
   return llvm::MaybeAlign(std::min<int64_t>(bytes, 16));
+}
+
+/// A number that `value` (index arithmetic) is known to be a multiple of:
+/// constants, and sums and products of them, e.g. a block's first row
+/// `by * 128`; 1 when nothing is known.
+int64_t knownMultiple(Value value) {
+  constexpr int64_t any = int64_t(1) << 30; // 0 is a multiple of anything
+  APInt constant;
+  if (matchPattern(value, m_ConstantInt(&constant))) {
+    int64_t v = std::abs(constant.getSExtValue());
+    return v == 0 ? any : v;
+  }
+  Operation *def = value.getDefiningOp();
+  if (!def)
+    return 1;
+  if (isa<arith::MulIOp>(def))
+    return std::min(any, knownMultiple(def->getOperand(0)) *
+                             knownMultiple(def->getOperand(1)));
+  if (isa<arith::AddIOp, arith::SubIOp>(def))
+    return std::gcd(knownMultiple(def->getOperand(0)),
+                    knownMultiple(def->getOperand(1)));
+  if (isa<arith::IndexCastOp, arith::IndexCastUIOp>(def))
+    return knownMultiple(def->getOperand(0));
+  return 1;
 }
 
 int64_t alignTo(int64_t value, int64_t alignment) {
@@ -181,6 +214,11 @@ private:
   LogicalResult lowerRowValueStore(CopyOp op, SliceLayoutAttr slice);
   LogicalResult lowerFill(Operation *op, Value dest, Value value);
   LogicalResult lowerParallel(ParallelOp op);
+  /// The copy right after `loop` that stores the fragment the loop computes
+  /// to global memory, in the loop's own layout and chunks: the loop then
+  /// stores each chunk as soon as it is computed (an epilogue's values die
+  /// chunk by chunk instead of all staying live until the copy).
+  CopyOp fusedStoreAfter(ParallelOp loop, Attribute layout, int64_t vec);
   /// tile.print: gpu.printf from the chosen block and thread or warp.
   LogicalResult lowerPrint(PrintOp op);
   /// `slot` is the register of the loop's layout; `rows`, when the loop
@@ -265,6 +303,10 @@ private:
     Value rowsInBounds; // every index but the last is inside
     Value remaining;    // elements of the row from g on (signed; may be < 0)
     Value fast;         // the whole vector is inside and aligned
+    /// Statically known: every chunk is wholly inside the row or wholly
+    /// past its end and aligned (row length and column offset multiples of
+    /// vec), so no chunk needs masked scalar accesses.
+    bool wholeChunks = false;
   };
   GlobalAccess globalAccessChecks(Location loc, const BufferStorage &global,
                                   ValueRange offsets, ArrayRef<Value> g,
@@ -287,6 +329,10 @@ private:
   /// chunkLow) xor ((row / P) mod C)) * E + col mod E.
   Value swizzledColumn(Location loc, BufferType type, Value row, Value col,
                        int64_t chunkLow);
+
+  /// Copies of a fragment to global memory that the tile.parallel computing
+  /// the fragment lowered with itself (fusedStoreAfter).
+  llvm::SmallPtrSet<Operation *, 4> storesFusedIntoParallel;
 
   KernelOp kernel;
   gpu::GPUModuleOp gpuModule;
@@ -355,10 +401,12 @@ void KernelLowering::createFunction() {
       continue;
     }
     BufferStorage global{buffer, {}, {}};
-    for (int64_t d = 0; d < buffer.getRank(); ++d)
+    for (int64_t d = 0; d < buffer.getRank(); ++d) {
       global.sizes.push_back(buffer.isDynamicDim(d)
                                  ? Value(entry.getArgument(nextDynamic++))
                                  : constant(loc, buffer.getDimSize(d)));
+      global.divisors.push_back(getSizeDivisor(param, d));
+    }
     // Row-major strides.
     SmallVector<OpFoldResult> strides(buffer.getRank());
     SmallVector<int64_t> staticStrides(buffer.getRank());
@@ -463,6 +511,9 @@ FailureOr<DictionaryAttr> KernelLowering::run() {
     return WalkResult::advance();
   });
   for (Operation *op : tileOps) {
+    // Already lowered, chunk by chunk, inside the tile.parallel before it.
+    if (storesFusedIntoParallel.contains(op))
+      continue;
     builder.setInsertionPoint(op);
     if (failed(lowerOp(op)))
       return failure();
@@ -502,9 +553,13 @@ FailureOr<DictionaryAttr> KernelLowering::run() {
                              {str("type"), str(getDTypeName(type))}}));
       continue;
     }
-    SmallVector<Attribute> shape;
+    SmallVector<Attribute> shape, divisibility;
+    bool promised = false;
     for (int64_t d = 0; d < buffer.getRank(); ++d) {
       shape.push_back(i64(buffer.isDynamicDim(d) ? -1 : buffer.getDimSize(d)));
+      int64_t divisor = buffer.isDynamicDim(d) ? kernel.getDivisor(i, d) : 1;
+      divisibility.push_back(i64(divisor));
+      promised |= divisor > 1;
       if (buffer.isDynamicDim(d))
         dimParams.push_back(
             dict({{str("name"), str((Twine(name) + ".dim" + Twine(d)).str())},
@@ -513,11 +568,16 @@ FailureOr<DictionaryAttr> KernelLowering::run() {
                   {str("buffer"), str(name)},
                   {str("dim"), i64(d)}}));
     }
-    params.push_back(
-        dict({{str("name"), str(name)},
-              {str("kind"), str("buffer")},
-              {str("dtype"), str(getDTypeName(buffer.getElementType()))},
-              {str("shape"), builder.getArrayAttr(shape)}}));
+    SmallVector<NamedAttribute> entries = {
+        {str("name"), str(name)},
+        {str("kind"), str("buffer")},
+        {str("dtype"), str(getDTypeName(buffer.getElementType()))},
+        {str("shape"), builder.getArrayAttr(shape)}};
+    // The sizes the runtime must check at launch (`divisible`).
+    if (promised)
+      entries.push_back(
+          {str("divisibility"), builder.getArrayAttr(divisibility)});
+    params.push_back(dict(entries));
   }
   llvm::append_range(params, dimParams);
 
@@ -710,11 +770,13 @@ KernelLowering::globalAccessChecks(Location loc, const BufferStorage &global,
       band(rowsInBounds,
            arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sge,
                                  remaining, constant(loc, vec)));
+  bool wholeChunks = false;
   if (vec > 1) {
     // The chunk is 16-byte aligned when its first element and every row
     // start are multiples of vec (the tensor itself is 16-byte aligned);
     // chunk coordinates are multiples of vec, so the first element is when
-    // the copy's column offset is: one test per copy, not per chunk.
+    // the copy's column offset is: one test per copy, not per chunk. A row
+    // length promised to be a multiple (`divisible`) needs no test.
     Value vecConst = constant(loc, vec);
     Value zero = constant(loc, 0);
     auto isMultiple = [&](Value v) {
@@ -724,10 +786,13 @@ KernelLowering::globalAccessChecks(Location loc, const BufferStorage &global,
     };
     if (!offsets.empty())
       fast = band(fast, isMultiple(offsets.back()));
-    if (last > 0)
+    bool rowsMultiple = global.divisor(last) % vec == 0;
+    if (last > 0 && !rowsMultiple)
       fast = band(fast, isMultiple(global.sizes[last]));
+    wholeChunks = rowsMultiple &&
+                  (offsets.empty() || knownMultiple(offsets.back()) % vec == 0);
   }
-  return {rowsInBounds, remaining, fast};
+  return {rowsInBounds, remaining, fast, wholeChunks};
 }
 
 Value KernelLowering::readChunk(Location loc, const BufferStorage &src,
@@ -766,6 +831,13 @@ Value KernelLowering::readChunk(Location loc, const BufferStorage &src,
   scf::YieldOp::create(builder, loc, loaded);
 
   builder.setInsertionPointToStart(&branch.getElseRegion().front());
+  if (checks.wholeChunks) {
+    // Past the end of the tensor: zeros.
+    scf::YieldOp::create(builder, loc,
+                         ValueRange{arith::ConstantOp::create(
+                             builder, loc, builder.getZeroAttr(vectorType))});
+    return branch.getResult(0);
+  }
   Value zero =
       arith::ConstantOp::create(builder, loc, builder.getZeroAttr(elementType));
   SmallVector<Value> elements;
@@ -820,12 +892,15 @@ void KernelLowering::writeChunk(Location loc, const BufferStorage &dst,
   for (auto [d, offset] : llvm::enumerate(offsets))
     g[d] = arith::AddIOp::create(builder, loc, offset, coords[d]);
   GlobalAccess checks = globalAccessChecks(loc, dst, offsets, g, vec);
-  auto branch =
-      scf::IfOp::create(builder, loc, checks.fast, /*withElseRegion=*/true);
+  auto branch = scf::IfOp::create(builder, loc, checks.fast,
+                                  /*withElseRegion=*/!checks.wholeChunks);
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToStart(&branch.getThenRegion().front());
   vector::StoreOp::create(builder, loc, vector, dst.memref, g,
                           /*nontemporal=*/false, accessAlign(bytes));
+  // A whole chunk past the end of the tensor is not written.
+  if (checks.wholeChunks)
+    return;
   builder.setInsertionPointToStart(&branch.getElseRegion().front());
   int64_t last = g.size() - 1;
   for (int64_t lane = 0; lane < vec; ++lane) {
@@ -1058,9 +1133,11 @@ LogicalResult KernelLowering::lowerAsyncCopy(CopyOp op) {
         arith::RemUIOp::create(builder, loc, v, vecValue), zero);
   };
   // Every chunk starts at a multiple of vec within the tile, so the chunks
-  // are aligned exactly when the column offset and the row length are.
+  // are aligned exactly when the column offset and the row length are (a
+  // row length promised to be a multiple needs no test; the offset test
+  // folds away in LLVM when the offset is a multiple of the tile width).
   Value aligned = isMultiple(offsets.back());
-  if (rank > 1)
+  if (rank > 1 && src.divisor(rank - 1) % vec != 0)
     aligned = arith::AndIOp::create(builder, loc, aligned,
                                     isMultiple(src.sizes.back()));
   auto tokenType = nvgpu::DeviceAsyncTokenType::get(builder.getContext());
@@ -1278,6 +1355,8 @@ LogicalResult KernelLowering::lowerSubview(SubviewOp op) {
                                 source.memref, offsets, sizes, strides);
   BufferStorage result{cast<BufferType>(op.getType()), view, {}};
   result.sizes.assign(source.sizes.begin() + fixed, source.sizes.end());
+  for (int64_t d = fixed; d < rank; ++d)
+    result.divisors.push_back(source.divisor(d));
   storage[op.getResult()] = result;
   return success();
 }
@@ -1481,6 +1560,7 @@ LogicalResult KernelLowering::lowerParallel(ParallelOp op) {
 
   Block &body = op.getBodyBlock();
   LogicalResult result = success();
+  CopyOp store = rows ? CopyOp() : fusedStoreAfter(op, layout, vec);
   // One iteration of the body at `coords`, on register `slot`.
   auto emitIteration = [&](int64_t slot, ArrayRef<Value> coords) {
     Value slotValue = constant(loc, slot);
@@ -1524,8 +1604,45 @@ LogicalResult KernelLowering::lowerParallel(ParallelOp op) {
                                                   constant(loc, lane));
           emitIteration(firstSlot + lane, coords);
         }
+        if (store) {
+          // What copyChunks does for this chunk (the same slots and
+          // coordinates: the same layout and width).
+          const BufferStorage &src = storage[store.getSource()];
+          const BufferStorage &dst = storage[store.getDest()];
+          Value vector =
+              readChunk(store.getLoc(), src, {}, first, firstSlot, vec);
+          vector =
+              convertVector(store.getLoc(), vector, dst.type.getElementType());
+          writeChunk(store.getLoc(), dst, store.getDestOffsets(), first,
+                     firstSlot, vec, vector);
+        }
       });
+  if (store)
+    storesFusedIntoParallel.insert(store);
   return result;
+}
+
+CopyOp KernelLowering::fusedStoreAfter(ParallelOp loop, Attribute layout,
+                                       int64_t vec) {
+  auto copy = dyn_cast_or_null<CopyOp>(loop->getNextNode());
+  if (!copy || copy.getAsync() || !copy.getSourceOffsets().empty() ||
+      !copy.getDestType().isGlobal())
+    return CopyOp();
+  BufferType source = copy.getSourceType();
+  if (!source.isFragment() || source.getLayout() != layout ||
+      copy.getTileShape() != ArrayRef<int64_t>(loop.getExtents()))
+    return CopyOp();
+  // The copy moves chunks of the fragment's own width (lowerCopy).
+  FailureOr<int64_t> copyVec = fragmentVector(copy, layout);
+  if (failed(copyVec) || *copyVec != vec)
+    return CopyOp();
+  // Each iteration stores only its own element of the fragment, so a chunk
+  // is final once its iterations ran; the loop must write the fragment
+  // (otherwise there is nothing to gain).
+  bool writes = false;
+  loop.getBody().walk(
+      [&](StoreOp s) { writes |= s.getBuffer() == copy.getSource(); });
+  return writes ? copy : CopyOp();
 }
 
 //===----------------------------------------------------------------------===//

@@ -26,7 +26,8 @@ std::string GemmConfig::kernelName() const {
               ? std::string("_") + (transposeA ? "t" : "n") +
                     (transposeB ? "t" : "n")
               : std::string()) +
-         (epilogue == "none" ? std::string() : "_" + epilogue);
+         (epilogue == "none" ? std::string() : "_" + epilogue) +
+         (divisibility > 1 ? "_div" + std::to_string(divisibility) : "");
 }
 
 std::string buildGemm(Program &program, const GemmConfig &config) {
@@ -49,6 +50,16 @@ std::string buildGemm(Program &program, const GemmConfig &config) {
   if (epilogue)
     bias = k.tensor("Bias", {kDynamic}, out);
   k.rasterPanel(config.rasterPanel);
+  if (config.divisibility < 1)
+    throw std::invalid_argument(
+        "GEMM divisibility must be at least 1, but got " +
+        std::to_string(config.divisibility));
+  if (config.divisibility > 1) {
+    for (const Buffer &tensor : {A, B, C})
+      k.divisible(tensor, 1, config.divisibility);
+    if (bias)
+      k.divisible(*bias, 0, config.divisibility);
+  }
   // Transposed operands are stored K x M (A) and N x K (B).
   bool ta = config.transposeA, nt = config.transposeB;
   k.body({ceildiv(B, nt ? 0 : 1, bN), ceildiv(A, ta ? 1 : 0, bM)},

@@ -491,3 +491,59 @@ tile.kernel @head_view_static(%Q: !tile.buffer<?x?x?x64xf16, global>) grid(%bx, 
   %t = tile.alloc_fragment : !tile.buffer<64x64xf16, fragment>
   tile.copy %q[%c0, %c0] to %t : !tile.buffer<?x64xf16, global> to !tile.buffer<64x64xf16, fragment>
 }
+
+// -----
+
+// A tile.parallel that computes a fragment, then the copy of that fragment
+// to global memory: each chunk is stored as soon as its elements are
+// computed (8 elements per thread, two 4-wide chunks), so an epilogue's
+// values die chunk by chunk instead of all staying live until the copy.
+// CHECK-LABEL: gpu.func @store_fused_into_parallel(
+// CHECK-COUNT-4: arith.mulf
+// CHECK-NOT: arith.mulf
+// CHECK: vector.store %{{.*}}, %{{.*}} : memref<?xf32, strided<[1]>, #gpu.address_space<global>>, vector<4xf32>
+// CHECK-COUNT-4: arith.mulf
+// CHECK-NOT: arith.mulf
+// CHECK: vector.store %{{.*}}, %{{.*}} : memref<?xf32, strided<[1]>, #gpu.address_space<global>>, vector<4xf32>
+// CHECK-NOT: vector.store
+// CHECK: gpu.return
+tile.kernel @store_fused_into_parallel(%A: !tile.buffer<?xf32, global>,
+                                       %C: !tile.buffer<?xf32, global>)
+    grid(%bx) = [ceildiv(%A[0], 2048)] threads(256) {
+  %c2048 = arith.constant 2048 : index
+  %row = arith.muli %bx, %c2048 : index
+  %a = tile.alloc_fragment : !tile.buffer<2048xf32, fragment>
+  %c = tile.alloc_fragment : !tile.buffer<2048xf32, fragment>
+  tile.copy %A[%row] to %a : !tile.buffer<?xf32, global> to !tile.buffer<2048xf32, fragment>
+  tile.parallel (%i) in [2048] {
+    %x = tile.load %a[%i] : !tile.buffer<2048xf32, fragment>
+    %y = arith.mulf %x, %x : f32
+    tile.store %y, %c[%i] : !tile.buffer<2048xf32, fragment>
+  }
+  tile.copy %c to %C[%row] : !tile.buffer<2048xf32, fragment> to !tile.buffer<?xf32, global>
+}
+
+// -----
+
+// The copy stores a fragment the loop does not write: not fused, the loop
+// runs whole first.
+// CHECK-LABEL: gpu.func @store_not_fused(
+// CHECK-COUNT-8: arith.mulf
+// CHECK: vector.store
+// CHECK-NOT: arith.mulf
+// CHECK: gpu.return
+tile.kernel @store_not_fused(%A: !tile.buffer<?xf32, global>,
+                             %C: !tile.buffer<?xf32, global>)
+    grid(%bx) = [ceildiv(%A[0], 2048)] threads(256) {
+  %c2048 = arith.constant 2048 : index
+  %row = arith.muli %bx, %c2048 : index
+  %a = tile.alloc_fragment : !tile.buffer<2048xf32, fragment>
+  %c = tile.alloc_fragment : !tile.buffer<2048xf32, fragment>
+  tile.copy %A[%row] to %a : !tile.buffer<?xf32, global> to !tile.buffer<2048xf32, fragment>
+  tile.parallel (%i) in [2048] {
+    %x = tile.load %a[%i] : !tile.buffer<2048xf32, fragment>
+    %y = arith.mulf %x, %x : f32
+    tile.store %y, %c[%i] : !tile.buffer<2048xf32, fragment>
+  }
+  tile.copy %a to %C[%row] : !tile.buffer<2048xf32, fragment> to !tile.buffer<?xf32, global>
+}

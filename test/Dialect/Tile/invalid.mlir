@@ -216,6 +216,55 @@ tile.kernel @zero_divisor(%A: !tile.buffer<?xf32, global>) grid(%bx) = [ceildiv(
 
 // -----
 
+// expected-error@+1 {{divisible refers to '%B', which is not a kernel parameter}}
+tile.kernel @divisible_unknown(%A: !tile.buffer<?xf32, global>) grid(%bx) = [4] threads(32) divisible(%B[0] by 8) {
+}
+
+// -----
+
+// expected-error@+1 {{expected 'by'}}
+tile.kernel @divisible_syntax(%A: !tile.buffer<?xf32, global>) grid(%bx) = [4] threads(32) divisible(%A[0] 8) {
+}
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op divisible must refer to a buffer parameter, but 'n' is a scalar}}
+tile.kernel @divisible_scalar(%n: i32) grid(%bx) = [4] threads(32) divisible(%n[0] by 8) {
+}
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op divisible refers to dimension 1 of 'A', which has rank 1}}
+tile.kernel @divisible_rank(%A: !tile.buffer<?xf32, global>) grid(%bx) = [4] threads(32) divisible(%A[1] by 8) {
+}
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op divisible refers to dimension 1 of 'A', whose size is static (64): there is nothing to promise}}
+tile.kernel @divisible_static(%A: !tile.buffer<?x64xf16, global>) grid(%bx) = [4] threads(32) divisible(%A[1] by 8) {
+}
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op expected the divisor of 'A[0]' to be at least 2, but got 1}}
+tile.kernel @divisible_one(%A: !tile.buffer<?xf32, global>) grid(%bx) = [4] threads(32) divisible(%A[0] by 1) {
+}
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op divisible names 'A[0]' twice}}
+tile.kernel @divisible_twice(%A: !tile.buffer<?xf32, global>) grid(%bx) = [4] threads(32) divisible(%A[0] by 8, %A[0] by 16) {
+}
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op divisible refers to parameter #2, but the kernel has 1}}
+"tile.kernel"() <{divisibility = [#tile.divisibility<param = 2, dim = 0, divisor = 8>], function_type = (!tile.buffer<?xf32, global>) -> (), grid = [#tile.extent<param = -1, dim = 0, divisor = 4>], param_names = ["A"], sym_name = "divisible_param", threads = 32 : i64}> ({
+^bb0(%A: !tile.buffer<?xf32, global>, %bx: index):
+}) : () -> ()
+
+// -----
+
 // expected-error@+1 {{'tile.kernel' op expected 2 entry block arguments (1 parameters and 1 block indices), but got 1}}
 "tile.kernel"() <{function_type = (f32) -> (), grid = [#tile.extent<param = -1, dim = 0, divisor = 1>], param_names = ["a"], sym_name = "missing_block_index", threads = 32 : i64}> ({
 ^bb0(%a: f32):

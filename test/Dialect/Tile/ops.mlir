@@ -26,6 +26,15 @@ tile.kernel @grid_2d(%A: !tile.buffer<?x?xf16, global>)
     grid(%x, %y) = [%A[1], 4] threads(32) {
 }
 
+// Divisibility promises on dynamic sizes, and raster_panel with them.
+// CHECK-LABEL: tile.kernel @divisible(
+// CHECK-SAME: grid(%bx, %by) = [ceildiv(%B[1], 128), ceildiv(%A[0], 128)] threads(128) divisible(%A[1] by 8, %B[1] by 16) attributes {raster_panel = 8 : i64} {
+tile.kernel @divisible(%A: !tile.buffer<?x?xf16, global>,
+                       %B: !tile.buffer<?x?xf16, global>)
+    grid(%x, %y) = [ceildiv(%B[1], 128), ceildiv(%A[0], 128)] threads(128)
+    divisible(%A[1] by 8, %B[1] by 16) attributes {raster_panel = 8} {
+}
+
 // Unnamed parameters get `argN` names; the block indices are bx, by, bz.
 // CHECK-LABEL: tile.kernel @grid_3d(
 // CHECK-SAME: %arg0: !tile.buffer<8x?x4x2xi8, global>, %B: !tile.buffer<?x?x?x?xbf16, global>)

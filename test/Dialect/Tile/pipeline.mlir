@@ -135,6 +135,56 @@ tile.kernel @gemm_k_loop(%A: !tile.buffer<?x?xf16, global>,
 
 // -----
 
+// Rows promised to be multiples of 8 (`divisible`): no versioning, the
+// pipelined loop alone. Lowered, the copies test only the K offset (no row
+// length), and the epilogue's stores have no masked scalar fallback: a
+// chunk is wholly inside or wholly outside C, and the manifest records the
+// promise for the runtime to check.
+// CHECK-LABEL: tile.kernel @gemm_divisible(
+// CHECK-NOT: arith.remui
+// CHECK: tile.async_wait 1
+// CHECK: scf.for
+// CHECK: tile.async_wait 0
+// CHECK-NOT: else
+// CHECK-NOT: scf.for
+// CHECK: tile.copy %{{.*}} to %C[
+// GPU: gpu.module @tile_kernels attributes {tile.kernels = [{{.*}}name = "gemm_divisible", params = [{divisibility = [1, 8], dtype = "f16", kind = "buffer", name = "A", shape = [-1, -1]}, {divisibility = [1, 8], dtype = "f16", kind = "buffer", name = "B", shape = [-1, -1]}, {divisibility = [1, 8], dtype = "f32", kind = "buffer", name = "C", shape = [-1, -1]},
+// GPU-LABEL: gpu.func @gemm_divisible(
+// GPU-NOT: arith.remui %arg
+// GPU: nvgpu.device_async_copy
+// GPU: nvgpu.mma.sync
+// The epilogue: one vector store per chunk, no scalar store.
+// GPU: vector.store
+// GPU-NOT: memref.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] : memref<?x?xf32
+// GPU: gpu.return
+tile.kernel @gemm_divisible(%A: !tile.buffer<?x?xf16, global>,
+                            %B: !tile.buffer<?x?xf16, global>,
+                            %C: !tile.buffer<?x?xf32, global>)
+    grid(%bx, %by) = [ceildiv(%B[1], 64), ceildiv(%A[0], 64)] threads(128)
+    divisible(%A[1] by 8, %B[1] by 8, %C[1] by 8) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %c64 = arith.constant 64 : index
+  %row = arith.muli %by, %c64 : index
+  %col = arith.muli %bx, %c64 : index
+  %K = tile.dim %A[1] : !tile.buffer<?x?xf16, global>
+  %n = arith.ceildivui %K, %c32 : index
+  %As = tile.alloc_shared : !tile.buffer<64x32xf16, shared>
+  %Bs = tile.alloc_shared : !tile.buffer<32x64xf16, shared>
+  %acc = tile.alloc_fragment : !tile.buffer<64x64xf32, fragment>
+  tile.clear %acc : !tile.buffer<64x64xf32, fragment>
+  scf.for %kt = %c0 to %n step %c1 {
+    %k = arith.muli %kt, %c32 : index
+    tile.copy %A[%row, %k] to %As : !tile.buffer<?x?xf16, global> to !tile.buffer<64x32xf16, shared>
+    tile.copy %B[%k, %col] to %Bs : !tile.buffer<?x?xf16, global> to !tile.buffer<32x64xf16, shared>
+    tile.gemm %As, %Bs, %acc : !tile.buffer<64x32xf16, shared>, !tile.buffer<32x64xf16, shared>, !tile.buffer<64x64xf32, fragment>
+  } {tile.num_stages = 3 : i64}
+  tile.copy %acc to %C[%row, %col] : !tile.buffer<64x64xf32, fragment> to !tile.buffer<?x?xf32, global>
+}
+
+// -----
+
 // One stage: nothing changes but the attribute.
 // CHECK-LABEL: tile.kernel @one_stage(
 // CHECK-NOT: tile.async

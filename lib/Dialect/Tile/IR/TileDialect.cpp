@@ -58,6 +58,22 @@ bool mlir::tile::isSupportedScalarParamType(Type type) {
          type.isSignlessInteger(64);
 }
 
+int64_t mlir::tile::getSizeDivisor(Value buffer, int64_t dim) {
+  auto type = dyn_cast<BufferType>(buffer.getType());
+  if (!type || dim < 0 || dim >= type.getRank())
+    return 1;
+  if (!type.isDynamicDim(dim))
+    return type.getDimSize(dim);
+  if (auto view = buffer.getDefiningOp<SubviewOp>())
+    return getSizeDivisor(view.getSource(), dim + view.getIndices().size());
+  auto arg = dyn_cast<BlockArgument>(buffer);
+  auto kernel =
+      arg ? dyn_cast<KernelOp>(arg.getOwner()->getParentOp()) : KernelOp();
+  if (!kernel || arg.getArgNumber() >= kernel.getNumParams())
+    return 1;
+  return kernel.getDivisor(arg.getArgNumber(), dim);
+}
+
 int64_t mlir::tile::getWidestVector(int64_t rowLength, Type elementType) {
   int64_t vec = 16 / getElementByteWidth(elementType);
   while (vec > 1 && rowLength % vec != 0)

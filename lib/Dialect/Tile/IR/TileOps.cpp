@@ -8,6 +8,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
@@ -115,8 +116,37 @@ ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
   if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square,
                                      parseExtent) ||
       parser.parseKeyword("threads") || parser.parseLParen() ||
-      parser.parseInteger(threads) || parser.parseRParen() ||
-      parser.parseOptionalAttrDictWithKeyword(result.attributes))
+      parser.parseInteger(threads) || parser.parseRParen())
+    return failure();
+
+  // Divisibility promises: `divisible(%A[1] by 8, ...)`.
+  SmallVector<Attribute> divisibility;
+  auto parsePromise = [&]() -> ParseResult {
+    SMLoc refLoc = parser.getCurrentLocation();
+    OpAsmParser::UnresolvedOperand ref;
+    int64_t dim = 0, divisor = 1;
+    if (parser.parseOperand(ref) || parser.parseLSquare() ||
+        parser.parseInteger(dim) || parser.parseRSquare() ||
+        parser.parseKeyword("by") || parser.parseInteger(divisor))
+      return failure();
+    auto *param = llvm::find_if(params, [&](const OpAsmParser::Argument &a) {
+      return a.ssaName.name == ref.name;
+    });
+    if (param == params.end())
+      return parser.emitError(refLoc, "divisible refers to '")
+             << ref.name << "', which is not a kernel parameter";
+    divisibility.push_back(
+        DivisibilityAttr::get(ctx, param - params.begin(), dim, divisor));
+    return success();
+  };
+  if (succeeded(parser.parseOptionalKeyword("divisible"))) {
+    if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Paren,
+                                       parsePromise))
+      return failure();
+    result.addAttribute(getDivisibilityAttrName(result.name),
+                        builder.getArrayAttr(divisibility));
+  }
+  if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
     return failure();
 
   SmallVector<Type> paramTypes;
@@ -182,10 +212,20 @@ void KernelOp::print(OpAsmPrinter &p) {
                             p << ", " << extent.getDivisor() << ')';
                         });
   p << "] threads(" << getThreads() << ')';
+  if (std::optional<ArrayAttr> promises = getDivisibility()) {
+    p << " divisible(";
+    llvm::interleaveComma(promises->getAsRange<DivisibilityAttr>(), p,
+                          [&](DivisibilityAttr promise) {
+                            p.printOperand(getParam(promise.getParam()));
+                            p << '[' << promise.getDim() << "] by "
+                              << promise.getDivisor();
+                          });
+    p << ')';
+  }
   p.printOptionalAttrDictWithKeyword(
       (*this)->getAttrs(),
       {getSymNameAttrName(), getFunctionTypeAttrName(), getParamNamesAttrName(),
-       getGridAttrName(), getThreadsAttrName()});
+       getGridAttrName(), getThreadsAttrName(), getDivisibilityAttrName()});
   p << ' ';
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false,
                 /*printBlockTerminators=*/false);
@@ -278,7 +318,50 @@ LogicalResult KernelOp::verify() {
       return emitOpError("expected the divisor of grid dimension ")
              << d << " to be at least 1, but got " << extent.getDivisor();
   }
+
+  if (std::optional<ArrayAttr> promises = getDivisibility()) {
+    llvm::SmallDenseSet<std::pair<int64_t, int64_t>> seen;
+    for (Attribute attr : *promises) {
+      auto promise = dyn_cast<DivisibilityAttr>(attr);
+      if (!promise)
+        return emitOpError("expected divisibility to hold "
+                           "#tile.divisibility attributes, but got ")
+               << attr;
+      int64_t param = promise.getParam(), dim = promise.getDim();
+      if (param < 0 || param >= type.getNumInputs())
+        return emitOpError("divisible refers to parameter #")
+               << param << ", but the kernel has " << type.getNumInputs();
+      auto buffer = dyn_cast<BufferType>(type.getInput(param));
+      if (!buffer)
+        return emitOpError("divisible must refer to a buffer parameter, but '")
+               << getParamName(param) << "' is a scalar";
+      if (dim < 0 || dim >= buffer.getRank())
+        return emitOpError("divisible refers to dimension ")
+               << dim << " of '" << getParamName(param) << "', which has rank "
+               << buffer.getRank();
+      if (!buffer.isDynamicDim(dim))
+        return emitOpError("divisible refers to dimension ")
+               << dim << " of '" << getParamName(param)
+               << "', whose size is static (" << buffer.getDimSize(dim)
+               << "): there is nothing to promise";
+      if (promise.getDivisor() < 2)
+        return emitOpError("expected the divisor of '")
+               << getParamName(param) << "[" << dim
+               << "]' to be at least 2, but got " << promise.getDivisor();
+      if (!seen.insert({param, dim}).second)
+        return emitOpError("divisible names '")
+               << getParamName(param) << "[" << dim << "]' twice";
+    }
+  }
   return success();
+}
+
+int64_t KernelOp::getDivisor(unsigned param, unsigned dim) {
+  if (std::optional<ArrayAttr> promises = getDivisibility())
+    for (auto promise : promises->getAsRange<DivisibilityAttr>())
+      if (promise.getParam() == param && promise.getDim() == dim)
+        return promise.getDivisor();
+  return 1;
 }
 
 LogicalResult KernelOp::verifyRegions() {

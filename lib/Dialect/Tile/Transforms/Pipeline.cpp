@@ -35,7 +35,8 @@ public:
 private:
   LogicalResult findProducers();
   /// Whether every producer's source rows are a whole number of its copy
-  /// chunks (null when that holds statically).
+  /// chunks (null when that holds statically: static row lengths, or the
+  /// kernel's `divisible` promise).
   Value rowsAligned();
   /// Puts the loop under `if (rowsAligned)`, with a synchronous copy of it
   /// on stage 0 of the tiles as the else branch.
@@ -148,7 +149,8 @@ Value LoopPipeliner::rowsAligned() {
     int64_t rank = sourceType.getRank();
     int64_t vec = getWidestVector(copy.getTileShape().back(),
                                   sourceType.getElementType());
-    if (rank < 2 || vec == 1 || !sourceType.isDynamicDim(rank - 1))
+    if (rank < 2 || vec == 1 ||
+        getSizeDivisor(copy.getSource(), rank - 1) % vec == 0)
       continue;
     // The same expression as the copy's lowering tests, so that it folds
     // to true inside the branch.

@@ -233,6 +233,10 @@ public:
   /// Rasterize a 2-D grid in panels of `rows` grid rows for L2 reuse (the
   /// kernel's raster_panel); call before `body`. 0 turns it off.
   void rasterPanel(int64_t rows) { raster = rows; }
+  /// Promises that dimension `dim` of tensor parameter `tensor` is a
+  /// multiple of `divisor` at every launch (the kernel's `divisible`; the
+  /// runtime checks it); call before `body`.
+  void divisible(const Buffer &tensor, int dim, int64_t divisor);
   /// Creates the kernel with its grid and fills its body by calling `build`.
   void body(std::vector<GridExtent> grid,
             const std::function<void(Kernel &)> &build, SourceLoc loc = {});
@@ -327,6 +331,11 @@ private:
   std::vector<mlir::Type> paramTypes;
   std::vector<std::string> paramNames;
   int64_t raster = 0;
+  struct Divisibility {
+    int param, dim;
+    int64_t divisor;
+  };
+  std::vector<Divisibility> divisibility;
   mlir::OpBuilder b;
   // The tile.kernel once `body` is called; declared tensors resolve to its
   // block arguments from then on.

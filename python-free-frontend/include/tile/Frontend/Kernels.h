@@ -69,9 +69,15 @@ struct GemmConfig {
   /// "bias_gelu_tanh" (tanh approximation). The bias is a vector of N
   /// elements of the output type, parameter "Bias".
   std::string epilogue = "none";
+  /// Rows of every tensor (K of A, N of B, C and the bias; M of a
+  /// transposed A) are promised to be multiples of this (the kernel's
+  /// `divisible`, checked at launch): 8 drops the unaligned fallbacks, so
+  /// the kernel is half the code and compiles about twice as fast; 1 runs
+  /// on any shape.
+  int64_t divisibility = 1;
 
   /// e.g. gemm_f16_f32_128x128x32_t128_s3 (input, output, tile, threads,
-  /// stages[, raster panel][, _nt][, _bias_gelu]).
+  /// stages[, raster panel][, _nt][, _bias_gelu][, _div8]).
   std::string kernelName() const;
 };
 

@@ -57,10 +57,13 @@ struct TuneSpace {
 struct GemmSpaceAxes {
   std::vector<int64_t> blockM = {64, 128, 256}, blockN = {64, 128, 256},
                        blockK = {32, 64}, stages = {2, 3, 4},
-                       threads = {128, 256}, rasterPanel = {0, 8};
+                       threads = {128, 256}, rasterPanel = {0, 8},
+                       divisibility = {8};
 };
 
-/// GEMM tile shapes, K steps, stages, threads and rasterization for one
+/// GEMM tile shapes, K steps, stages, threads, rasterization and row
+/// divisibility promises (8 by default: half the code and compile time; the
+/// GPU side skips them for shapes that break the promise) for one
 /// input/output type pair: the cross product of `axes` (users can append
 /// their own configurations to `candidates`).
 TuneSpace gemmTuneSpace(const std::string &inDtype, const std::string &outDtype,

@@ -61,6 +61,9 @@ struct ParamInfo {
   /// Dim only: the buffer parameter and the dimension whose size this is.
   std::string buffer;
   int dim = 0;
+  /// Buffer only: what each size must be a multiple of (the kernel was
+  /// compiled with `divisible`); empty when nothing is required.
+  std::vector<int64_t> divisibility;
 };
 
 /// One grid extent: a constant, or ceil(size of `dim` of buffer `param` /

@@ -46,6 +46,12 @@ unsigned getElementByteWidth(Type type);
 /// tile copies.
 int64_t getWidestVector(int64_t rowLength, Type elementType);
 
+/// A number that the size of dimension `dim` of global buffer `buffer` is
+/// known to be a multiple of: the size itself when static, the enclosing
+/// kernel's `divisible` promise for a parameter (through tile.subview
+/// views), else 1.
+int64_t getSizeDivisor(Value buffer, int64_t dim);
+
 /// The tiles a tile.parallel body loads or stores at the loop's own shape,
 /// i.e. element by element in the loop's distribution (a row value read at
 /// every column, a broadcast, is not among them). Fragments among them

@@ -180,4 +180,19 @@ def Tile_GridExtentAttr : Tile_Attr<"GridExtent", "extent"> {
   }];
 }
 
+def Tile_DivisibilityAttr : Tile_Attr<"Divisibility", "divisibility"> {
+  let summary = "a promise that one dimension of a kernel parameter is a "
+                "multiple of a number";
+  let description = [{
+    The size of dimension `dim` of buffer parameter `param` is a multiple of
+    `divisor` at every launch. Passes use it to drop code that only odd sizes
+    need (a pipelined loop's synchronous fallback, masked scalar accesses at
+    the end of a row); the manifest records it and the runtime refuses a
+    launch that breaks it. `tile.kernel` prints it as `%A[1] by 8` inside
+    `divisible(...)`.
+  }];
+  let parameters = (ins "int64_t":$param, "int64_t":$dim, "int64_t":$divisor);
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
 #endif // TILE_DIALECT_TILE_IR_TILEATTRS_TD

@@ -41,6 +41,13 @@ def Tile_KernelOp : Tile_Op<"kernel", [
     (y) tall, going down a column of the panel before moving right, so the
     blocks running together share rows of A and columns of B.
 
+    `divisible(%A[1] by 8, ...)` promises that those dynamic sizes are
+    multiples of the given numbers at every launch (Triton's divisibility
+    specialization): copies of rows whose length is a known multiple of
+    their vector width need no scalar fallback, and a pipelined loop over
+    them no synchronous copy. The kernel manifest lists the promise and the
+    runtime checks it at launch.
+
     Lowers (`convert-tile-to-gpu`) to a `gpu.func` kernel in a `gpu.module`;
     each global buffer becomes a pointer parameter, and each of its dynamic
     dimensions one `i64` parameter after all buffers and scalars.
@@ -54,6 +61,12 @@ def Tile_KernelOp : Tile_Op<"kernel", [
         grid(%bx) = [ceildiv(%A[0], 1024)] threads(256) {
       ...
     }
+
+    tile.kernel @gemm(%A: !tile.buffer<?x?xf16, global>, ...)
+        grid(%bx, %by) = [ceildiv(%B[1], 128), ceildiv(%A[0], 128)]
+        threads(128) divisible(%A[1] by 8, %B[1] by 8, %C[1] by 8) {
+      ...
+    }
     ```
   }];
   let arguments = (ins SymbolNameAttr:$sym_name,
@@ -62,7 +75,9 @@ def Tile_KernelOp : Tile_Op<"kernel", [
                        TypedArrayAttrBase<Tile_GridExtentAttr,
                                           "grid extents">:$grid,
                        I64Attr:$threads,
-                       OptionalAttr<I64Attr>:$raster_panel);
+                       OptionalAttr<I64Attr>:$raster_panel,
+                       OptionalAttr<TypedArrayAttrBase<Tile_DivisibilityAttr,
+                                    "size divisibility promises">>:$divisibility);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
@@ -85,6 +100,9 @@ def Tile_KernelOp : Tile_Op<"kernel", [
     StringRef getParamName(unsigned i) {
       return ::llvm::cast<StringAttr>(getParamNames()[i]).getValue();
     }
+    /// The number that dimension `dim` of parameter `param` is promised to
+    /// be a multiple of (`divisible`); 1 without a promise.
+    int64_t getDivisor(unsigned param, unsigned dim);
   }];
 }
 
