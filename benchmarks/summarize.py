@@ -5,6 +5,7 @@ Prints a short table and writes it as Markdown."""
 import argparse
 import json
 import os
+import re
 
 
 def load(path):
@@ -92,11 +93,13 @@ def epilogue_table(bench):
     for problem, results in times.items():
         plain = {k: v for k, v in results.items()
                  if k.startswith("gemm_f16_f16_") and "_bias_gelu" not in k}
+        # Names may end in a divisibility promise (_div8).
         fused = {k: v for k, v in results.items()
-                 if k.startswith("gemm_f16_f16_") and k.endswith("_bias_gelu")}
+                 if k.startswith("gemm_f16_f16_")
+                 and re.search(r"_bias_gelu(_div\d+)?$", k)}
         fused_tanh = {k: v for k, v in results.items()
                       if k.startswith("gemm_f16_f16_")
-                      and k.endswith("_bias_gelu_tanh")}
+                      and re.search(r"_bias_gelu_tanh(_div\d+)?$", k)}
         # (b): the fastest of this project's GEMMs followed by the kernel
         # (one per GEMM with a fused variant; older runs timed one GEMM
         # under the bare name, which the prefix also matches).
