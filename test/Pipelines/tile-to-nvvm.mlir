@@ -6,6 +6,11 @@
 // RUN: tile-opt %s --tile-to-gpu | tile-opt --tile-gpu-to-nvvm="chip=sm_80" | FileCheck %s --check-prefixes=NVVM,SM80
 // RUN: tile-opt %s --tile-to-nvvm | FileCheck %s --check-prefixes=NVVM,SM90
 // RUN: tile-opt %s --tile-to-nvvm="chip=sm_86 features=+ptx75 O=1" | FileCheck %s --check-prefix=OPTIONS
+// Stage 1's output of a pipelined GEMM parses again (its cp.async groups
+// print with their number, which ends the op's empty token list):
+// RUN: tile-kernels --kernel=gemm --block-m=128 --block-n=128 --block-k=32 --num-threads=128 --stages=3 --emit=mlir | tile-opt --tile-to-gpu | tile-opt --tile-gpu-to-nvvm | FileCheck %s --check-prefix=STAGED
+// STAGED: nvvm.cp.async.commit.group
+// STAGED: nvvm.mma.sync
 // RUN: tile-translate %s --emit=ptx -o %t.ptx
 // RUN: FileCheck %s --check-prefix=PTX < %t.ptx
 

@@ -1187,10 +1187,23 @@ LogicalResult KernelLowering::lowerAsyncCopy(CopyOp op) {
   return success();
 }
 
+/// An nvgpu.device_async_create_group without tokens (the hardware counts
+/// groups; the copies' tokens live in branches that do not dominate the
+/// commit), numbered: the attribute is also what ends the op's empty
+/// operand list when printed, which otherwise swallows the next line's
+/// result when the IR is parsed again (`tile-opt --tile-to-gpu | tile-opt`).
+static Value createAsyncGroup(OpBuilder &builder, Location loc,
+                              int64_t number) {
+  auto group = nvgpu::DeviceAsyncCreateGroupOp::create(
+      builder, loc, nvgpu::DeviceAsyncTokenType::get(builder.getContext()),
+      ValueRange{});
+  group->setAttr("tile.group", builder.getI64IntegerAttr(number));
+  return group;
+}
+
 LogicalResult KernelLowering::lowerAsyncCommit(AsyncCommitOp op) {
-  asyncGroups.push_back(nvgpu::DeviceAsyncCreateGroupOp::create(
-      builder, op.getLoc(),
-      nvgpu::DeviceAsyncTokenType::get(builder.getContext()), ValueRange{}));
+  asyncGroups.push_back(
+      createAsyncGroup(builder, op.getLoc(), asyncGroups.size()));
   return success();
 }
 
@@ -1206,9 +1219,7 @@ void KernelLowering::waitForAsyncGroups(Operation *op, int64_t pending) {
   // No commit before: an empty group completes at once, so it changes no
   // count that matters.
   if (!group)
-    group = nvgpu::DeviceAsyncCreateGroupOp::create(
-        builder, loc, nvgpu::DeviceAsyncTokenType::get(builder.getContext()),
-        ValueRange{});
+    group = createAsyncGroup(builder, loc, -1);
   nvgpu::DeviceAsyncWaitOp::create(builder, loc, group,
                                    builder.getI32IntegerAttr(pending));
   gpu::BarrierOp::create(builder, loc);
