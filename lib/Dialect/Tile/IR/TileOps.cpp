@@ -79,6 +79,25 @@ ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
       parser.parseEqual())
     return failure();
 
+  // `%A[1]`: dimension 1 of parameter %A, as (parameter index, dim); `what`
+  // names the clause in the error for an unknown parameter.
+  auto parseParamDim = [&](StringRef what, int64_t &paramIndex,
+                           int64_t &dim) -> ParseResult {
+    SMLoc refLoc = parser.getCurrentLocation();
+    OpAsmParser::UnresolvedOperand ref;
+    if (parser.parseOperand(ref) || parser.parseLSquare() ||
+        parser.parseInteger(dim) || parser.parseRSquare())
+      return failure();
+    auto *param = llvm::find_if(params, [&](const OpAsmParser::Argument &a) {
+      return a.ssaName.name == ref.name;
+    });
+    if (param == params.end())
+      return parser.emitError(refLoc) << what << " refers to '" << ref.name
+                                      << "', which is not a kernel parameter";
+    paramIndex = param - params.begin();
+    return success();
+  };
+
   // Grid extents: `16`, `%A[0]` or `ceildiv(%A[0], 128)`.
   SmallVector<Attribute> grid;
   auto parseExtent = [&]() -> ParseResult {
@@ -93,23 +112,13 @@ ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
     bool isCeilDiv = succeeded(parser.parseOptionalKeyword("ceildiv"));
     if (isCeilDiv && parser.parseLParen())
       return failure();
-    SMLoc refLoc = parser.getCurrentLocation();
-    OpAsmParser::UnresolvedOperand ref;
-    int64_t dim = 0, divisor = 1;
-    if (parser.parseOperand(ref) || parser.parseLSquare() ||
-        parser.parseInteger(dim) || parser.parseRSquare())
+    int64_t param = 0, dim = 0, divisor = 1;
+    if (parseParamDim("grid extent", param, dim))
       return failure();
     if (isCeilDiv && (parser.parseComma() || parser.parseInteger(divisor) ||
                       parser.parseRParen()))
       return failure();
-    auto *param = llvm::find_if(params, [&](const OpAsmParser::Argument &a) {
-      return a.ssaName.name == ref.name;
-    });
-    if (param == params.end())
-      return parser.emitError(refLoc, "grid extent refers to '")
-             << ref.name << "', which is not a kernel parameter";
-    grid.push_back(
-        GridExtentAttr::get(ctx, param - params.begin(), dim, divisor));
+    grid.push_back(GridExtentAttr::get(ctx, param, dim, divisor));
     return success();
   };
   int64_t threads = 0;
@@ -122,21 +131,11 @@ ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
   // Divisibility promises: `divisible(%A[1] by 8, ...)`.
   SmallVector<Attribute> divisibility;
   auto parsePromise = [&]() -> ParseResult {
-    SMLoc refLoc = parser.getCurrentLocation();
-    OpAsmParser::UnresolvedOperand ref;
-    int64_t dim = 0, divisor = 1;
-    if (parser.parseOperand(ref) || parser.parseLSquare() ||
-        parser.parseInteger(dim) || parser.parseRSquare() ||
-        parser.parseKeyword("by") || parser.parseInteger(divisor))
+    int64_t param = 0, dim = 0, divisor = 1;
+    if (parseParamDim("divisible", param, dim) || parser.parseKeyword("by") ||
+        parser.parseInteger(divisor))
       return failure();
-    auto *param = llvm::find_if(params, [&](const OpAsmParser::Argument &a) {
-      return a.ssaName.name == ref.name;
-    });
-    if (param == params.end())
-      return parser.emitError(refLoc, "divisible refers to '")
-             << ref.name << "', which is not a kernel parameter";
-    divisibility.push_back(
-        DivisibilityAttr::get(ctx, param - params.begin(), dim, divisor));
+    divisibility.push_back(DivisibilityAttr::get(ctx, param, dim, divisor));
     return success();
   };
   if (succeeded(parser.parseOptionalKeyword("divisible"))) {
