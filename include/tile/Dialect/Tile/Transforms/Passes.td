@@ -62,10 +62,11 @@ def TilePipeline : Pass<"tile-pipeline", "ModuleOp"> {
       0 and a `tile.gemm_prefetch`;
     - `tile.async_wait 0` follows the loop;
     - when a copied tensor's rows may not be whole 16-byte chunks (a
-      dynamic row length), the pipelined loop runs under `scf.if` on that
-      test and a one-stage copy of the loop (async copies into stage 0,
-      each iteration waiting for its own) is the else branch, so the
-      pipelined steady state has no branch.
+      dynamic row length without a `divisible` promise on the kernel that
+      makes it a multiple of the chunk), the pipelined loop runs under
+      `scf.if` on that test and a one-stage copy of the loop (async copies
+      into stage 0, each iteration waiting for its own) is the else branch,
+      so the pipelined steady state has no branch.
 
     The loop body must start with the copies (global -> shared, into tiles
     allocated outside the loop and written by nothing else); the rest of
