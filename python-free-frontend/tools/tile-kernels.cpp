@@ -144,8 +144,12 @@ std::vector<Variant> defaultVariants() {
         gemmVariant(GemmConfig{64, 64, 32, 128, out, 3, 0, false, in}));
   }
   // f16 -> f32 only: no pipelining (the baseline, any shape), a K step of
-  // 32 with 4 stages, and the transposed operands.
+  // 32 with 4 stages, and the transposed operands (also as 64 x 64 tiles
+  // for any shape, so that odd strides of transposed operands stay tested).
   variants.push_back(gemmVariant(GemmConfig{128, 128, 32, 128, "f32", 1, 0}));
+  for (auto [ta, tb] : {std::pair{false, true}, {true, false}, {true, true}})
+    variants.push_back(
+        gemmVariant(GemmConfig{64, 64, 32, 128, "f32", 3, 0, tb, "f16", ta}));
   for (GemmConfig c :
        {GemmConfig{128, 128, 32, 128, "f32", 4, 8},
         GemmConfig{128, 256, 64, 256, "f32", 3, 8, true},
