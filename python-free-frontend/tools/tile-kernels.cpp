@@ -81,7 +81,7 @@ static cl::opt<int64_t> divisibility(
     cl::desc("gemm: promise that every tensor's rows (K, N) are multiples of "
              "this (checked at launch; 8 drops the unaligned fallbacks); 1: "
              "any shape"),
-    cl::init(1));
+    cl::init(1), cl::cat(category));
 static cl::opt<int64_t> rasterPanel("raster-panel",
                                     cl::desc("gemm: rasterization panel "
                                              "(grid rows; 0 = off)"),

@@ -29,13 +29,6 @@ for round in 1 2 3; do
 done 2>&1 | sort -k3 -s | awk '{print "  " $0}'
 probe
 $b/tile-kernels --out-dir="$t/lib" > /dev/null
-python3 - "$t/lib/index.json" <<'PY'
-import json, sys
-ks = sorted(json.load(open(sys.argv[1]))["kernels"], key=lambda k: -k["compile_ms"])
-ms = [k["compile_ms"] for k in ks]
-print(f"library: {len(ks)} kernels, median {sorted(ms)[len(ms)//2]:.0f} ms, "
-      f"{sum(m > 1000 for m in ms)} over 1 s, slowest:")
-for k in ks[:10]:
-    print(f"  {k['compile_ms']:6.0f} ms  {k['name']}")
-PY
+echo -n "library: "
+python3 "$(dirname "$0")/library-summary.py" "$t/lib/index.json" | head -11
 probe

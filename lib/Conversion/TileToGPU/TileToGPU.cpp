@@ -292,6 +292,8 @@ private:
   /// The chunks of a copy, moved by plain loads and stores.
   void copyChunks(CopyOp op, ArrayRef<int64_t> shape, Attribute layout,
                   int64_t vec);
+  /// One of them: the chunk at `coords` (register `slot` of a fragment).
+  void copyChunk(CopyOp op, int64_t slot, ArrayRef<Value> coords, int64_t vec);
   Value readChunk(Location loc, const BufferStorage &src, ValueRange offsets,
                   ArrayRef<Value> coords, int64_t slot, int64_t vec);
   void writeChunk(Location loc, const BufferStorage &dst, ValueRange offsets,
@@ -1097,16 +1099,20 @@ LogicalResult KernelLowering::lowerCopy(CopyOp op) {
 
 void KernelLowering::copyChunks(CopyOp op, ArrayRef<int64_t> shape,
                                 Attribute layout, int64_t vec) {
+  forEachThreadChunk(op.getLoc(), shape, layout, vec,
+                     [&](int64_t slot, ArrayRef<Value> coords) {
+                       copyChunk(op, slot, coords, vec);
+                     });
+}
+
+void KernelLowering::copyChunk(CopyOp op, int64_t slot, ArrayRef<Value> coords,
+                               int64_t vec) {
   Location loc = op.getLoc();
   const BufferStorage &src = storage[op.getSource()];
   const BufferStorage &dst = storage[op.getDest()];
-  forEachThreadChunk(
-      loc, shape, layout, vec, [&](int64_t slot, ArrayRef<Value> coords) {
-        Value vector =
-            readChunk(loc, src, op.getSourceOffsets(), coords, slot, vec);
-        vector = convertVector(loc, vector, dst.type.getElementType());
-        writeChunk(loc, dst, op.getDestOffsets(), coords, slot, vec, vector);
-      });
+  Value vector = readChunk(loc, src, op.getSourceOffsets(), coords, slot, vec);
+  vector = convertVector(loc, vector, dst.type.getElementType());
+  writeChunk(loc, dst, op.getDestOffsets(), coords, slot, vec, vector);
 }
 
 LogicalResult KernelLowering::lowerAsyncCopy(CopyOp op) {
@@ -1615,18 +1621,10 @@ LogicalResult KernelLowering::lowerParallel(ParallelOp op) {
                                                   constant(loc, lane));
           emitIteration(firstSlot + lane, coords);
         }
-        if (store) {
-          // What copyChunks does for this chunk (the same slots and
-          // coordinates: the same layout and width).
-          const BufferStorage &src = storage[store.getSource()];
-          const BufferStorage &dst = storage[store.getDest()];
-          Value vector =
-              readChunk(store.getLoc(), src, {}, first, firstSlot, vec);
-          vector =
-              convertVector(store.getLoc(), vector, dst.type.getElementType());
-          writeChunk(store.getLoc(), dst, store.getDestOffsets(), first,
-                     firstSlot, vec, vector);
-        }
+        // The copy's chunk with these slots and coordinates (the same
+        // layout and width as the copy's own lowering).
+        if (store)
+          copyChunk(store, firstSlot, first, vec);
       });
   if (store)
     storesFusedIntoParallel.insert(store);
