@@ -209,6 +209,12 @@ private:
 
   // Tile operations.
   LogicalResult lowerAllocShared(AllocSharedOp op);
+  /// Places the kernel's shared tiles in dynamic shared memory: a tile whose
+  /// uses all come after another tile's last use (in the kernel body's
+  /// top-level order) may take that tile's bytes, behind a barrier before
+  /// its first use. Tiles are placed in allocation order, first fit, so
+  /// tiles that are all live together keep consecutive offsets.
+  void planSharedMemory();
   LogicalResult lowerAllocFragment(AllocFragmentOp op);
   LogicalResult lowerCopy(CopyOp op);
   LogicalResult lowerRowValueStore(CopyOp op, SliceLayoutAttr slice);
@@ -348,6 +354,8 @@ private:
   /// dominates it (the token is bookkeeping: the hardware counts groups).
   SmallVector<Value> asyncGroups;
   int64_t sharedBytes = 0;
+  /// planSharedMemory's offset for each tile.alloc_shared.
+  DenseMap<Operation *, int64_t> sharedOffsets;
   /// Insertion point for allocations: the end of the function prologue.
   Operation *prologueEnd = nullptr;
   DenseMap<Value, std::pair<Value, Value>> prefetchRegisters;
@@ -499,6 +507,7 @@ Value KernelLowering::getDynamicSharedMemory() {
 
 FailureOr<DictionaryAttr> KernelLowering::run() {
   createFunction();
+  planSharedMemory();
 
   // Tile ops outside tile.parallel, in program order (tile.parallel lowers
   // its own body).
@@ -651,12 +660,83 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
 // Allocation
 //===----------------------------------------------------------------------===//
 
+void KernelLowering::planSharedMemory() {
+  Block &body = func.getBody().front();
+  DenseMap<Operation *, int64_t> position;
+  for (auto [i, op] : llvm::enumerate(body))
+    position[&op] = i;
+  struct Placed {
+    int64_t offset, end, firstUse, lastUse;
+  };
+  SmallVector<Placed> placed;
+  func.walk([&](AllocSharedOp alloc) {
+    // The top-level span of the tile's uses, through its stage views.
+    Operation *top = body.findAncestorOpInBlock(*alloc);
+    int64_t first = position.lookup(top), last = first;
+    bool used = false;
+    SmallVector<Value> worklist = {alloc.getResult()};
+    while (!worklist.empty()) {
+      Value tile = worklist.pop_back_val();
+      for (Operation *user : tile.getUsers()) {
+        if (auto stage = dyn_cast<StageOp>(user))
+          worklist.push_back(stage.getResult());
+        int64_t at = position.lookup(body.findAncestorOpInBlock(*user));
+        first = used ? std::min(first, at) : at;
+        last = used ? std::max(last, at) : at;
+        used = true;
+      }
+    }
+    BufferType type = alloc.getResult().getType();
+    int64_t bytes =
+        type.getNumElements() * getElementByteWidth(type.getElementType());
+    auto overlaps = [&](const Placed &other, int64_t offset) {
+      return other.firstUse <= last && first <= other.lastUse &&
+             offset < other.end && other.offset < offset + bytes;
+    };
+    // First fit among the start of memory and the ends of placed tiles.
+    SmallVector<int64_t> candidates = {0};
+    for (const Placed &other : placed)
+      candidates.push_back(alignTo(other.end, kSharedAlignment));
+    llvm::sort(candidates);
+    int64_t offset = candidates.back();
+    for (int64_t candidate : candidates)
+      if (llvm::none_of(placed, [&](const Placed &other) {
+            return overlaps(other, candidate);
+          })) {
+        offset = candidate;
+        break;
+      }
+    // Bytes another tile used before: every thread must be done with them.
+    bool reuses = llvm::any_of(placed, [&](const Placed &other) {
+      return offset < other.end && other.offset < offset + bytes;
+    });
+    if (reuses) {
+      OpBuilder::InsertionGuard guard(builder);
+      builder.setInsertionPoint(&*std::next(body.begin(), first));
+      gpu::BarrierOp::create(builder, alloc.getLoc());
+      // The barrier shifted the positions after it; recount.
+      position.clear();
+      for (auto [i, op] : llvm::enumerate(body))
+        position[&op] = i;
+      for (Placed &other : placed) {
+        if (other.firstUse >= first)
+          ++other.firstUse;
+        if (other.lastUse >= first)
+          ++other.lastUse;
+      }
+      ++first;
+      ++last;
+    }
+    placed.push_back({offset, offset + bytes, first, last});
+    sharedOffsets[alloc] = offset;
+    sharedBytes = std::max(sharedBytes, offset + bytes);
+  });
+}
+
 LogicalResult KernelLowering::lowerAllocShared(AllocSharedOp op) {
   BufferType type = op.getResult().getType();
   Location loc = op.getLoc();
-  int64_t offset = alignTo(sharedBytes, kSharedAlignment);
-  sharedBytes = offset + type.getNumElements() *
-                             getElementByteWidth(type.getElementType());
+  int64_t offset = sharedOffsets.lookup(op);
   Value base = getDynamicSharedMemory();
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPoint(prologueEnd);
