@@ -581,6 +581,15 @@ void Kernel::print(const std::string &label, const Buffer &tile, PrintFrom from,
   buildPrint(b, location(loc), label, tile.value(), from);
 }
 
+void Kernel::rolledParallel(std::vector<int64_t> extents,
+                            const std::function<void(const Indices &)> &body,
+                            SourceLoc loc) {
+  parallel(std::move(extents), body, loc);
+  auto loop =
+      mlir::cast<mlir::tile::ParallelOp>(&*std::prev(b.getInsertionPoint()));
+  loop->setAttr("tile.rolled", b.getUnitAttr());
+}
+
 void Kernel::parallel(std::vector<int64_t> extents,
                       const std::function<void(const Indices &)> &body,
                       SourceLoc loc) {

@@ -1692,6 +1692,32 @@ LogicalResult KernelLowering::lowerParallel(ParallelOp op) {
       emitIteration(k, {ownRows->rowOf(k)});
     return result;
   }
+  if (op->hasAttr("tile.rolled")) {
+    if (layoutSource || rows)
+      return op.emitOpError("tile.rolled needs a loop over shared tiles only");
+    // One element per iteration of an scf.for over the thread's elements
+    // (element e of thread t is t + e * threads, row-major).
+    Distribution dist = distribute(shape, 1, numThreads);
+    auto loop = scf::ForOp::create(builder, loc, constant(loc, 0),
+                                   constant(loc, dist.chunksPerThread),
+                                   constant(loc, 1));
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPoint(loop.getBody()->getTerminator());
+    Value element = arith::AddIOp::create(
+        builder, loc,
+        arith::MulIOp::create(builder, loc, loop.getInductionVar(),
+                              constant(loc, numThreads)),
+        threadId);
+    if (dist.needsGuard) {
+      auto inRange = scf::IfOp::create(
+          builder, loc,
+          arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
+                                element, constant(loc, dist.numChunks)));
+      builder.setInsertionPointToStart(&inRange.getThenRegion().front());
+    }
+    emitIteration(0, delinearize(loc, element, shape));
+    return result;
+  }
   forEachThreadChunk(
       loc, shape, layout, vec, [&](int64_t firstSlot, ArrayRef<Value> first) {
         for (int64_t lane = 0; lane < vec && succeeded(result); ++lane) {

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/Frontend/Kernels.h"
+#include <cstdlib>
 
 #include "RowSoftmax.h"
 
@@ -62,39 +63,51 @@ std::string buildGemm(Program &program, const GemmConfig &config) {
   }
   // Transposed operands are stored K x M (A) and N x K (B).
   bool ta = config.transposeA, nt = config.transposeB;
-  k.body({ceildiv(B, nt ? 0 : 1, bN), ceildiv(A, ta ? 1 : 0, bM)},
-         [&](Kernel &k) {
-           Expr row = k.blockIndex(1) * double(bM);
-           Expr col = k.blockIndex(0) * double(bN);
-           Buffer As =
-               ta ? k.allocShared({bK, bM}, f16) : k.allocShared({bM, bK}, f16);
-           Buffer Bs =
-               nt ? k.allocShared({bN, bK}, f16) : k.allocShared({bK, bN}, f16);
-           Buffer acc = k.allocFragment({bM, bN}, f32);
-           std::optional<Buffer> biasTile;
-           if (epilogue) {
-             biasTile = k.allocShared({bN}, out);
-             k.copy(bias->at({col}), *biasTile);
-           }
-           k.clear(acc);
-           k.pipelined(
-               k.index(0), ceilDiv(A.dim(ta ? 0 : 1), double(bK)),
-               config.stages, [&](Expr kt) {
-                 Expr kOffset = kt * double(bK);
-                 k.copy(ta ? A.at({kOffset, row}) : A.at({row, kOffset}), As);
-                 k.copy(nt ? B.at({col, kOffset}) : B.at({kOffset, col}), Bs);
-                 k.gemm(As, Bs, acc, nt, ta);
-               });
-           // The epilogue runs on the accumulator in registers (the MMA
-           // layout), reading the block's slice of the bias from shared
-           // memory; the result leaves in one store.
-           if (epilogue)
-             k.parallel({bM, bN}, [&](Indices i) {
-               Expr x = Expr(acc[i]) + cast((*biasTile)[i[1]], f32);
-               acc[i] = config.epilogue == "bias_gelu" ? gelu(x) : geluTanh(x);
-             });
-           k.copy(acc, C.at({row, col}));
-         });
+  k.body(
+      {ceildiv(B, nt ? 0 : 1, bN), ceildiv(A, ta ? 1 : 0, bM)}, [&](Kernel &k) {
+        Expr row = k.blockIndex(1) * double(bM);
+        Expr col = k.blockIndex(0) * double(bN);
+        Buffer As =
+            ta ? k.allocShared({bK, bM}, f16) : k.allocShared({bM, bK}, f16);
+        Buffer Bs =
+            nt ? k.allocShared({bN, bK}, f16) : k.allocShared({bK, bN}, f16);
+        Buffer acc = k.allocFragment({bM, bN}, f32);
+        std::optional<Buffer> biasTile;
+        if (epilogue) {
+          biasTile = k.allocShared({bN}, out);
+          k.copy(bias->at({col}), *biasTile);
+        }
+        k.clear(acc);
+        k.pipelined(
+            k.index(0), ceilDiv(A.dim(ta ? 0 : 1), double(bK)), config.stages,
+            [&](Expr kt) {
+              Expr kOffset = kt * double(bK);
+              k.copy(ta ? A.at({kOffset, row}) : A.at({row, kOffset}), As);
+              k.copy(nt ? B.at({col, kOffset}) : B.at({kOffset, col}), Bs);
+              k.gemm(As, Bs, acc, nt, ta);
+            });
+        // The epilogue runs on the accumulator in registers (the MMA
+        // layout), reading the block's slice of the bias from shared
+        // memory; the result leaves in one store.
+        if (epilogue && std::getenv("TILE_STAGED_EPILOGUE")) {
+          // Prototype: the accumulator staged in shared memory (the
+          // pipeline's freed stages), the epilogue a loop over it.
+          Buffer staged = k.allocShared({bM, bN}, f32);
+          k.copy(acc, staged);
+          k.rolledParallel({bM, bN}, [&](Indices i) {
+            Expr x = Expr(staged[i]) + cast((*biasTile)[i[1]], f32);
+            staged[i] = config.epilogue == "bias_gelu" ? gelu(x) : geluTanh(x);
+          });
+          k.copy(staged, C.at({row, col}));
+          return;
+        }
+        if (epilogue)
+          k.parallel({bM, bN}, [&](Indices i) {
+            Expr x = Expr(acc[i]) + cast((*biasTile)[i[1]], f32);
+            acc[i] = config.epilogue == "bias_gelu" ? gelu(x) : geluTanh(x);
+          });
+        k.copy(acc, C.at({row, col}));
+      });
   return name;
 }
 

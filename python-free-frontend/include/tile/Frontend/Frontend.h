@@ -306,6 +306,12 @@ public:
   void parallel(std::vector<int64_t> extents,
                 const std::function<void(const Indices &)> &body,
                 SourceLoc loc = {});
+  /// A tile.parallel over shared tiles only, lowered as a loop over each
+  /// thread's elements instead of unrolled (`tile.rolled`): less code for
+  /// long bodies, e.g. an epilogue over a staged accumulator.
+  void rolledParallel(std::vector<int64_t> extents,
+                      const std::function<void(const Indices &)> &body,
+                      SourceLoc loc = {});
 
   mlir::OpBuilder &builder() { return b; }
   mlir::Location location(SourceLoc loc);
