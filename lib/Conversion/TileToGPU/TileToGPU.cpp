@@ -687,6 +687,11 @@ void KernelLowering::planSharedMemory() {
       }
     }
     BufferType type = alloc.getResult().getType();
+    // A tile nobody uses needs no bytes of its own.
+    if (!used) {
+      sharedOffsets[alloc] = 0;
+      return;
+    }
     int64_t bytes =
         type.getNumElements() * getElementByteWidth(type.getElementType());
     auto overlaps = [&](const Placed &other, int64_t offset) {

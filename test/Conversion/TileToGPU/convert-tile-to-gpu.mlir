@@ -100,13 +100,13 @@ tile.kernel @scale(%A: !tile.buffer<?xf32, global>,
 // -----
 
 // A 2-D global -> shared -> fragment -> global chain. Shared tiles are views
-// into the dynamic shared memory at 128-byte aligned offsets (0, 16384,
-// 16384 + 30 -> 16512); the manifest reports the total (16512 + 16). Static
+// into the dynamic shared memory; the two tiles nobody uses take no bytes
+// (offset 0), so the manifest reports the 64x64xf32 tile alone. Static
 // globals get no size parameters and a static strided layout. The block
 // synchronizes after each copy that touches shared memory.
 
 // CHECK: gpu.module @tile_kernels attributes {tile.kernels = [{
-// CHECK-SAME: block = [128, 1, 1], dynamic_shared_memory = 16528 : i64,
+// CHECK-SAME: block = [128, 1, 1], dynamic_shared_memory = 16384 : i64,
 // CHECK-SAME: grid = [{dim = 0 : i64, divisor = 64 : i64, kind = "ceildiv", param = "A"}, {dim = 1 : i64, divisor = 64 : i64, kind = "ceildiv", param = "A"}], name = "chain",
 // CHECK-SAME: params = [{dtype = "f32", kind = "buffer", name = "A", shape = [-1, -1]}, {dtype = "f16", kind = "buffer", name = "B", shape = [64, 64]},
 // CHECK-SAME: {buffer = "A", dim = 0 : i64, kind = "dim", name = "A.dim0", type = "i64"}, {buffer = "A", dim = 1 : i64, kind = "dim", name = "A.dim1", type = "i64"}]}]}
@@ -123,9 +123,9 @@ tile.kernel @scale(%A: !tile.buffer<?xf32, global>,
 // CHECK: %[[BY:.*]] = gpu.block_id y
 // CHECK: %[[O0:.*]] = arith.constant 0 : index
 // CHECK-NEXT: %[[S:.*]] = memref.view %[[SMEM]][%[[O0]]][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<64x64xf32, #gpu.address_space<workgroup>>
-// CHECK: %[[O1:.*]] = arith.constant 16384 : index
+// CHECK: %[[O1:.*]] = arith.constant 0 : index
 // CHECK-NEXT: memref.view %[[SMEM]][%[[O1]]][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<3x5xf16, #gpu.address_space<workgroup>>
-// CHECK: %[[O2:.*]] = arith.constant 16512 : index
+// CHECK: %[[O2:.*]] = arith.constant 0 : index
 // CHECK-NEXT: memref.view %[[SMEM]][%[[O2]]][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<2x2x2x2xi8, #gpu.address_space<workgroup>>
 // CHECK: %[[REGS:.*]] = memref.alloca() : memref<32xf32>
 // CHECK: %[[ROW:.*]] = arith.muli %[[BX]], %{{.*}} : index
@@ -200,17 +200,17 @@ tile.kernel @chain(%A: !tile.buffer<?x?xf32, global>,
 // tile.fill / tile.clear: on a shared tile, a broadcast vector stored by each
 // thread round-robin (16x24xf16 = 48 chunks of 8 over 32 threads: the second
 // round is guarded; 3x5xf32 has an odd last dimension: 15 scalar chunks); on
-// a fragment, one register store per element the thread owns.
+// a fragment, one register store per element the thread owns. The 3x5xf32
+// tile is used only after the 16x24xf16 one: it takes the same bytes.
 
-// CHECK: gpu.module @tile_kernels attributes {tile.kernels = [{block = [32, 1, 1], dynamic_shared_memory = 828 : i64, grid = [{kind = "const", value = 1 : i64}], name = "fills"
+// CHECK: gpu.module @tile_kernels attributes {tile.kernels = [{block = [32, 1, 1], dynamic_shared_memory = 768 : i64, grid = [{kind = "const", value = 1 : i64}], name = "fills"
 
 // CHECK-LABEL: gpu.func @fills(
 // CHECK-SAME: %[[X:.*]]: f32) kernel
 // CHECK: %[[SMEM:.*]] = gpu.dynamic_shared_memory
 // CHECK: %[[TID:.*]] = gpu.thread_id x
 // CHECK: %[[S:.*]] = memref.view %[[SMEM]][%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<16x24xf16, #gpu.address_space<workgroup>>
-// CHECK: %[[O1:.*]] = arith.constant 768 : index
-// CHECK-NEXT: %[[T:.*]] = memref.view %[[SMEM]][%[[O1]]][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<3x5xf32, #gpu.address_space<workgroup>>
+// CHECK: %[[T:.*]] = memref.view %[[SMEM]][%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<3x5xf32, #gpu.address_space<workgroup>>
 // CHECK: %[[REGS:.*]] = memref.alloca() : memref<4xf16>
 // CHECK: %[[V:.*]] = arith.truncf %[[X]] : f32 to f16
 //
@@ -546,4 +546,55 @@ tile.kernel @store_not_fused(%A: !tile.buffer<?xf32, global>,
     tile.store %y, %c[%i] : !tile.buffer<2048xf32, fragment>
   }
   tile.copy %a to %C[%row] : !tile.buffer<2048xf32, fragment> to !tile.buffer<?xf32, global>
+}
+
+// -----
+
+// Shared tiles whose uses do not overlap share bytes: the second tile takes
+// offset 0 again, behind a barrier before its first use (every thread must
+// be done reading the first one; no other barrier orders them).
+// CHECK: dynamic_shared_memory = 16384 : i64, grid = [{kind = "const", value = 1 : i64}], name = "shared_reuse"
+// CHECK-LABEL: gpu.func @shared_reuse(
+// CHECK: %[[O0:.*]] = arith.constant 0 : index
+// CHECK-NEXT: %[[S1:.*]] = memref.view %{{.*}}[%[[O0]]][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<64x64xf32, #gpu.address_space<workgroup>>
+// CHECK: %[[O1:.*]] = arith.constant 0 : index
+// CHECK-NEXT: %[[S2:.*]] = memref.view %{{.*}}[%[[O1]]][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<64x64xf32, #gpu.address_space<workgroup>>
+// CHECK: vector.store %{{.*}}, %[[S1]]
+// CHECK: vector.load %[[S1]]
+// CHECK-NOT: %[[S2]]
+// CHECK: gpu.barrier
+// CHECK-NEXT: %{{.*}} = arith.constant
+// CHECK: vector.store %{{.*}}, %[[S2]]
+tile.kernel @shared_reuse(%A: !tile.buffer<64x64xf32, global>,
+                          %C: !tile.buffer<64x64xf32, global>)
+    grid(%bx) = [1] threads(128) {
+  %s1 = tile.alloc_shared : !tile.buffer<64x64xf32, shared>
+  %s2 = tile.alloc_shared : !tile.buffer<64x64xf32, shared>
+  tile.copy %A to %s1 : !tile.buffer<64x64xf32, global> to !tile.buffer<64x64xf32, shared>
+  tile.copy %s1 to %C : !tile.buffer<64x64xf32, shared> to !tile.buffer<64x64xf32, global>
+  tile.copy %A to %s2 : !tile.buffer<64x64xf32, global> to !tile.buffer<64x64xf32, shared>
+  tile.copy %s2 to %C : !tile.buffer<64x64xf32, shared> to !tile.buffer<64x64xf32, global>
+}
+
+// -----
+
+// tile.rolled: a loop over shared tiles becomes an scf.for over the
+// thread's elements (4096 / 128 = 32), one body per iteration instead of 32.
+// CHECK-LABEL: gpu.func @rolled(
+// CHECK: %[[C32:.*]] = arith.constant 32 : index
+// CHECK: scf.for %[[E:.*]] = %{{.*}} to %[[C32]] step %{{.*}} {
+// CHECK: arith.mulf
+// CHECK-NOT: arith.mulf
+// CHECK: }
+// CHECK-NOT: arith.mulf
+// CHECK: gpu.return
+tile.kernel @rolled(%A: !tile.buffer<64x64xf32, global>) grid(%bx) = [1] threads(128) {
+  %s = tile.alloc_shared : !tile.buffer<64x64xf32, shared>
+  tile.copy %A to %s : !tile.buffer<64x64xf32, global> to !tile.buffer<64x64xf32, shared>
+  tile.parallel (%i, %j) in [64, 64] attributes {tile.rolled} {
+    %x = tile.load %s[%i, %j] : !tile.buffer<64x64xf32, shared>
+    %y = arith.mulf %x, %x : f32
+    tile.store %y, %s[%i, %j] : !tile.buffer<64x64xf32, shared>
+  }
+  tile.copy %s to %A : !tile.buffer<64x64xf32, shared> to !tile.buffer<64x64xf32, global>
 }
