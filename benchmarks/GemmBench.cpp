@@ -343,10 +343,12 @@ int main(int argc, char **argv) {
     std::string epilogue = v.config.value("epilogue", "none");
     if (epilogue == "none")
       continue;
-    // The same configuration without the epilogue ("_<epilogue>" removed
-    // from the name, a "_div8" after it kept).
+    // The same configuration without the epilogue ("_<epilogue>" and
+    // "_staged" removed from the name, a "_div8" after them kept).
     std::string plainName = v.name;
     plainName.erase(plainName.rfind("_" + epilogue), epilogue.size() + 1);
+    if (size_t staged = plainName.rfind("_staged"); staged != std::string::npos)
+      plainName.erase(staged, 7);
     auto plain = byName.find(plainName);
     if (plain == byName.end())
       continue;

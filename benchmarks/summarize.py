@@ -96,10 +96,10 @@ def epilogue_table(bench):
         # Names may end in a divisibility promise (_div8).
         fused = {k: v for k, v in results.items()
                  if k.startswith("gemm_f16_f16_")
-                 and re.search(r"_bias_gelu(_div\d+)?$", k)}
+                 and re.search(r"_bias_gelu(_staged)?(_div\d+)?$", k)}
         fused_tanh = {k: v for k, v in results.items()
                       if k.startswith("gemm_f16_f16_")
-                      and re.search(r"_bias_gelu_tanh(_div\d+)?$", k)}
+                      and re.search(r"_bias_gelu_tanh(_staged)?(_div\d+)?$", k)}
         # (b): the fastest of this project's GEMMs followed by the kernel
         # (one per GEMM with a fused variant; older runs timed one GEMM
         # under the bare name, which the prefix also matches).

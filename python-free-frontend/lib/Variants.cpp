@@ -78,7 +78,8 @@ Variant gemmVariant(const GemmConfig &c) {
                              {"in_dtype", c.inDtype},
                              {"transpose_a", c.transposeA},
                              {"epilogue", c.epilogue},
-                             {"divisibility", c.divisibility}},
+                             {"divisibility", c.divisibility},
+                             {"staged_epilogue", c.stagedEpilogue}},
           [c](Program &p) { return buildGemm(p, c); }};
 }
 

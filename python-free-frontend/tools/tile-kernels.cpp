@@ -82,6 +82,11 @@ static cl::opt<int64_t> divisibility(
              "this (checked at launch; 8 drops the unaligned fallbacks); 1: "
              "any shape"),
     cl::init(1), cl::cat(category));
+static cl::opt<bool> stagedEpilogue(
+    "staged-epilogue",
+    cl::desc("gemm: run the epilogue as a loop over the accumulator staged "
+             "in shared memory"),
+    cl::cat(category));
 static cl::opt<int64_t> rasterPanel("raster-panel",
                                     cl::desc("gemm: rasterization panel "
                                              "(grid rows; 0 = off)"),
@@ -167,6 +172,8 @@ std::vector<Variant> defaultVariants() {
                          GemmConfig{256, 128, 64, 256, "f16", 3, 8}}) {
       c.epilogue = epilogue;
       c.divisibility = 8;
+      variants.push_back(gemmVariant(c));
+      c.stagedEpilogue = true;
       variants.push_back(gemmVariant(c));
     }
     GemmConfig any{64, 64, 32, 128, "f16", 3, 0};
@@ -306,7 +313,7 @@ int emitOne() {
   else if (kernelName == "gemm")
     variant = gemmVariant({blockM, blockN, blockK, threads, outDtype, stages,
                            rasterPanel, transposeB, inDtype, transposeA,
-                           epilogue, divisibility});
+                           epilogue, divisibility, stagedEpilogue});
   else if (kernelName == "softmax")
     variant =
         softmaxVariant({blockM, blockN, threads, dtype, online, stagesOr(1)});

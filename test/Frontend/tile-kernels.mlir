@@ -80,6 +80,24 @@
 // RUN: not tile-kernels --kernel=gemm --divisibility=0 2>&1 | FileCheck %s --check-prefix=BADDIV
 // BADDIV: GEMM divisibility must be at least 1, but got 0
 
+// The staged epilogue (`--staged-epilogue`): the accumulator goes to a shared
+// tile (the pipeline's freed stages: no more shared memory than without),
+// the epilogue is a loop over it, so its code exists once: one erf's
+// ex2.approx in the PTX instead of one per accumulator value.
+// RUN: tile-kernels --kernel=gemm --block-m=128 --block-n=128 --block-k=64 --num-threads=128 --out-dtype=f16 --epilogue=bias_gelu --divisibility=8 --staged-epilogue --emit=mlir | FileCheck %s --check-prefix=STAGED
+// STAGED: tile.kernel @gemm_f16_f16_128x128x64_t128_s3_bias_gelu_staged_div8(
+// STAGED: %[[ST:.*]] = tile.alloc_shared : !tile.buffer<128x128xf32, shared>
+// STAGED: tile.copy %{{.*}} to %[[ST]] : !tile.buffer<128x128xf32, fragment> to !tile.buffer<128x128xf32, shared>
+// STAGED: tile.parallel ({{.*}}) in [128, 128] attributes {tile.rolled}
+// STAGED: math.erf
+// STAGED: tile.copy %[[ST]] to %C[
+// RUN: tile-kernels --kernel=gemm --block-m=128 --block-n=128 --block-k=64 --num-threads=128 --out-dtype=f16 --epilogue=bias_gelu --divisibility=8 --staged-epilogue --emit=ptx | FileCheck %s --check-prefix=STAGEDPTX
+// STAGEDPTX-COUNT-1: ex2.approx
+// STAGEDPTX-NOT: ex2.approx
+// RUN: tile-kernels --kernel=gemm --block-m=128 --block-n=128 --block-k=64 --num-threads=128 --out-dtype=f16 --epilogue=bias_gelu --divisibility=8 --staged-epilogue --emit=manifest | FileCheck %s --check-prefix=STAGEDSMEM
+// RUN: tile-kernels --kernel=gemm --block-m=128 --block-n=128 --block-k=64 --num-threads=128 --out-dtype=f16 --epilogue=bias_gelu --divisibility=8 --emit=manifest | FileCheck %s --check-prefix=STAGEDSMEM
+// STAGEDSMEM: "dynamic_shared_memory": 98560
+
 // The same epilogue as its own kernel, and its PTX (16-byte accesses).
 // RUN: tile-kernels --kernel=bias_gelu --dtype=f16 --block-m=4 --block-n=1024 --emit=ptx | FileCheck %s --check-prefix=BG
 // BG: .visible .entry bias_gelu_f16_4x1024_t256(

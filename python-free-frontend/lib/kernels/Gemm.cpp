@@ -8,7 +8,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/Frontend/Kernels.h"
-#include <cstdlib>
 
 #include "RowSoftmax.h"
 
@@ -28,6 +27,7 @@ std::string GemmConfig::kernelName() const {
                     (transposeB ? "t" : "n")
               : std::string()) +
          (epilogue == "none" ? std::string() : "_" + epilogue) +
+         (stagedEpilogue && epilogue != "none" ? "_staged" : "") +
          (divisibility > 1 ? "_div" + std::to_string(divisibility) : "");
 }
 
@@ -89,9 +89,10 @@ std::string buildGemm(Program &program, const GemmConfig &config) {
         // The epilogue runs on the accumulator in registers (the MMA
         // layout), reading the block's slice of the bias from shared
         // memory; the result leaves in one store.
-        if (epilogue && std::getenv("TILE_STAGED_EPILOGUE")) {
-          // Prototype: the accumulator staged in shared memory (the
-          // pipeline's freed stages), the epilogue a loop over it.
+        if (epilogue && config.stagedEpilogue) {
+          // The accumulator staged in shared memory (the pipeline's freed
+          // stages), the epilogue a loop over it: one copy of its code
+          // instead of one per accumulator value.
           Buffer staged = k.allocShared({bM, bN}, f32);
           k.copy(acc, staged);
           k.rolledParallel({bM, bN}, [&](Indices i) {

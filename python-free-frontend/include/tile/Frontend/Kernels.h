@@ -75,6 +75,9 @@ struct GemmConfig {
   /// the kernel is half the code and compiles about twice as fast; 1 runs
   /// on any shape.
   int64_t divisibility = 1;
+  /// With an epilogue: stage the accumulator in shared memory and run the
+  /// epilogue as a loop over it (a fraction of the code; `_staged`).
+  bool stagedEpilogue = false;
 
   /// e.g. gemm_f16_f32_128x128x32_t128_s3 (input, output, tile, threads,
   /// stages[, raster panel][, _nt][, _bias_gelu][, _div8]).
