@@ -225,6 +225,12 @@ private:
   /// stores each chunk as soon as it is computed (an epilogue's values die
   /// chunk by chunk instead of all staying live until the copy).
   CopyOp fusedStoreAfter(ParallelOp loop, Attribute layout, int64_t vec);
+  /// The same for a `tile.rolled` loop that rewrites a shared tile in place
+  /// (each iteration reads and writes only its own element) right before
+  /// the tile's last use, a copy to global memory: the loop then runs over
+  /// the copy's chunks, reads each chunk of the tile as one vector and
+  /// stores its results straight to global memory, never back to the tile.
+  CopyOp rolledStoreAfter(ParallelOp loop);
   /// tile.print: gpu.printf from the chosen block and thread or warp.
   LogicalResult lowerPrint(PrintOp op);
   /// `slot` is the register of the loop's layout; `rows`, when the loop
@@ -1663,8 +1669,15 @@ LogicalResult KernelLowering::lowerParallel(ParallelOp op) {
   Block &body = op.getBodyBlock();
   LogicalResult result = success();
   CopyOp store = rows ? CopyOp() : fusedStoreAfter(op, layout, vec);
-  // One iteration of the body at `coords`, on register `slot`.
-  auto emitIteration = [&](int64_t slot, ArrayRef<Value> coords) {
+  // A rolled loop fused with the copy of the shared tile it rewrites: each
+  // lane's own element of that tile comes from `ownChunk` (one vector read
+  // per chunk) and its new value goes to `ownResults` instead of the tile.
+  Value ownTile;
+  SmallVector<Value> ownElements, ownResults;
+  // One iteration of the body at `coords`, on register `slot` (and lane
+  // `lane` of the chunk, for a fused rolled loop).
+  auto emitIteration = [&](int64_t slot, ArrayRef<Value> coords,
+                           int64_t lane = 0) {
     Value slotValue = constant(loc, slot);
     IRMapping mapping;
     mapping.map(body.getArguments(), coords);
@@ -1687,6 +1700,17 @@ LogicalResult KernelLowering::lowerParallel(ParallelOp op) {
           dim->erase();
         continue;
       }
+      if (ownTile &&
+          access->getOperand(isa<StoreOp>(access) ? 1 : 0) == ownTile) {
+        if (auto load = dyn_cast<LoadOp>(access)) {
+          builder.setInsertionPoint(load);
+          load.replaceAllUsesWith(ownElements[lane]);
+        } else {
+          ownResults[lane] = cast<StoreOp>(access).getValue();
+        }
+        access->erase();
+        continue;
+      }
       if (failed(lowerElementAccess(access, slotValue, slot,
                                     rows ? &*rows : nullptr)))
         result = failure();
@@ -1700,15 +1724,24 @@ LogicalResult KernelLowering::lowerParallel(ParallelOp op) {
   if (op->hasAttr("tile.rolled")) {
     if (layoutSource || rows)
       return op.emitOpError("tile.rolled needs a loop over shared tiles only");
-    // One element per iteration of an scf.for over the thread's elements
-    // (element e of thread t is t + e * threads, row-major).
-    Distribution dist = distribute(shape, 1, numThreads);
+    // One chunk per iteration of an scf.for over the thread's chunks (chunk
+    // c of thread t is t + c * threads, row-major): single elements, or the
+    // fused copy's chunks.
+    CopyOp fused = rolledStoreAfter(op);
+    int64_t chunkVec = 1;
+    if (fused) {
+      ownTile = fused.getSource();
+      chunkVec =
+          getWidestVector(shape.back(), fused.getDestType().getElementType());
+      ownResults.resize(chunkVec);
+    }
+    Distribution dist = distribute(shape, chunkVec, numThreads);
     auto loop = scf::ForOp::create(builder, loc, constant(loc, 0),
                                    constant(loc, dist.chunksPerThread),
                                    constant(loc, 1));
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPoint(loop.getBody()->getTerminator());
-    Value element = arith::AddIOp::create(
+    Value chunk = arith::AddIOp::create(
         builder, loc,
         arith::MulIOp::create(builder, loc, loop.getInductionVar(),
                               constant(loc, numThreads)),
@@ -1716,11 +1749,48 @@ LogicalResult KernelLowering::lowerParallel(ParallelOp op) {
     if (dist.needsGuard) {
       auto inRange = scf::IfOp::create(
           builder, loc,
-          arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
-                                element, constant(loc, dist.numChunks)));
+          arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult, chunk,
+                                constant(loc, dist.numChunks)));
       builder.setInsertionPointToStart(&inRange.getThenRegion().front());
     }
-    emitIteration(0, delinearize(loc, element, shape));
+    SmallVector<Value> first = delinearize(
+        loc,
+        arith::MulIOp::create(builder, loc, chunk, constant(loc, chunkVec)),
+        shape);
+    if (fused) {
+      // In 16-byte pieces: a #tile.swizzle moves each piece on its own.
+      const BufferStorage &tile = storage[ownTile];
+      int64_t piece = std::min(
+          chunkVec, getWidestVector(shape.back(), tile.type.getElementType()));
+      ownElements.clear();
+      for (int64_t start = 0; start < chunkVec; start += piece) {
+        SmallVector<Value> coords(first);
+        if (start)
+          coords.back() = arith::AddIOp::create(builder, loc, coords.back(),
+                                                constant(loc, start));
+        Value loaded = readChunk(loc, tile, {}, coords, 0, piece);
+        for (int64_t lane = 0; lane < piece; ++lane)
+          ownElements.push_back(
+              vector::ExtractOp::create(builder, loc, loaded, lane));
+      }
+    }
+    for (int64_t lane = 0; lane < chunkVec && succeeded(result); ++lane) {
+      SmallVector<Value> coords(first);
+      if (lane)
+        coords.back() = arith::AddIOp::create(builder, loc, coords.back(),
+                                              constant(loc, lane));
+      emitIteration(0, coords, lane);
+    }
+    if (!fused || failed(result))
+      return result;
+    const BufferStorage &dst = storage[fused.getDest()];
+    Value results = vector::FromElementsOp::create(
+        builder, loc,
+        VectorType::get({chunkVec}, storage[ownTile].type.getElementType()),
+        ownResults);
+    writeChunk(loc, dst, fused.getDestOffsets(), first, 0, chunkVec,
+               convertVector(loc, results, dst.type.getElementType()));
+    storesFusedIntoParallel.insert(fused);
     return result;
   }
   forEachThreadChunk(
@@ -1763,6 +1833,61 @@ CopyOp KernelLowering::fusedStoreAfter(ParallelOp loop, Attribute layout,
   loop.getBody().walk(
       [&](StoreOp s) { writes |= s.getBuffer() == copy.getSource(); });
   return writes ? copy : CopyOp();
+}
+
+CopyOp KernelLowering::rolledStoreAfter(ParallelOp loop) {
+  auto copy = dyn_cast_or_null<CopyOp>(loop->getNextNode());
+  if (!copy || copy.getAsync() || !copy.getSourceOffsets().empty() ||
+      !copy.getSourceType().isShared() || !copy.getDestType().isGlobal() ||
+      copy.getTileShape() != ArrayRef<int64_t>(loop.getExtents()))
+    return CopyOp();
+  // The tile's contents must die with the copy: allocated in the loop's
+  // block (a fresh tile per iteration of any enclosing loop) and used there
+  // only before the loop, by the loop and by the copy.
+  Value tile = copy.getSource();
+  Block *block = loop->getBlock();
+  auto alloc = tile.getDefiningOp<AllocSharedOp>();
+  if (!alloc || alloc->getBlock() != block)
+    return CopyOp();
+  for (Operation *user : tile.getUsers()) {
+    if (user == copy.getOperation() || loop->isAncestor(user))
+      continue;
+    // A view of the tile could be read after the copy.
+    if (isa<SubviewOp>(user))
+      return CopyOp();
+    Operation *inBlock = block->findAncestorOpInBlock(*user);
+    if (!inBlock || !inBlock->isBeforeInBlock(loop))
+      return CopyOp();
+  }
+  // The body touches the tile only at its own element, at the top level,
+  // storing once and reading before it stores.
+  Block &body = loop.getBodyBlock();
+  bool stored = false;
+  for (Operation *user : tile.getUsers()) {
+    if (!loop->isAncestor(user))
+      continue;
+    if (user->getBlock() != &body)
+      return CopyOp();
+    auto load = dyn_cast<LoadOp>(user);
+    auto store = dyn_cast<StoreOp>(user);
+    ValueRange indices = load ? load.getIndices() : store.getIndices();
+    if ((!load && !store) || indices != ValueRange(body.getArguments()))
+      return CopyOp();
+    if (store) {
+      if (stored)
+        return CopyOp();
+      stored = true;
+    }
+  }
+  if (!stored)
+    return CopyOp();
+  for (Operation *user : tile.getUsers())
+    if (auto load = dyn_cast<LoadOp>(user); load && loop->isAncestor(load))
+      for (Operation *store : tile.getUsers())
+        if (isa<StoreOp>(store) && loop->isAncestor(store) &&
+            store->isBeforeInBlock(load))
+          return CopyOp();
+  return copy;
 }
 
 //===----------------------------------------------------------------------===//

@@ -580,11 +580,14 @@ tile.kernel @shared_reuse(%A: !tile.buffer<64x64xf32, global>,
 
 // tile.rolled: a loop over shared tiles becomes an scf.for over the
 // thread's elements (4096 / 128 = 32), one body per iteration instead of 32.
+// The tile is read after the loop's copy, so the loop writes it back.
 // CHECK-LABEL: gpu.func @rolled(
 // CHECK: %[[C32:.*]] = arith.constant 32 : index
 // CHECK: scf.for %[[E:.*]] = %{{.*}} to %[[C32]] step %{{.*}} {
+// CHECK: memref.load {{.*}} #gpu.address_space<workgroup>>
 // CHECK: arith.mulf
 // CHECK-NOT: arith.mulf
+// CHECK: memref.store {{.*}} #gpu.address_space<workgroup>>
 // CHECK: }
 // CHECK-NOT: arith.mulf
 // CHECK: gpu.return
@@ -597,4 +600,39 @@ tile.kernel @rolled(%A: !tile.buffer<64x64xf32, global>) grid(%bx) = [1] threads
     tile.store %y, %s[%i, %j] : !tile.buffer<64x64xf32, shared>
   }
   tile.copy %s to %A : !tile.buffer<64x64xf32, shared> to !tile.buffer<64x64xf32, global>
+  tile.copy %s to %A : !tile.buffer<64x64xf32, shared> to !tile.buffer<64x64xf32, global>
+}
+
+// -----
+
+// A rolled loop rewriting a shared tile right before its last use, a copy
+// to global memory: the loop runs over the copy's chunks (4096 / 8 / 128 =
+// 4 per thread: eight f16 make the widest store), reads each chunk of the
+// tile as one vector, and stores the results to global memory (converted
+// to f16) instead of back to the tile; the copy has no loop of its own.
+// The tile is read in 16-byte pieces (as a #tile.swizzle moves them).
+// CHECK-LABEL: gpu.func @rolled_store_fused(
+// CHECK: gpu.barrier
+// CHECK: %[[C4:.*]] = arith.constant 4 : index
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[C4]] step %{{.*}} {
+// CHECK-COUNT-2: vector.load %{{.*}} : memref<64x64xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+// CHECK-COUNT-8: arith.mulf
+// CHECK-NOT: arith.mulf
+// CHECK: arith.truncf %{{.*}} : vector<8xf32> to vector<8xf16>
+// CHECK-NOT: #gpu.address_space<workgroup>
+// CHECK: vector.store %{{.*}} #gpu.address_space<global>>, vector<8xf16>
+// CHECK: }
+// CHECK-NOT: vector.load
+// CHECK: gpu.return
+tile.kernel @rolled_store_fused(%A: !tile.buffer<64x64xf32, global>,
+                                %B: !tile.buffer<?x?xf16, global>)
+    grid(%bx) = [1] threads(128) {
+  %s = tile.alloc_shared : !tile.buffer<64x64xf32, shared>
+  tile.copy %A to %s : !tile.buffer<64x64xf32, global> to !tile.buffer<64x64xf32, shared>
+  tile.parallel (%i, %j) in [64, 64] attributes {tile.rolled} {
+    %x = tile.load %s[%i, %j] : !tile.buffer<64x64xf32, shared>
+    %y = arith.mulf %x, %x : f32
+    tile.store %y, %s[%i, %j] : !tile.buffer<64x64xf32, shared>
+  }
+  tile.copy %s to %B : !tile.buffer<64x64xf32, shared> to !tile.buffer<?x?xf16, global>
 }

@@ -65,6 +65,7 @@ struct TileAssignLayoutsPass
     getOperation().walk([&](KernelOp kernel) {
       assign(kernel);
       swizzleGemmOperands(kernel);
+      swizzleStagedAccumulators(kernel);
     });
   }
 
@@ -89,6 +90,25 @@ struct TileAssignLayoutsPass
           continue;
         setLayoutWithStages(root, swizzle);
       }
+    });
+  }
+
+  /// A shared tile an MMA accumulator is copied into (an epilogue staged in
+  /// shared memory) gets #tile.swizzle too: lanes 4 apart write rows one
+  /// tile row apart, which without it fall in the same banks (8-way
+  /// conflicts for rows of 128 bytes or a multiple).
+  void swizzleStagedAccumulators(KernelOp kernel) {
+    auto swizzle = SwizzleLayoutAttr::get(&getContext());
+    kernel.walk([&](CopyOp copy) {
+      if (!isa_and_nonnull<MmaLayoutAttr>(copy.getSourceType().getLayout()))
+        return;
+      Value dest = copy.getDest();
+      auto type = cast<BufferType>(dest.getType());
+      int64_t rowBytes =
+          type.getShape().back() * getElementByteWidth(type.getElementType());
+      if (dest.getDefiningOp<AllocSharedOp>() && !type.getLayout() &&
+          type.getRank() == 2 && rowBytes > 16 && rowBytes % 16 == 0)
+        setLayoutWithStages(dest, swizzle);
     });
   }
 
