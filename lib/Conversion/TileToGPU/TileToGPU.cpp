@@ -1736,60 +1736,83 @@ LogicalResult KernelLowering::lowerParallel(ParallelOp op) {
       ownResults.resize(chunkVec);
     }
     Distribution dist = distribute(shape, chunkVec, numThreads);
+    // A fused loop computes several chunks per iteration (up to 32 values
+    // of a thread, all before their stores): independent work for the
+    // long latency of each value (an erf is ~20 dependent instructions),
+    // where a kernel with one block per SM has no other block to overlap.
+    int64_t unroll = 1;
+    if (fused && !dist.needsGuard)
+      while (unroll * 2 * chunkVec <= 32 &&
+             dist.chunksPerThread % (unroll * 2) == 0)
+        unroll *= 2;
     auto loop = scf::ForOp::create(builder, loc, constant(loc, 0),
-                                   constant(loc, dist.chunksPerThread),
+                                   constant(loc, dist.chunksPerThread / unroll),
                                    constant(loc, 1));
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPoint(loop.getBody()->getTerminator());
-    Value chunk = arith::AddIOp::create(
-        builder, loc,
-        arith::MulIOp::create(builder, loc, loop.getInductionVar(),
-                              constant(loc, numThreads)),
-        threadId);
-    if (dist.needsGuard) {
-      auto inRange = scf::IfOp::create(
+    SmallVector<std::pair<SmallVector<Value>, Value>> computed;
+    for (int64_t u = 0; u < unroll && succeeded(result); ++u) {
+      Value chunk = arith::AddIOp::create(
           builder, loc,
-          arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult, chunk,
-                                constant(loc, dist.numChunks)));
-      builder.setInsertionPointToStart(&inRange.getThenRegion().front());
-    }
-    SmallVector<Value> first = delinearize(
-        loc,
-        arith::MulIOp::create(builder, loc, chunk, constant(loc, chunkVec)),
-        shape);
-    if (fused) {
-      // In 16-byte pieces: a #tile.swizzle moves each piece on its own.
-      const BufferStorage &tile = storage[ownTile];
-      int64_t piece = std::min(
-          chunkVec, getWidestVector(shape.back(), tile.type.getElementType()));
-      ownElements.clear();
-      for (int64_t start = 0; start < chunkVec; start += piece) {
-        SmallVector<Value> coords(first);
-        if (start)
-          coords.back() = arith::AddIOp::create(builder, loc, coords.back(),
-                                                constant(loc, start));
-        Value loaded = readChunk(loc, tile, {}, coords, 0, piece);
-        for (int64_t lane = 0; lane < piece; ++lane)
-          ownElements.push_back(
-              vector::ExtractOp::create(builder, loc, loaded, lane));
+          arith::MulIOp::create(
+              builder, loc,
+              arith::AddIOp::create(
+                  builder, loc,
+                  arith::MulIOp::create(builder, loc, loop.getInductionVar(),
+                                        constant(loc, unroll)),
+                  constant(loc, u)),
+              constant(loc, numThreads)),
+          threadId);
+      if (dist.needsGuard) {
+        auto inRange = scf::IfOp::create(
+            builder, loc,
+            arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
+                                  chunk, constant(loc, dist.numChunks)));
+        builder.setInsertionPointToStart(&inRange.getThenRegion().front());
       }
-    }
-    for (int64_t lane = 0; lane < chunkVec && succeeded(result); ++lane) {
-      SmallVector<Value> coords(first);
-      if (lane)
-        coords.back() = arith::AddIOp::create(builder, loc, coords.back(),
-                                              constant(loc, lane));
-      emitIteration(0, coords, lane);
+      SmallVector<Value> first = delinearize(
+          loc,
+          arith::MulIOp::create(builder, loc, chunk, constant(loc, chunkVec)),
+          shape);
+      if (fused) {
+        // In 16-byte pieces: a #tile.swizzle moves each piece on its own.
+        const BufferStorage &tile = storage[ownTile];
+        int64_t piece =
+            std::min(chunkVec,
+                     getWidestVector(shape.back(), tile.type.getElementType()));
+        ownElements.clear();
+        for (int64_t start = 0; start < chunkVec; start += piece) {
+          SmallVector<Value> coords(first);
+          if (start)
+            coords.back() = arith::AddIOp::create(builder, loc, coords.back(),
+                                                  constant(loc, start));
+          Value loaded = readChunk(loc, tile, {}, coords, 0, piece);
+          for (int64_t lane = 0; lane < piece; ++lane)
+            ownElements.push_back(
+                vector::ExtractOp::create(builder, loc, loaded, lane));
+        }
+      }
+      for (int64_t lane = 0; lane < chunkVec && succeeded(result); ++lane) {
+        SmallVector<Value> coords(first);
+        if (lane)
+          coords.back() = arith::AddIOp::create(builder, loc, coords.back(),
+                                                constant(loc, lane));
+        emitIteration(0, coords, lane);
+      }
+      if (fused)
+        computed.emplace_back(
+            first, vector::FromElementsOp::create(
+                       builder, loc,
+                       VectorType::get({chunkVec},
+                                       storage[ownTile].type.getElementType()),
+                       ownResults));
     }
     if (!fused || failed(result))
       return result;
     const BufferStorage &dst = storage[fused.getDest()];
-    Value results = vector::FromElementsOp::create(
-        builder, loc,
-        VectorType::get({chunkVec}, storage[ownTile].type.getElementType()),
-        ownResults);
-    writeChunk(loc, dst, fused.getDestOffsets(), first, 0, chunkVec,
-               convertVector(loc, results, dst.type.getElementType()));
+    for (auto &[first, results] : computed)
+      writeChunk(loc, dst, fused.getDestOffsets(), first, 0, chunkVec,
+                 convertVector(loc, results, dst.type.getElementType()));
     storesFusedIntoParallel.insert(fused);
     return result;
   }

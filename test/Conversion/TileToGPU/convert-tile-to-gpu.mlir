@@ -606,33 +606,38 @@ tile.kernel @rolled(%A: !tile.buffer<64x64xf32, global>) grid(%bx) = [1] threads
 // -----
 
 // A rolled loop rewriting a shared tile right before its last use, a copy
-// to global memory: the loop runs over the copy's chunks (4096 / 8 / 128 =
-// 4 per thread: eight f16 make the widest store), reads each chunk of the
-// tile as one vector, and stores the results to global memory (converted
-// to f16) instead of back to the tile; the copy has no loop of its own.
-// The tile is read in 16-byte pieces (as a #tile.swizzle moves them).
+// to global memory: the loop runs over the copy's chunks (eight f16 make
+// the widest store: 8192 / 8 / 128 = 8 per thread), four per iteration
+// (32 values of a thread computed before their stores), reads each chunk
+// of the tile as one vector in 16-byte pieces (as a #tile.swizzle moves
+// them) and stores the results to global memory (converted to f16)
+// instead of back to the tile; the copy has no loop of its own.
 // CHECK-LABEL: gpu.func @rolled_store_fused(
 // CHECK: gpu.barrier
-// CHECK: %[[C4:.*]] = arith.constant 4 : index
-// CHECK: scf.for %{{.*}} = %{{.*}} to %[[C4]] step %{{.*}} {
-// CHECK-COUNT-2: vector.load %{{.*}} : memref<64x64xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+// CHECK: %[[C2:.*]] = arith.constant 2 : index
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[C2]] step %{{.*}} {
+// CHECK-COUNT-2: vector.load %{{.*}} : memref<64x128xf32, #gpu.address_space<workgroup>>, vector<4xf32>
 // CHECK-COUNT-8: arith.mulf
+// CHECK: vector.from_elements
+// CHECK-COUNT-2: vector.load %{{.*}} : memref<64x128xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+// CHECK-COUNT-24: arith.mulf
 // CHECK-NOT: arith.mulf
 // CHECK: arith.truncf %{{.*}} : vector<8xf32> to vector<8xf16>
 // CHECK-NOT: #gpu.address_space<workgroup>
 // CHECK: vector.store %{{.*}} #gpu.address_space<global>>, vector<8xf16>
+// CHECK-COUNT-3: vector.store %{{.*}} #gpu.address_space<global>>, vector<8xf16>
 // CHECK: }
 // CHECK-NOT: vector.load
 // CHECK: gpu.return
-tile.kernel @rolled_store_fused(%A: !tile.buffer<64x64xf32, global>,
+tile.kernel @rolled_store_fused(%A: !tile.buffer<64x128xf32, global>,
                                 %B: !tile.buffer<?x?xf16, global>)
     grid(%bx) = [1] threads(128) {
-  %s = tile.alloc_shared : !tile.buffer<64x64xf32, shared>
-  tile.copy %A to %s : !tile.buffer<64x64xf32, global> to !tile.buffer<64x64xf32, shared>
-  tile.parallel (%i, %j) in [64, 64] attributes {tile.rolled} {
-    %x = tile.load %s[%i, %j] : !tile.buffer<64x64xf32, shared>
+  %s = tile.alloc_shared : !tile.buffer<64x128xf32, shared>
+  tile.copy %A to %s : !tile.buffer<64x128xf32, global> to !tile.buffer<64x128xf32, shared>
+  tile.parallel (%i, %j) in [64, 128] attributes {tile.rolled} {
+    %x = tile.load %s[%i, %j] : !tile.buffer<64x128xf32, shared>
     %y = arith.mulf %x, %x : f32
-    tile.store %y, %s[%i, %j] : !tile.buffer<64x64xf32, shared>
+    tile.store %y, %s[%i, %j] : !tile.buffer<64x128xf32, shared>
   }
-  tile.copy %s to %B : !tile.buffer<64x64xf32, shared> to !tile.buffer<?x?xf16, global>
+  tile.copy %s to %B : !tile.buffer<64x128xf32, shared> to !tile.buffer<?x?xf16, global>
 }
