@@ -587,7 +587,7 @@ void Kernel::rolledParallel(std::vector<int64_t> extents,
   parallel(std::move(extents), body, loc);
   auto loop =
       mlir::cast<mlir::tile::ParallelOp>(&*std::prev(b.getInsertionPoint()));
-  loop->setAttr("tile.rolled", b.getUnitAttr());
+  loop.setRolled(true);
 }
 
 void Kernel::parallel(std::vector<int64_t> extents,

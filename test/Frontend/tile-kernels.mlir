@@ -90,7 +90,7 @@
 // STAGED: tile.kernel @gemm_f16_f16_128x128x64_t128_s3_bias_gelu_staged_div8(
 // STAGED: %[[ST:.*]] = tile.alloc_shared : !tile.buffer<128x128xf32, shared>
 // STAGED: tile.copy %{{.*}} to %[[ST]] : !tile.buffer<128x128xf32, fragment> to !tile.buffer<128x128xf32, shared>
-// STAGED: tile.parallel ({{.*}}) in [128, 128] attributes {tile.rolled}
+// STAGED: tile.parallel ({{.*}}) in [128, 128] rolled
 // STAGED: math.erf
 // STAGED: tile.copy %[[ST]] to %C[
 // RUN: tile-kernels --kernel=gemm --block-m=128 --block-n=128 --block-k=64 --num-threads=128 --out-dtype=f16 --epilogue=bias_gelu --divisibility=8 --staged-epilogue --emit=ptx | FileCheck %s --check-prefix=STAGEDPTX

@@ -225,7 +225,7 @@ private:
   /// stores each chunk as soon as it is computed (an epilogue's values die
   /// chunk by chunk instead of all staying live until the copy).
   CopyOp fusedStoreAfter(ParallelOp loop, Attribute layout, int64_t vec);
-  /// The same for a `tile.rolled` loop that rewrites a shared tile in place
+  /// The same for a rolled loop that rewrites a shared tile in place
   /// (each iteration reads and writes only its own element) right before
   /// the tile's last use, a copy to global memory: the loop then runs over
   /// the copy's chunks, reads each chunk of the tile as one vector and
@@ -1721,9 +1721,7 @@ LogicalResult KernelLowering::lowerParallel(ParallelOp op) {
       emitIteration(k, {ownRows->rowOf(k)});
     return result;
   }
-  if (op->hasAttr("tile.rolled")) {
-    if (layoutSource || rows)
-      return op.emitOpError("tile.rolled needs a loop over shared tiles only");
+  if (op.getRolled()) {
     // One chunk per iteration of an scf.for over the thread's chunks (chunk
     // c of thread t is t + c * threads, row-major): single elements, or the
     // fused copy's chunks.

@@ -594,7 +594,7 @@ tile.kernel @shared_reuse(%A: !tile.buffer<64x64xf32, global>,
 tile.kernel @rolled(%A: !tile.buffer<64x64xf32, global>) grid(%bx) = [1] threads(128) {
   %s = tile.alloc_shared : !tile.buffer<64x64xf32, shared>
   tile.copy %A to %s : !tile.buffer<64x64xf32, global> to !tile.buffer<64x64xf32, shared>
-  tile.parallel (%i, %j) in [64, 64] attributes {tile.rolled} {
+  tile.parallel (%i, %j) in [64, 64] rolled {
     %x = tile.load %s[%i, %j] : !tile.buffer<64x64xf32, shared>
     %y = arith.mulf %x, %x : f32
     tile.store %y, %s[%i, %j] : !tile.buffer<64x64xf32, shared>
@@ -634,7 +634,7 @@ tile.kernel @rolled_store_fused(%A: !tile.buffer<64x128xf32, global>,
     grid(%bx) = [1] threads(128) {
   %s = tile.alloc_shared : !tile.buffer<64x128xf32, shared>
   tile.copy %A to %s : !tile.buffer<64x128xf32, global> to !tile.buffer<64x128xf32, shared>
-  tile.parallel (%i, %j) in [64, 128] attributes {tile.rolled} {
+  tile.parallel (%i, %j) in [64, 128] rolled {
     %x = tile.load %s[%i, %j] : !tile.buffer<64x128xf32, shared>
     %y = arith.mulf %x, %x : f32
     tile.store %y, %s[%i, %j] : !tile.buffer<64x128xf32, shared>

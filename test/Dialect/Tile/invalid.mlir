@@ -479,6 +479,17 @@ tile.kernel @parallel_0d() grid(%bx) = [1] threads(32) {
 
 // -----
 
+tile.kernel @parallel_rolled_fragment() grid(%bx) = [1] threads(32) {
+  %f = tile.alloc_fragment : !tile.buffer<64xf32, fragment>
+  // expected-error@+1 {{'tile.parallel' op expected a rolled loop to access shared tiles only, but it accesses a fragment}}
+  tile.parallel (%i) in [64] rolled {
+    // expected-note@+1 {{fragment accessed here}}
+    %x = tile.load %f[%i] : !tile.buffer<64xf32, fragment>
+  }
+}
+
+// -----
+
 tile.kernel @parallel_zero_extent() grid(%bx) = [1] threads(32) {
   // expected-error@+1 {{'tile.parallel' op expected positive extents}}
   tile.parallel (%i, %j) in [4, 0] {

@@ -204,6 +204,9 @@ tile.kernel @fills(%b: i32) grid(%bx) = [1] threads(32) {
 // CHECK-NEXT: %[[X:.*]] = tile.load %[[S4]][%[[I]], %[[J]], %[[K]], %[[L]]] : !tile.buffer<2x2x4x8xf32, shared>
 // CHECK-NEXT: tile.store %[[X]], %[[S4]][%[[J]], %[[I]], %[[K]], %[[L]]] : !tile.buffer<2x2x4x8xf32, shared>
 // CHECK-NEXT: }
+//
+// CHECK: tile.parallel (%[[I:.*]]) in [256] rolled attributes {tile.tag} {
+// CHECK-NEXT: %[[X:.*]] = tile.load %[[S1]][%[[I]]] : !tile.buffer<256xf32, shared>
 tile.kernel @parallels(%alpha: f32) grid(%bx) = [1] threads(64) {
   %s1 = tile.alloc_shared : !tile.buffer<256xf32, shared>
   %f1 = tile.alloc_fragment : !tile.buffer<256xf32, fragment, #tile.row_major<vec = 2>>
@@ -231,6 +234,12 @@ tile.kernel @parallels(%alpha: f32) grid(%bx) = [1] threads(64) {
   tile.parallel (%i, %j, %k, %l) in [2, 2, 4, 8] {
     %x = tile.load %s4[%i, %j, %k, %l] : !tile.buffer<2x2x4x8xf32, shared>
     tile.store %x, %s4[%j, %i, %k, %l] : !tile.buffer<2x2x4x8xf32, shared>
+  }
+  // A loop over shared tiles only may be rolled.
+  tile.parallel (%i) in [256] rolled attributes {tile.tag} {
+    %x = tile.load %s1[%i] : !tile.buffer<256xf32, shared>
+    %y = math.exp %x : f32
+    tile.store %y, %s1[%i] : !tile.buffer<256xf32, shared>
   }
 }
 

@@ -762,9 +762,11 @@ LogicalResult ReduceOp::verify() {
 //===----------------------------------------------------------------------===//
 
 void ParallelOp::build(OpBuilder &builder, OperationState &state,
-                       ArrayRef<int64_t> extents) {
+                       ArrayRef<int64_t> extents, bool rolled) {
   state.addAttribute(getExtentsAttrName(state.name),
                      builder.getDenseI64ArrayAttr(extents));
+  if (rolled)
+    state.addAttribute(getRolledAttrName(state.name), builder.getUnitAttr());
   Region *body = state.addRegion();
   Block *block = new Block();
   body->push_back(block);
@@ -785,6 +787,8 @@ ParseResult ParallelOp::parse(OpAsmParser &parser, OperationState &result) {
         return parser.parseInteger(extents.emplace_back());
       }))
     return failure();
+  if (succeeded(parser.parseOptionalKeyword("rolled")))
+    result.addAttribute(getRolledAttrName(result.name), builder.getUnitAttr());
   if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
     return failure();
   result.addAttribute(getExtentsAttrName(result.name),
@@ -805,8 +809,10 @@ void ParallelOp::print(OpAsmPrinter &p) {
   p << ") in [";
   llvm::interleaveComma(getExtents(), p);
   p << ']';
-  p.printOptionalAttrDictWithKeyword((*this)->getAttrs(),
-                                     {getExtentsAttrName()});
+  if (getRolled())
+    p << " rolled";
+  p.printOptionalAttrDictWithKeyword(
+      (*this)->getAttrs(), {getExtentsAttrName(), getRolledAttrName()});
   p << ' ';
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false,
                 /*printBlockTerminators=*/false);
@@ -889,6 +895,30 @@ LogicalResult ParallelOp::verify() {
     return emitOpError("expected only tile.load, tile.store and tile.dim "
                        "among the tile ops of the body, but got '")
            << wholeTileOp->getName() << "'";
+  // A rolled loop runs over a thread's elements in a loop, where a fragment's
+  // registers cannot be indexed.
+  if (getRolled()) {
+    Operation *fragmentAccess = nullptr;
+    getBody().walk([&](Operation *op) {
+      Value buffer;
+      if (auto load = dyn_cast<LoadOp>(op))
+        buffer = load.getBuffer();
+      else if (auto store = dyn_cast<StoreOp>(op))
+        buffer = store.getBuffer();
+      if (buffer && cast<BufferType>(buffer.getType()).isFragment()) {
+        fragmentAccess = op;
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (fragmentAccess) {
+      InFlightDiagnostic diag = emitOpError(
+          "expected a rolled loop to access shared tiles only, but it "
+          "accesses a fragment");
+      diag.attachNote(fragmentAccess->getLoc()) << "fragment accessed here";
+      return diag;
+    }
+  }
   return success();
 }
 

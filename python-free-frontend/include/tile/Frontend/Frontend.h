@@ -307,7 +307,7 @@ public:
                 const std::function<void(const Indices &)> &body,
                 SourceLoc loc = {});
   /// A tile.parallel over shared tiles only, lowered as a loop over each
-  /// thread's elements instead of unrolled (`tile.rolled`): less code for
+  /// thread's elements instead of unrolled (`rolled`): less code for
   /// long bodies, e.g. an epilogue over a staged accumulator.
   void rolledParallel(std::vector<int64_t> extents,
                       const std::function<void(const Indices &)> &body,

@@ -590,6 +590,12 @@ def Tile_ParallelOp : Tile_Op<"parallel", [
     A fragment may only be indexed by the loop's own induction variables, in
     order: each thread then touches just the registers it owns.
 
+    `rolled` (loops over shared tiles only) asks for a loop over the
+    thread's elements instead of one copy of the body per element: a
+    fraction of the code. A rolled loop that rewrites a shared tile in place
+    right before the tile's last use, a copy to global memory, stores its
+    results to global memory directly, chunk by chunk.
+
     Example:
 
     ```mlir
@@ -599,15 +605,21 @@ def Tile_ParallelOp : Tile_Op<"parallel", [
       %c = arith.addf %a, %b : f32
       tile.store %c, %c_frag[%i] : !tile.buffer<1024xf32, fragment>
     }
+    tile.parallel (%i, %j) in [128, 128] rolled {
+      %x = tile.load %staged[%i, %j] : !tile.buffer<128x128xf32, shared>
+      %y = math.exp %x : f32
+      tile.store %y, %staged[%i, %j] : !tile.buffer<128x128xf32, shared>
+    }
     ```
   }];
-  let arguments = (ins DenseI64ArrayAttr:$extents);
+  let arguments = (ins DenseI64ArrayAttr:$extents, UnitAttr:$rolled);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
   let skipDefaultBuilders = 1;
   let builders = [
-    OpBuilder<(ins "ArrayRef<int64_t>":$extents)>
+    OpBuilder<(ins "ArrayRef<int64_t>":$extents,
+                   CArg<"bool", "false">:$rolled)>
   ];
   let extraClassDeclaration = [{
     Block &getBodyBlock() { return getBody().front(); }
