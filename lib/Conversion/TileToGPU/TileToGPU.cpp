@@ -675,11 +675,11 @@ void KernelLowering::planSharedMemory() {
     int64_t offset, end, firstUse, lastUse;
   };
   SmallVector<Placed> placed;
+  // Top-level ops that start using bytes another tile used before.
+  llvm::SetVector<Operation *> barrierBefore;
   func.walk([&](AllocSharedOp alloc) {
     // The top-level span of the tile's uses, through its stage views.
-    Operation *top = body.findAncestorOpInBlock(*alloc);
-    int64_t first = position.lookup(top), last = first;
-    bool used = false;
+    std::optional<int64_t> first, last;
     SmallVector<Value> worklist = {alloc.getResult()};
     while (!worklist.empty()) {
       Value tile = worklist.pop_back_val();
@@ -687,61 +687,50 @@ void KernelLowering::planSharedMemory() {
         if (auto stage = dyn_cast<StageOp>(user))
           worklist.push_back(stage.getResult());
         int64_t at = position.lookup(body.findAncestorOpInBlock(*user));
-        first = used ? std::min(first, at) : at;
-        last = used ? std::max(last, at) : at;
-        used = true;
+        first = std::min(first.value_or(at), at);
+        last = std::max(last.value_or(at), at);
       }
     }
-    BufferType type = alloc.getResult().getType();
     // A tile nobody uses needs no bytes of its own.
-    if (!used) {
+    if (!first) {
       sharedOffsets[alloc] = 0;
       return;
     }
+    BufferType type = alloc.getResult().getType();
     int64_t bytes =
         type.getNumElements() * getElementByteWidth(type.getElementType());
-    auto overlaps = [&](const Placed &other, int64_t offset) {
-      return other.firstUse <= last && first <= other.lastUse &&
-             offset < other.end && other.offset < offset + bytes;
+    auto sharesBytes = [&](const Placed &other, int64_t offset) {
+      return offset < other.end && other.offset < offset + bytes;
     };
-    // First fit among the start of memory and the ends of placed tiles.
+    auto overlaps = [&](const Placed &other, int64_t offset) {
+      return other.firstUse <= *last && *first <= other.lastUse &&
+             sharesBytes(other, offset);
+    };
+    // First fit among the start of memory and the ends of placed tiles (the
+    // last candidate is past every placed tile, so one always fits).
     SmallVector<int64_t> candidates = {0};
     for (const Placed &other : placed)
       candidates.push_back(alignTo(other.end, kSharedAlignment));
     llvm::sort(candidates);
-    int64_t offset = candidates.back();
-    for (int64_t candidate : candidates)
-      if (llvm::none_of(placed, [&](const Placed &other) {
-            return overlaps(other, candidate);
-          })) {
-        offset = candidate;
-        break;
-      }
-    // Bytes another tile used before: every thread must be done with them.
-    bool reuses = llvm::any_of(placed, [&](const Placed &other) {
-      return offset < other.end && other.offset < offset + bytes;
+    int64_t offset = *llvm::find_if(candidates, [&](int64_t candidate) {
+      return llvm::none_of(placed, [&](const Placed &other) {
+        return overlaps(other, candidate);
+      });
     });
-    if (reuses) {
-      OpBuilder::InsertionGuard guard(builder);
-      builder.setInsertionPoint(&*std::next(body.begin(), first));
-      gpu::BarrierOp::create(builder, alloc.getLoc());
-      // The barrier shifted the positions after it; recount.
-      position.clear();
-      for (auto [i, op] : llvm::enumerate(body))
-        position[&op] = i;
-      for (Placed &other : placed) {
-        if (other.firstUse >= first)
-          ++other.firstUse;
-        if (other.lastUse >= first)
-          ++other.lastUse;
-      }
-      ++first;
-      ++last;
-    }
-    placed.push_back({offset, offset + bytes, first, last});
+    // Bytes another tile used before: every thread must be done with them.
+    if (llvm::any_of(placed, [&](const Placed &other) {
+          return sharesBytes(other, offset);
+        }))
+      barrierBefore.insert(&*std::next(body.begin(), *first));
+    placed.push_back({offset, offset + bytes, *first, *last});
     sharedOffsets[alloc] = offset;
     sharedBytes = std::max(sharedBytes, offset + bytes);
   });
+  OpBuilder::InsertionGuard guard(builder);
+  for (Operation *op : barrierBefore) {
+    builder.setInsertionPoint(op);
+    gpu::BarrierOp::create(builder, op->getLoc());
+  }
 }
 
 LogicalResult KernelLowering::lowerAllocShared(AllocSharedOp op) {
@@ -1670,8 +1659,8 @@ LogicalResult KernelLowering::lowerParallel(ParallelOp op) {
   LogicalResult result = success();
   CopyOp store = rows ? CopyOp() : fusedStoreAfter(op, layout, vec);
   // A rolled loop fused with the copy of the shared tile it rewrites: each
-  // lane's own element of that tile comes from `ownChunk` (one vector read
-  // per chunk) and its new value goes to `ownResults` instead of the tile.
+  // lane's own element of that tile comes from `ownElements` (read per
+  // chunk) and its new value goes to `ownResults` instead of the tile.
   Value ownTile;
   SmallVector<Value> ownElements, ownResults;
   // One iteration of the body at `coords`, on register `slot` (and lane
@@ -1702,12 +1691,10 @@ LogicalResult KernelLowering::lowerParallel(ParallelOp op) {
       }
       if (ownTile &&
           access->getOperand(isa<StoreOp>(access) ? 1 : 0) == ownTile) {
-        if (auto load = dyn_cast<LoadOp>(access)) {
-          builder.setInsertionPoint(load);
+        if (auto load = dyn_cast<LoadOp>(access))
           load.replaceAllUsesWith(ownElements[lane]);
-        } else {
+        else
           ownResults[lane] = cast<StoreOp>(access).getValue();
-        }
         access->erase();
         continue;
       }
@@ -1807,6 +1794,8 @@ LogicalResult KernelLowering::lowerParallel(ParallelOp op) {
     }
     if (!fused || failed(result))
       return result;
+    // After the computations of the iteration; with a partial last round
+    // (unroll 1) still inside its guard.
     const BufferStorage &dst = storage[fused.getDest()];
     for (auto &[first, results] : computed)
       writeChunk(loc, dst, fused.getDestOffsets(), first, 0, chunkVec,
@@ -1881,33 +1870,26 @@ CopyOp KernelLowering::rolledStoreAfter(ParallelOp loop) {
       return CopyOp();
   }
   // The body touches the tile only at its own element, at the top level,
-  // storing once and reading before it stores.
+  // storing once and reading only before it stores.
   Block &body = loop.getBodyBlock();
+  for (Operation *user : tile.getUsers())
+    if (loop->isAncestor(user) && user->getBlock() != &body)
+      return CopyOp();
   bool stored = false;
-  for (Operation *user : tile.getUsers()) {
-    if (!loop->isAncestor(user))
+  for (Operation &op : body) {
+    if (!llvm::is_contained(op.getOperands(), tile))
       continue;
-    if (user->getBlock() != &body)
+    auto load = dyn_cast<LoadOp>(op);
+    auto store = dyn_cast<StoreOp>(op);
+    if ((!load && !store) || stored)
       return CopyOp();
-    auto load = dyn_cast<LoadOp>(user);
-    auto store = dyn_cast<StoreOp>(user);
     ValueRange indices = load ? load.getIndices() : store.getIndices();
-    if ((!load && !store) || indices != ValueRange(body.getArguments()))
+    if (indices != ValueRange(body.getArguments()))
       return CopyOp();
-    if (store) {
-      if (stored)
-        return CopyOp();
-      stored = true;
-    }
+    stored = static_cast<bool>(store);
   }
   if (!stored)
     return CopyOp();
-  for (Operation *user : tile.getUsers())
-    if (auto load = dyn_cast<LoadOp>(user); load && loop->isAncestor(load))
-      for (Operation *store : tile.getUsers())
-        if (isa<StoreOp>(store) && loop->isAncestor(store) &&
-            store->isBeforeInBlock(load))
-          return CopyOp();
   return copy;
 }
 

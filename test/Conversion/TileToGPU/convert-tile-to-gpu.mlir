@@ -641,3 +641,33 @@ tile.kernel @rolled_store_fused(%A: !tile.buffer<64x128xf32, global>,
   }
   tile.copy %s to %B : !tile.buffer<64x128xf32, shared> to !tile.buffer<?x?xf16, global>
 }
+
+// -----
+
+// The same with a partial last round (24 x 64 / 8 = 192 chunks over 128
+// threads): one chunk per iteration, its read, computation and store all
+// inside the guard.
+// CHECK-LABEL: gpu.func @rolled_store_fused_partial(
+// CHECK: gpu.barrier
+// CHECK: %[[C2:.*]] = arith.constant 2 : index
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[C2]] step %{{.*}} {
+// CHECK: %[[IN:.*]] = arith.cmpi ult, %{{.*}}, %c192{{.*}} : index
+// CHECK-NEXT: scf.if %[[IN]] {
+// CHECK-COUNT-2: vector.load %{{.*}} : memref<24x64xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+// CHECK-COUNT-8: arith.mulf
+// CHECK-NOT: arith.mulf
+// CHECK: vector.store %{{.*}} #gpu.address_space<global>>, vector<8xf16>
+// CHECK-NOT: vector.load
+// CHECK: gpu.return
+tile.kernel @rolled_store_fused_partial(%A: !tile.buffer<24x64xf32, global>,
+                                        %B: !tile.buffer<?x?xf16, global>)
+    grid(%bx) = [1] threads(128) {
+  %s = tile.alloc_shared : !tile.buffer<24x64xf32, shared>
+  tile.copy %A to %s : !tile.buffer<24x64xf32, global> to !tile.buffer<24x64xf32, shared>
+  tile.parallel (%i, %j) in [24, 64] rolled {
+    %x = tile.load %s[%i, %j] : !tile.buffer<24x64xf32, shared>
+    %y = arith.mulf %x, %x : f32
+    tile.store %y, %s[%i, %j] : !tile.buffer<24x64xf32, shared>
+  }
+  tile.copy %s to %B : !tile.buffer<24x64xf32, shared> to !tile.buffer<?x?xf16, global>
+}

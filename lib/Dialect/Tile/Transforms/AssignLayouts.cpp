@@ -79,16 +79,8 @@ struct TileAssignLayoutsPass
         Value root = operand;
         while (auto stage = root.getDefiningOp<StageOp>())
           root = stage.getSource();
-        auto type = cast<BufferType>(root.getType());
-        if (!root.getDefiningOp<AllocSharedOp>() || type.getLayout() ||
-            type.getShape().back() *
-                    getElementByteWidth(type.getElementType()) <=
-                16 ||
-            type.getShape().back() *
-                    getElementByteWidth(type.getElementType()) % 16 !=
-                0)
-          continue;
-        setLayoutWithStages(root, swizzle);
+        if (canSwizzle(root))
+          setLayoutWithStages(root, swizzle);
       }
     });
   }
@@ -102,14 +94,19 @@ struct TileAssignLayoutsPass
     kernel.walk([&](CopyOp copy) {
       if (!isa_and_nonnull<MmaLayoutAttr>(copy.getSourceType().getLayout()))
         return;
-      Value dest = copy.getDest();
-      auto type = cast<BufferType>(dest.getType());
-      int64_t rowBytes =
-          type.getShape().back() * getElementByteWidth(type.getElementType());
-      if (dest.getDefiningOp<AllocSharedOp>() && !type.getLayout() &&
-          type.getRank() == 2 && rowBytes > 16 && rowBytes % 16 == 0)
-        setLayoutWithStages(dest, swizzle);
+      if (canSwizzle(copy.getDest()))
+        setLayoutWithStages(copy.getDest(), swizzle);
     });
+  }
+
+  /// A shared tile without a layout whose rows span whole 16-byte chunks,
+  /// more than one (#tile.swizzle permutes the chunks within a row).
+  static bool canSwizzle(Value tile) {
+    auto type = cast<BufferType>(tile.getType());
+    int64_t rowBytes =
+        type.getShape().back() * getElementByteWidth(type.getElementType());
+    return tile.getDefiningOp<AllocSharedOp>() && !type.getLayout() &&
+           rowBytes > 16 && rowBytes % 16 == 0;
   }
 
   static void setLayoutWithStages(Value tile, Attribute layout) {
