@@ -32,16 +32,24 @@ CompiledModule compile(ModuleOp module, const CompileOptions &options,
   std::string toolkit =
       options.cudaToolkit.empty() ? defaultCudaToolkit() : options.cudaToolkit;
 
-  auto start = std::chrono::steady_clock::now();
+  using Clock = std::chrono::steady_clock;
+  auto secondsSince = [](Clock::time_point from) {
+    return std::chrono::duration<double>(Clock::now() - from).count();
+  };
+  auto start = Clock::now();
   OwningOpRef<ModuleOp> copy = module.clone();
   if (failed(mlir::tile::lowerToNVVM(*copy, options.target)))
     return result;
+  result.lowerSeconds = secondsSince(start);
+  auto llvmStart = Clock::now();
   FailureOr<std::string> ptx = mlir::tile::serializeGPUModule(
       *copy, mlir::tile::BinaryFormat::PTX, toolkit);
   if (failed(ptx))
     return result;
   result.ptx = std::move(*ptx);
+  result.llvmSeconds = secondsSince(llvmStart);
   if (options.emitCubin) {
+    auto ptxasStart = Clock::now();
     // ptxas on the PTX just made (LLVM's code generation runs once).
     std::string error;
     FailureOr<mlir::tile::PtxasOutput> cubin =
@@ -53,15 +61,14 @@ CompiledModule compile(ModuleOp module, const CompileOptions &options,
     }
     result.cubin = std::move(cubin->cubin);
     result.ptxasLog = std::move(cubin->log);
+    result.ptxasSeconds = secondsSince(ptxasStart);
   }
   FailureOr<std::string> manifest =
       mlir::tile::buildKernelManifest(*copy, binaryName);
   if (failed(manifest))
     return result;
   result.manifest = std::move(*manifest);
-  result.compileSeconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-          .count();
+  result.compileSeconds = secondsSince(start);
   result.ok = true;
   return result;
 }

@@ -43,15 +43,19 @@ bool KernelDirectory::add(const Variant &variant, const std::string &name,
       !write(name + ".cubin", compiled.cubin) ||
       !write(name + ".manifest.json", compiled.manifest))
     return false;
-  index.push_back(
-      llvm::json::Object{{"name", name},
-                         {"generator", variant.generator},
-                         {"config", llvm::json::Object(variant.config)},
-                         {"chip", chip},
-                         {"cubin", name + ".cubin"},
-                         {"ptx", name + ".ptx"},
-                         {"manifest", name + ".manifest.json"},
-                         {"compile_ms", compiled.compileSeconds * 1e3}});
+  index.push_back(llvm::json::Object{
+      {"name", name},
+      {"generator", variant.generator},
+      {"config", llvm::json::Object(variant.config)},
+      {"chip", chip},
+      {"cubin", name + ".cubin"},
+      {"ptx", name + ".ptx"},
+      {"manifest", name + ".manifest.json"},
+      {"compile_ms", compiled.compileSeconds * 1e3},
+      {"compile_phases_ms",
+       llvm::json::Object{{"lower", compiled.lowerSeconds * 1e3},
+                          {"llvm", compiled.llvmSeconds * 1e3},
+                          {"ptxas", compiled.ptxasSeconds * 1e3}}}});
   return true;
 }
 

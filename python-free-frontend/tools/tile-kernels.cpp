@@ -272,8 +272,10 @@ int compileAll() {
     return 1;
   int failures = 0;
   llvm::outs() << llvm::formatv(
-      "{0,-38} {1,10} {2,9} {3,6} {4,6} {5,6} {6,6}  {7}\n", "kernel",
-      "compile ms", "PTX B", "ld.v4", "st.v4", "mma", "local", "status");
+      "{0,-38} {1,10} {2,15} {3,9} {4,6} {5,6} {6,6} {7,6}  {8}\n", "kernel",
+      "compile ms", "mlir/llvm/ptxas", "PTX B", "ld.v4", "st.v4", "mma",
+      "local", "status");
+  std::vector<std::pair<double, std::string>> times;
   for (const Variant &variant : defaultVariants()) {
     Program program;
     std::string name = variant.build(program);
@@ -285,9 +287,14 @@ int compileAll() {
       compiled.error = diagnostics;
     bool ok = compiled.ok && out.add(variant, name, compiled, program.str());
     bool usesLocal = count(compiled.ptx, ".local") != 0;
+    std::string phases =
+        llvm::formatv("{0:f0}/{1:f0}/{2:f0}", compiled.lowerSeconds * 1e3,
+                      compiled.llvmSeconds * 1e3, compiled.ptxasSeconds * 1e3);
+    if (ok)
+      times.emplace_back(compiled.compileSeconds * 1e3, name);
     llvm::outs() << llvm::formatv(
-        "{0,-38} {1,10:f1} {2,9} {3,6} {4,6} {5,6} {6,6}  {7}\n", name,
-        compiled.compileSeconds * 1e3, compiled.ptx.size(),
+        "{0,-38} {1,10:f1} {2,15} {3,9} {4,6} {5,6} {6,6} {7,6}  {8}\n", name,
+        compiled.compileSeconds * 1e3, phases, compiled.ptx.size(),
         count(compiled.ptx, "ld.global.v4"),
         count(compiled.ptx, "st.global.v4"), count(compiled.ptx, "mma.sync"),
         usesLocal ? "yes" : "no", ok ? "ok" : "FAILED");
@@ -298,6 +305,16 @@ int compileAll() {
   }
   if (!out.writeIndex())
     return 1;
+  if (!times.empty()) {
+    llvm::sort(times);
+    auto overOneSecond = llvm::count_if(
+        times, [](const auto &entry) { return entry.first > 1000; });
+    llvm::outs() << llvm::formatv(
+        "compile time (tile IR -> cubin, one kernel at a time): median "
+        "{0:f0} ms, slowest {1:f0} ms ({2}), {3} of {4} over 1 s\n",
+        times[times.size() / 2].first, times.back().first, times.back().second,
+        overOneSecond, times.size());
+  }
   llvm::outs() << "compiled kernels: " << outDir << "/index.json ("
                << (failures ? "with failures" : "all ok") << ")\n";
   return failures ? 1 : 0;

@@ -37,8 +37,9 @@
 
 // RUN: tile-kernels --out-dir=%t.kernels | FileCheck %s --check-prefix=ALL
 // RUN: FileCheck %s --check-prefix=INDEX < %t.kernels/index.json
-// ALL: kernel compile ms
-// ALL: vector_add_f32_1024x256 {{.*}} no ok
+// ALL: kernel compile ms mlir/llvm/ptxas
+// ALL: vector_add_f32_1024x256 {{[0-9.]+}} {{[0-9]+/[0-9]+/[0-9]+}} {{.*}} no ok
+// ALL: compile time (tile IR -> cubin, one kernel at a time): median {{[0-9]+}} ms, slowest {{[0-9]+}} ms ({{[a-z0-9_]+}}), {{[0-9]+}} of {{[0-9]+}} over 1 s
 // ALL: all ok
 // INDEX: "format": "tile-kernel-index"
 // INDEX: "cubin": "vector_add_f32_1024x256.cubin"

@@ -1,5 +1,6 @@
 // The 2-D kernel of tile-to-nvvm.mlir through ptxas: its PTX assembles for
-// sm_90, and --emit=cubin writes an ELF cubin plus the JSON kernel manifest.
+// sm_90, --emit=cubin writes an ELF cubin plus the JSON kernel manifest, and
+// --emit=fatbin a fat binary (fatbinary's magic 0xba55ed50) holding it.
 //
 // REQUIRES: ptxas
 // RUN: tile-translate %S/tile-to-nvvm.mlir --emit=ptx -o %t.ptx
@@ -7,8 +8,13 @@
 // RUN: tile-translate %S/tile-to-nvvm.mlir --emit=cubin -o %t.cubin --manifest-out=%t.json
 // RUN: FileCheck %s --check-prefix=CUBIN < %t.cubin
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t.json
+// RUN: tile-translate %S/tile-to-nvvm.mlir --emit=fatbin -o %t.fatbin
+// RUN: FileCheck %s --check-prefix=FATBIN < %t.fatbin
 
 // CUBIN: {{^}}{{.}}ELF
+
+// FATBIN: {{^}}P{{.}}U{{.}}
+// FATBIN: scale_2d
 
 // MANIFEST: "binary": "{{.*}}.cubin",
 // MANIFEST: "format": "tile-manifest",

@@ -29,8 +29,10 @@ std::optional<BinaryFormat> parseBinaryFormat(StringRef name);
 /// and nothing when it is already lowered.
 LogicalResult lowerToNVVM(ModuleOp module, const TargetOptions &options);
 
-/// Serializes the module's gpu.module (NVVM level, with a target) with
-/// `gpu-module-to-binary`. `toolkitPath` locates ptxas and libdevice.
+/// Serializes the module's gpu.module (NVVM level, with a target): PTX from
+/// upstream's NVVM serializer (LLVM's pipeline without the SLP vectorizer),
+/// a cubin by ptxas on it, a fatbin by fatbinary on both. `toolkitPath`
+/// locates ptxas, fatbinary and libdevice.
 FailureOr<std::string> serializeGPUModule(ModuleOp module, BinaryFormat format,
                                           StringRef toolkitPath);
 
@@ -41,8 +43,8 @@ struct PtxasOutput {
 };
 
 /// Runs `ptxas -arch=<chip> -O<optLevel> -v` from `toolkitPath` on `ptx`:
-/// the cubin that gpu-module-to-binary{format=bin} would produce, without
-/// generating the PTX again. Fails with the reason in `error`.
+/// the cubin of serializeGPUModule's Cubin format, without generating the
+/// PTX again. Fails with the reason in `error`.
 FailureOr<PtxasOutput> runPtxas(StringRef ptx, StringRef chip,
                                 unsigned optLevel, StringRef toolkitPath,
                                 std::string &error);

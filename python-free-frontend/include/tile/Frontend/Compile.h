@@ -32,8 +32,12 @@ struct CompiledModule {
   std::string manifest;
   /// ptxas -v output (registers, spills per kernel) when a cubin was made.
   std::string ptxasLog;
-  /// Wall time of tile IR -> PTX -> cubin.
+  /// Wall time of tile IR -> PTX -> cubin, and of its three phases: the
+  /// MLIR lowering to NVVM, LLVM's code generation to PTX, and ptxas.
   double compileSeconds = 0;
+  double lowerSeconds = 0;
+  double llvmSeconds = 0;
+  double ptxasSeconds = 0;
 };
 
 /// The toolkit found at build time (configurable with -DCUDAToolkit_ROOT).
