@@ -165,19 +165,17 @@ std::vector<Variant> defaultVariants() {
   }
   // Fused bias + GELU epilogues (f16 -> f16, the leading tile shapes; the
   // 64 x 64 one for any shape), and the same epilogue as a kernel of its
-  // own to run after a GEMM. Staged epilogues (a loop over the accumulator
-  // in shared memory) compile in about half the time of the unrolled ones;
-  // they run as fast where two blocks share an SM (128 x 128, 128 threads)
-  // and 1-5% slower with one block per SM (the 256-thread tiles, which keep
-  // their unrolled form too: benchmarks/results/2026-12-01-h200-staged).
+  // own to run after a GEMM. The leading shapes are staged (a loop over the
+  // accumulator in shared memory): their unrolled forms (`tile-kernels
+  // --epilogue=...` without --staged-epilogue) compile in 0.9-1.3 s with
+  // 256 threads, the staged ones in about 0.7 s, and run within a point of
+  // them (128x256: faster; benchmarks/results/2026-12-01-h200-epilogue-ncu).
   for (const char *epilogue : {"bias_gelu", "bias_gelu_tanh"}) {
     for (GemmConfig c : {GemmConfig{128, 128, 64, 128, "f16", 3, 0},
                          GemmConfig{128, 256, 64, 256, "f16", 3, 8},
                          GemmConfig{256, 128, 64, 256, "f16", 3, 8}}) {
       c.epilogue = epilogue;
       c.divisibility = 8;
-      if (c.threads > 128)
-        variants.push_back(gemmVariant(c));
       c.stagedEpilogue = true;
       variants.push_back(gemmVariant(c));
     }

@@ -1003,16 +1003,21 @@ void KernelLowering::writeChunk(Location loc, const BufferStorage &dst,
 }
 
 /// The #tile.swizzle geometry of a shared tile: 16-byte chunks of
-/// `perChunk` elements, XORed with (row / patternRows) mod columns.
+/// `perChunk` elements, XORed with (row / patternRows) mod columns, or for
+/// #tile.swizzle<staging> with (2 * row) mod 8 + (chunk / 8) mod 2.
 struct SwizzleGeometry {
   int64_t perChunk, patternRows, columns;
+  bool staging;
+  /// Chunk offsets that are a multiple of this leave the pattern unchanged.
+  int64_t chunkPeriod() const { return staging ? 2 * columns : columns; }
 };
 
 static SwizzleGeometry swizzleGeometry(BufferType type) {
   int64_t perChunk = 16 / getElementByteWidth(type.getElementType());
   int64_t chunksPerRow = type.getShape().back() / perChunk;
+  auto swizzle = dyn_cast_or_null<SwizzleLayoutAttr>(type.getLayout());
   return {perChunk, std::max<int64_t>(1, 8 / chunksPerRow),
-          std::min<int64_t>(chunksPerRow, 8)};
+          std::min<int64_t>(chunksPerRow, 8), swizzle && swizzle.getStaging()};
 }
 
 Value KernelLowering::swizzledColumn(Location loc, BufferType type, Value row,
@@ -1023,10 +1028,24 @@ Value KernelLowering::swizzledColumn(Location loc, BufferType type, Value row,
   if (chunkLow != 0)
     chunk = arith::AddIOp::create(builder, loc, chunk, constant(loc, chunkLow));
   Value within = arith::RemUIOp::create(builder, loc, col, perChunkValue);
-  Value pattern = arith::RemUIOp::create(
-      builder, loc,
-      arith::DivUIOp::create(builder, loc, row, constant(loc, g.patternRows)),
-      constant(loc, g.columns));
+  Value pattern;
+  if (g.staging) {
+    // ((2 * row) mod 8) | ((chunk / 8) mod 2), within the row's `columns`.
+    Value rowPart = arith::AndIOp::create(
+        builder, loc,
+        arith::MulIOp::create(builder, loc, row, constant(loc, 2)),
+        constant(loc, (g.columns - 1) & ~int64_t(1)));
+    Value chunkPart = arith::AndIOp::create(
+        builder, loc,
+        arith::DivUIOp::create(builder, loc, chunk, constant(loc, g.columns)),
+        constant(loc, 1));
+    pattern = arith::OrIOp::create(builder, loc, rowPart, chunkPart);
+  } else {
+    pattern = arith::RemUIOp::create(
+        builder, loc,
+        arith::DivUIOp::create(builder, loc, row, constant(loc, g.patternRows)),
+        constant(loc, g.columns));
+  }
   Value swizzled = arith::XOrIOp::create(builder, loc, chunk, pattern);
   return arith::AddIOp::create(
       builder, loc,
@@ -1065,7 +1084,7 @@ SmallVector<Value> KernelLowering::physicalAt(Location loc,
   // Columns: ((c + low + high) xor p) = ((c + low) xor p) + high when high is
   // a multiple of `columns` chunks (p < columns touches the low bits only).
   int64_t chunkOffset = colOffset / g.perChunk;
-  int64_t chunkLow = chunkOffset % g.columns,
+  int64_t chunkLow = chunkOffset % g.chunkPeriod(),
           chunkHigh = chunkOffset - chunkLow;
   Value physicalCol = swizzledColumn(loc, tile.type, patternRow, col, chunkLow);
   return {addConstant(patternRow, rowHigh),

@@ -671,3 +671,28 @@ tile.kernel @rolled_store_fused_partial(%A: !tile.buffer<24x64xf32, global>,
   }
   tile.copy %s to %B : !tile.buffer<24x64xf32, shared> to !tile.buffer<?x?xf16, global>
 }
+
+// -----
+
+// #tile.swizzle<staging>: 16-byte chunk c of row r goes to chunk
+// c xor ((2 r mod 8) | (c / 8 mod 2)) (here 16 chunks per row).
+// CHECK-LABEL: gpu.func @swizzle_staging(
+// CHECK: %[[ROW:.*]] = arith.divui %{{.*}}, %c64{{.*}} : index
+// CHECK: %[[CHUNK:.*]] = arith.divui %{{.*}}, %[[E:.*]] : index
+// CHECK: %[[WITHIN:.*]] = arith.remui %{{.*}}, %[[E]] : index
+// CHECK: %[[ROW2:.*]] = arith.muli %[[ROW]], %c2{{.*}} : index
+// CHECK: %[[ROWPART:.*]] = arith.andi %[[ROW2]], %c6{{.*}} : index
+// CHECK: %[[HIGH:.*]] = arith.divui %[[CHUNK]], %c8{{.*}} : index
+// CHECK: %[[CHUNKPART:.*]] = arith.andi %[[HIGH]], %c1{{.*}} : index
+// CHECK: %[[PATTERN:.*]] = arith.ori %[[ROWPART]], %[[CHUNKPART]] : index
+// CHECK: %[[SWIZZLED:.*]] = arith.xori %[[CHUNK]], %[[PATTERN]] : index
+// CHECK: %[[SCALED:.*]] = arith.muli %[[SWIZZLED]], %[[E]] : index
+// CHECK: %[[COL:.*]] = arith.addi %[[SCALED]], %[[WITHIN]] : index
+// CHECK: vector.store %{{.*}}, %{{.*}}[%[[ROW]], %[[COL]]] {{.*}} : memref<16x64xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+tile.kernel @swizzle_staging(%A: !tile.buffer<16x64xf32, global>,
+                             %B: !tile.buffer<16x64xf32, global>)
+    grid(%bx) = [1] threads(128) {
+  %s = tile.alloc_shared : !tile.buffer<16x64xf32, shared, #tile.swizzle<staging>>
+  tile.copy %A to %s : !tile.buffer<16x64xf32, global> to !tile.buffer<16x64xf32, shared, #tile.swizzle<staging>>
+  tile.copy %s to %B : !tile.buffer<16x64xf32, shared, #tile.swizzle<staging>> to !tile.buffer<16x64xf32, global>
+}

@@ -158,17 +158,18 @@ tile.kernel @register_a(%X: !tile.buffer<?x?xf16, global>) grid(%bx) = [1] threa
   tile.gemm %p, %v, %o : !tile.buffer<64x64xf16, fragment>, !tile.buffer<64x128xf16, shared>, !tile.buffer<64x128xf32, fragment>
 }
 
-// Shared tiles that tile.gemm reads with ldmatrix take #tile.swizzle, and so
-// does a shared tile the accumulator is staged in (the MMA layout's lanes
-// would otherwise write rows 512 bytes apart into the same banks); a
-// shared tile that neither feeds a gemm nor receives an accumulator keeps
-// its plain layout.
+// Shared tiles that tile.gemm reads with ldmatrix take #tile.swizzle, and a
+// shared tile the accumulator is staged in takes #tile.swizzle<staging>
+// (the MMA layout's lanes would otherwise write rows 512 bytes apart into
+// the same banks; the plain swizzle leaves two-way conflicts); a shared
+// tile that neither feeds a gemm nor receives an accumulator keeps its
+// plain layout.
 // CHECK-LABEL: tile.kernel @swizzled(
 // CHECK: %[[A:.*]] = tile.alloc_shared : !tile.buffer<64x32xf16, shared, #tile.swizzle>
 // CHECK: %[[B:.*]] = tile.alloc_shared : !tile.buffer<32x128xf16, shared, #tile.swizzle>
-// CHECK: %[[S:.*]] = tile.alloc_shared : !tile.buffer<64x128xf32, shared, #tile.swizzle>
+// CHECK: %[[S:.*]] = tile.alloc_shared : !tile.buffer<64x128xf32, shared, #tile.swizzle<staging>>
 // CHECK: %[[P:.*]] = tile.alloc_shared : !tile.buffer<64x128xf32, shared>
-// CHECK: tile.copy %{{.*}} to %[[S]] : !tile.buffer<64x128xf32, fragment, #tile.mma<{{.*}}>> to !tile.buffer<64x128xf32, shared, #tile.swizzle>
+// CHECK: tile.copy %{{.*}} to %[[S]] : !tile.buffer<64x128xf32, fragment, #tile.mma<{{.*}}>> to !tile.buffer<64x128xf32, shared, #tile.swizzle<staging>>
 tile.kernel @swizzled(%C: !tile.buffer<64x128xf32, global>) grid(%bx) = [1] threads(128) {
   %a = tile.alloc_shared : !tile.buffer<64x32xf16, shared>
   %b = tile.alloc_shared : !tile.buffer<32x128xf16, shared>

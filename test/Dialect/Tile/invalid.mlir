@@ -949,3 +949,10 @@ tile.kernel @print_in_parallel() grid(%bx) = [1] threads(64) {
     tile.print "v" %v thread(0) : f32
   }
 }
+
+// -----
+
+tile.kernel @swizzle_bad_variant() grid(%bx) = [1] threads(64) {
+  // expected-error@+1 {{expected 'staging'}}
+  %s = tile.alloc_shared : !tile.buffer<64x128xf32, shared, #tile.swizzle<wide>>
+}

@@ -72,6 +72,8 @@ tile.kernel @scalars(%c: f32, %d: f64, %e: i32, %f: i64,
 // CHECK: tile.alloc_shared : !tile.buffer<128x32xbf16, shared>
 // CHECK: tile.alloc_shared : !tile.buffer<2x4x8xi8, shared>
 // CHECK: tile.alloc_shared {tile.tag} : !tile.buffer<2x2x4x8xf64, shared>
+// CHECK: tile.alloc_shared : !tile.buffer<64x64xf16, shared, #tile.swizzle>
+// CHECK: tile.alloc_shared : !tile.buffer<64x128xf32, shared, #tile.swizzle<staging>>
 // CHECK: tile.alloc_fragment : !tile.buffer<1024xf32, fragment>
 // CHECK: tile.alloc_fragment : !tile.buffer<64x64xf16, fragment, #tile.row_major<vec = 8>>
 // CHECK: tile.alloc_fragment : !tile.buffer<2x8x16xi32, fragment, #tile.row_major<vec = 1>>
@@ -82,6 +84,8 @@ tile.kernel @allocs(%A: !tile.buffer<?xf32, global>)
   %s2 = tile.alloc_shared : !tile.buffer<128x32xbf16, shared>
   %s3 = tile.alloc_shared : !tile.buffer<2x4x8xi8, shared>
   %s4 = tile.alloc_shared {tile.tag} : !tile.buffer<2x2x4x8xf64, shared>
+  %s5 = tile.alloc_shared : !tile.buffer<64x64xf16, shared, #tile.swizzle>
+  %s6 = tile.alloc_shared : !tile.buffer<64x128xf32, shared, #tile.swizzle<staging>>
   %f1 = tile.alloc_fragment : !tile.buffer<1024xf32, fragment>
   %f2 = tile.alloc_fragment : !tile.buffer<64x64xf16, fragment, #tile.row_major<vec = 8>>
   %f3 = tile.alloc_fragment : !tile.buffer<2x8x16xi32, fragment, #tile.row_major<vec = 1>>

@@ -139,6 +139,26 @@ MmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 }
 
 //===----------------------------------------------------------------------===//
+// SwizzleLayoutAttr
+//===----------------------------------------------------------------------===//
+
+// `#tile.swizzle` or `#tile.swizzle<staging>`.
+Attribute SwizzleLayoutAttr::parse(AsmParser &parser, Type) {
+  bool staging = false;
+  if (succeeded(parser.parseOptionalLess())) {
+    if (parser.parseKeyword("staging") || parser.parseGreater())
+      return {};
+    staging = true;
+  }
+  return SwizzleLayoutAttr::get(parser.getContext(), staging);
+}
+
+void SwizzleLayoutAttr::print(AsmPrinter &printer) const {
+  if (getStaging())
+    printer << "<staging>";
+}
+
+//===----------------------------------------------------------------------===//
 // BufferType
 //===----------------------------------------------------------------------===//
 

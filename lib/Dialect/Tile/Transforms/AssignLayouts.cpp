@@ -73,7 +73,7 @@ struct TileAssignLayoutsPass
   /// (when their rows span more than one 16-byte chunk), and so do the
   /// stages viewed from them.
   void swizzleGemmOperands(KernelOp kernel) {
-    auto swizzle = SwizzleLayoutAttr::get(&getContext());
+    auto swizzle = SwizzleLayoutAttr::get(&getContext(), /*staging=*/false);
     kernel.walk([&](GemmOp gemm) {
       for (Value operand : {gemm.getA(), gemm.getB()}) {
         Value root = operand;
@@ -86,11 +86,13 @@ struct TileAssignLayoutsPass
   }
 
   /// A shared tile an MMA accumulator is copied into (an epilogue staged in
-  /// shared memory) gets #tile.swizzle too: lanes 4 apart write rows one
-  /// tile row apart, which without it fall in the same banks (8-way
-  /// conflicts for rows of 128 bytes or a multiple).
+  /// shared memory) gets #tile.swizzle<staging>: lanes 4 apart write rows
+  /// one tile row apart, which without a swizzle fall in the same banks
+  /// (8-way conflicts for rows of 128 bytes or a multiple), and the plain
+  /// swizzle leaves two-way conflicts in those stores and in a rolled
+  /// loop's reads.
   void swizzleStagedAccumulators(KernelOp kernel) {
-    auto swizzle = SwizzleLayoutAttr::get(&getContext());
+    auto swizzle = SwizzleLayoutAttr::get(&getContext(), /*staging=*/true);
     kernel.walk([&](CopyOp copy) {
       if (!isa_and_nonnull<MmaLayoutAttr>(copy.getSourceType().getLayout()))
         return;

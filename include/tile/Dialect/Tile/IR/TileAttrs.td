@@ -160,8 +160,23 @@ def Tile_SwizzleLayoutAttr : Tile_Attr<"SwizzleLayout", "swizzle"> {
     Requirements: rank 2 or more, rows a multiple of 16 bytes.
     `tile-assign-layouts` gives it to the shared tiles that `tile.gemm`
     reads; users may set it on any shared tile.
+
+    `#tile.swizzle<staging>` is the pattern for an MMA accumulator staged in
+    shared memory (rows of 8 chunks or more):
+
+    ```
+    (col / E) xor ((2 * row) mod 8 + (col / (8 * E)) mod 2)
+    ```
+
+    The accumulator's 8-byte stores (a half-warp writes two adjacent chunks
+    in each of four rows) and a rolled loop's 32-byte reads (eight threads
+    read every other chunk of one row, then the chunks in between) then
+    touch eight different groups of four banks each; the plain pattern
+    gives both two-way conflicts. `tile-assign-layouts` gives it to shared
+    tiles an MMA accumulator is copied into.
   }];
-  let assemblyFormat = "";
+  let parameters = (ins DefaultValuedParameter<"bool", "false">:$staging);
+  let hasCustomAssemblyFormat = 1;
 }
 
 def Tile_GridExtentAttr : Tile_Attr<"GridExtent", "extent"> {
