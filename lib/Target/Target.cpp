@@ -16,7 +16,6 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVM/NVVM/Utils.h"
-#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/StandardInstrumentations.h"
@@ -124,16 +123,17 @@ FailureOr<std::string> tile::buildKernelManifest(ModuleOp module,
   return text;
 }
 
-/// `toolkit`/bin/ptxas, or a failure saying why it cannot be run.
-static FailureOr<SmallString<256>> findPtxas(StringRef toolkitPath,
-                                             std::string &error) {
-  SmallString<256> ptxas(toolkitPath);
-  llvm::sys::path::append(ptxas, "bin", "ptxas");
-  if (!llvm::sys::fs::can_execute(ptxas)) {
-    error = ("cannot run ptxas: '" + ptxas + "' is not an executable").str();
+/// `toolkit`/bin/`name`, or a failure saying why it cannot be run.
+static FailureOr<SmallString<256>>
+findToolkitProgram(StringRef toolkitPath, StringRef name, std::string &error) {
+  SmallString<256> program(toolkitPath);
+  llvm::sys::path::append(program, "bin", name);
+  if (!llvm::sys::fs::can_execute(program)) {
+    error = ("cannot run " + name + ": '" + program + "' is not an executable")
+                .str();
     return failure();
   }
-  return ptxas;
+  return program;
 }
 
 /// Runs `args` (args[0] is the program) with standard output and error
@@ -151,45 +151,74 @@ static std::string readFile(StringRef path, bool text = true) {
   return buffer ? (*buffer)->getBuffer().str() : std::string();
 }
 
+namespace {
+/// The temporary files of one run of a toolkit program (its inputs, output
+/// and log), removed when this goes out of scope.
+class TempFiles {
+public:
+  TempFiles() = default;
+  TempFiles(const TempFiles &) = delete;
+  TempFiles &operator=(const TempFiles &) = delete;
+  ~TempFiles() {
+    for (const SmallString<128> &path : paths)
+      llvm::sys::fs::remove(path);
+  }
+
+  /// One file per suffix, named `prefix`-*.`suffix`.
+  LogicalResult create(StringRef prefix, ArrayRef<StringRef> suffixes,
+                       std::string &error) {
+    for (StringRef suffix : suffixes) {
+      SmallString<128> path;
+      if (llvm::sys::fs::createTemporaryFile(prefix, suffix, path)) {
+        error = ("cannot create a temporary ." + suffix + " file").str();
+        return failure();
+      }
+      paths.push_back(std::move(path));
+    }
+    return success();
+  }
+
+  StringRef operator[](size_t index) const { return paths[index]; }
+
+  LogicalResult write(size_t index, StringRef contents, std::string &error) {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(paths[index], ec, llvm::sys::fs::OF_None);
+    if (ec) {
+      error = ("cannot write " + paths[index] + ": " + ec.message()).str();
+      return failure();
+    }
+    os << contents;
+    return success();
+  }
+
+private:
+  SmallVector<SmallString<128>> paths;
+};
+} // namespace
+
 FailureOr<PtxasOutput> tile::runPtxas(StringRef ptx, StringRef chip,
                                       unsigned optLevel, StringRef toolkitPath,
                                       std::string &error) {
-  FailureOr<SmallString<256>> ptxas = findPtxas(toolkitPath, error);
-  if (failed(ptxas))
+  FailureOr<SmallString<256>> ptxas =
+      findToolkitProgram(toolkitPath, "ptxas", error);
+  TempFiles files; // input, output, log
+  if (failed(ptxas) ||
+      failed(files.create("tile-ptxas", {"ptx", "cubin", "log"}, error)) ||
+      failed(files.write(0, ptx, error)))
     return failure();
-  SmallString<128> input, output, log;
-  for (auto [path, suffix] :
-       {std::pair{&input, "ptx"}, {&output, "cubin"}, {&log, "log"}})
-    if (llvm::sys::fs::createTemporaryFile("tile-ptxas", suffix, *path)) {
-      error = "cannot create a temporary file for ptxas";
-      return failure();
-    }
-  llvm::scope_exit cleanup([&] {
-    for (StringRef path : {input.str(), output.str(), log.str()})
-      llvm::sys::fs::remove(path);
-  });
-  {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(input, ec);
-    if (ec) {
-      error = "cannot write " + input.str().str() + ": " + ec.message();
-      return failure();
-    }
-    os << ptx;
-  }
   std::string arch = ("-arch=" + chip).str();
   std::string opt = "-O" + std::to_string(std::min(optLevel, 3u));
   std::string message;
-  int rc =
-      runLogged({*ptxas, arch, opt, "-v", input, "-o", output}, log, message);
+  int rc = runLogged({*ptxas, arch, opt, "-v", files[0], "-o", files[1]},
+                     files[2], message);
   PtxasOutput result;
-  result.log = readFile(log);
+  result.log = readFile(files[2]);
   if (rc != 0) {
     error = ("ptxas failed (" + Twine(rc) + "): " + message + "\n" + result.log)
                 .str();
     return failure();
   }
-  result.cubin = readFile(output, /*text=*/false);
+  result.cubin = readFile(files[1], /*text=*/false);
   if (result.cubin.empty()) {
     error = "ptxas wrote no cubin";
     return failure();
@@ -203,52 +232,31 @@ static FailureOr<std::string> runFatbinary(StringRef cubin, StringRef ptx,
                                            StringRef chip,
                                            StringRef toolkitPath,
                                            std::string &error) {
-  SmallString<256> fatbinary(toolkitPath);
-  llvm::sys::path::append(fatbinary, "bin", "fatbinary");
-  if (!llvm::sys::fs::can_execute(fatbinary)) {
-    error = ("cannot run fatbinary: '" + fatbinary + "' is not an executable")
-                .str();
+  FailureOr<SmallString<256>> fatbinary =
+      findToolkitProgram(toolkitPath, "fatbinary", error);
+  TempFiles files; // cubin, PTX, output, log
+  if (failed(fatbinary) ||
+      failed(files.create("tile-fatbin", {"cubin", "ptx", "fatbin", "log"},
+                          error)) ||
+      failed(files.write(0, cubin, error)) ||
+      failed(files.write(1, ptx, error)))
     return failure();
-  }
-  SmallString<128> cubinFile, ptxFile, output, log;
-  for (auto [path, suffix] : {std::pair{&cubinFile, "cubin"},
-                              {&ptxFile, "ptx"},
-                              {&output, "fatbin"},
-                              {&log, "log"}})
-    if (llvm::sys::fs::createTemporaryFile("tile-fatbin", suffix, *path)) {
-      error = "cannot create a temporary file for fatbinary";
-      return failure();
-    }
-  llvm::scope_exit cleanup([&] {
-    for (StringRef path :
-         {cubinFile.str(), ptxFile.str(), output.str(), log.str()})
-      llvm::sys::fs::remove(path);
-  });
-  for (auto [path, contents] :
-       {std::pair{&cubinFile, cubin}, std::pair{&ptxFile, ptx}}) {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(*path, ec, llvm::sys::fs::OF_None);
-    if (ec) {
-      error = "cannot write " + path->str().str() + ": " + ec.message();
-      return failure();
-    }
-    os << contents;
-  }
   std::string sm =
       chip.starts_with("sm_") ? chip.drop_front(3).str() : chip.str();
-  std::string elf = ("--image3=kind=elf,sm=" + sm + ",file=" + cubinFile).str();
+  std::string elf = ("--image3=kind=elf,sm=" + sm + ",file=" + files[0]).str();
   std::string ptxImage =
-      ("--image3=kind=ptx,sm=" + sm + ",file=" + ptxFile).str();
-  std::string create = ("--create=" + output).str();
+      ("--image3=kind=ptx,sm=" + sm + ",file=" + files[1]).str();
+  std::string create = ("--create=" + files[2]).str();
   std::string message;
-  int rc = runLogged({fatbinary, "-64", elf, ptxImage, create}, log, message);
+  int rc =
+      runLogged({*fatbinary, "-64", elf, ptxImage, create}, files[3], message);
   if (rc != 0) {
     error = ("fatbinary failed (" + Twine(rc) + "): " + message + "\n" +
-             readFile(log))
+             readFile(files[3]))
                 .str();
     return failure();
   }
-  return readFile(output, /*text=*/false);
+  return readFile(files[2], /*text=*/false);
 }
 
 namespace {
@@ -371,28 +379,13 @@ FailureOr<std::string> tile::disassembleCubin(StringRef cubin,
     }
     tool = *onPath;
   }
-  SmallString<128> input, log;
-  for (auto [path, suffix] : {std::pair{&input, "cubin"}, {&log, "sass"}})
-    if (llvm::sys::fs::createTemporaryFile("tile-sass", suffix, *path)) {
-      error = "cannot create a temporary file for cuobjdump";
-      return failure();
-    }
-  llvm::scope_exit cleanup([&] {
-    for (StringRef path : {input.str(), log.str()})
-      llvm::sys::fs::remove(path);
-  });
-  {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(input, ec, llvm::sys::fs::OF_None);
-    if (ec) {
-      error = "cannot write " + input.str().str() + ": " + ec.message();
-      return failure();
-    }
-    os << cubin;
-  }
+  TempFiles files; // input, listing
+  if (failed(files.create("tile-sass", {"cubin", "sass"}, error)) ||
+      failed(files.write(0, cubin, error)))
+    return failure();
   std::string message;
-  int rc = runLogged({tool, "-sass", input}, log, message);
-  std::string sass = readFile(log);
+  int rc = runLogged({tool, "-sass", files[0]}, files[1], message);
+  std::string sass = readFile(files[1]);
   if (rc != 0) {
     error = ("cuobjdump failed (" + Twine(rc) + "): " + message + "\n" + sass)
                 .str();
@@ -403,16 +396,14 @@ FailureOr<std::string> tile::disassembleCubin(StringRef cubin,
 
 std::string tile::ptxasVersion(StringRef toolkitPath) {
   std::string error, message;
-  FailureOr<SmallString<256>> ptxas = findPtxas(toolkitPath, error);
-  SmallString<128> log;
-  if (failed(ptxas) ||
-      llvm::sys::fs::createTemporaryFile("tile-ptxas", "log", log))
+  FailureOr<SmallString<256>> ptxas =
+      findToolkitProgram(toolkitPath, "ptxas", error);
+  TempFiles files; // log
+  if (failed(ptxas) || failed(files.create("tile-ptxas", {"log"}, error)) ||
+      runLogged({*ptxas, "--version"}, files[0], message) != 0)
     return "";
-  llvm::scope_exit cleanup([&] { llvm::sys::fs::remove(log); });
-  if (runLogged({*ptxas, "--version"}, log, message) != 0)
-    return "";
+  std::string output = readFile(files[0]);
   // "Cuda compilation tools, release 13.0, V13.0.88": the last field.
-  std::string output = readFile(log);
   StringRef text = output;
   size_t at = text.rfind(", V");
   return at == StringRef::npos

@@ -1082,7 +1082,8 @@ SmallVector<Value> KernelLowering::physicalAt(Location loc,
   int64_t rowInPeriod = rowOffset % period, rowHigh = rowOffset - rowInPeriod;
   Value patternRow = addConstant(row, rowInPeriod);
   // Columns: ((c + low + high) xor p) = ((c + low) xor p) + high when high is
-  // a multiple of `columns` chunks (p < columns touches the low bits only).
+  // a multiple of the pattern's chunk period (p < columns touches the low
+  // bits only; the staging pattern also reads chunk / columns mod 2).
   int64_t chunkOffset = colOffset / g.perChunk;
   int64_t chunkLow = chunkOffset % g.chunkPeriod(),
           chunkHigh = chunkOffset - chunkLow;
