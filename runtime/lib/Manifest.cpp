@@ -14,9 +14,9 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
-#include <functional>
 #include <limits>
 #include <optional>
+#include <set>
 #include <sstream>
 
 using namespace tile::rt;
@@ -294,6 +294,16 @@ void KernelInfo::validate() const {
                 " has " + std::to_string(threads) +
                 " threads, but CUDA allows at most 1024 per block");
 
+  // (Bounded counts keep the quadratic checks below fast on any input.)
+  if (params.size() > kMaxParams)
+    throw Error(prefix() + "has " + std::to_string(params.size()) +
+                " parameters, but at most " + std::to_string(kMaxParams) +
+                " are allowed (CUDA passes at most 32764 bytes of kernel "
+                "parameters)");
+  if (requires.size() > kMaxRelations)
+    throw Error(prefix() + "has " + std::to_string(requires.size()) +
+                " relations, but at most " + std::to_string(kMaxRelations) +
+                " are allowed");
   for (std::size_t i = 0; i < params.size(); ++i) {
     const ParamInfo &param = params[i];
     if (param.name.empty())
@@ -309,6 +319,10 @@ void KernelInfo::validate() const {
         throw Error(prefix() + "duplicate param name '" + param.name + "'");
     switch (param.kind) {
     case ParamKind::Buffer:
+      if (param.shape.size() > kMaxRank)
+        throw Error(prefix("param '" + param.name + "'") + "has rank " +
+                    std::to_string(param.shape.size()) + ", but at most " +
+                    std::to_string(kMaxRank) + " is allowed");
       for (std::size_t d = 0; d < param.shape.size(); ++d)
         if (param.shape[d] < -1)
           throw Error(prefix("param '" + param.name + "'") + "shape[" +
@@ -488,37 +502,76 @@ std::string brief(const json &value) {
   return cut(text);
 }
 
-/// Parser callback that bounds the nesting depth and records where the
-/// parser is ("kernels[0].block[1]"), so that errors nlohmann raises while
-/// parsing (a number beyond a double) can say which field they are in.
-class PathTracker {
+/// SAX handler that builds the DOM (nlohmann's own builder) while bounding
+/// the nesting depth and recording where the parser is
+/// ("kernels[0].block[1]"), so that parse errors (a number beyond a double)
+/// can say which field they are in. (nlohmann's parser callback would do
+/// the first two, but rescans the parent array after every element:
+/// quadratic in the number of kernels.)
+class BoundedDomBuilder {
 public:
-  bool operator()(int, json::parse_event_t event, json &parsed) {
-    switch (event) {
-    case json::parse_event_t::object_start:
-    case json::parse_event_t::array_start:
-      if (levels_.size() >= static_cast<std::size_t>(kMaxManifestDepth))
-        throw Error("values are nested more than " +
-                    std::to_string(kMaxManifestDepth) + " deep (at " + path() +
-                    ")");
-      levels_.push_back({event == json::parse_event_t::array_start, "", 0});
-      break;
-    case json::parse_event_t::key:
-      levels_.back().key = cut(parsed.get_ref<const std::string &>(), 32);
-      break;
-    case json::parse_event_t::object_end:
-    case json::parse_event_t::array_end:
-      levels_.pop_back();
-      elementDone();
-      break;
-    case json::parse_event_t::value:
-      elementDone();
-      break;
-    }
-    return true;
+  BoundedDomBuilder(json &root, const std::string &source)
+      : dom_(root), source_(source) {}
+
+  bool null() { return value(dom_.null()); }
+  bool boolean(bool v) { return value(dom_.boolean(v)); }
+  bool number_integer(json::number_integer_t v) {
+    return value(dom_.number_integer(v));
+  }
+  bool number_unsigned(json::number_unsigned_t v) {
+    return value(dom_.number_unsigned(v));
+  }
+  bool number_float(json::number_float_t v, const json::string_t &text) {
+    return value(dom_.number_float(v, text));
+  }
+  bool string(json::string_t &v) { return value(dom_.string(v)); }
+  bool binary(json::binary_t &v) { return value(dom_.binary(v)); }
+
+  bool start_object(std::size_t size) {
+    enter(false);
+    return dom_.start_object(size);
+  }
+  bool key(json::string_t &key) {
+    levels_.back().key = cut(key, 32);
+    return dom_.key(key);
+  }
+  bool end_object() {
+    levels_.pop_back();
+    return value(dom_.end_object());
+  }
+  bool start_array(std::size_t size) {
+    enter(true);
+    return dom_.start_array(size);
+  }
+  bool end_array() {
+    levels_.pop_back();
+    return value(dom_.end_array());
   }
 
-  /// Where the parser is, "" at the top level.
+  /// Syntax errors, numbers beyond a double (out_of_range.406), invalid
+  /// UTF-8: everything the parser reports.
+  template <typename Exception>
+  bool parse_error(std::size_t, const std::string &, const Exception &error) {
+    throw Error(source_ + ": not valid JSON: " + cut(error.what(), 300) +
+                " (in " + path() + ")");
+  }
+
+private:
+  void enter(bool isArray) {
+    if (levels_.size() >= static_cast<std::size_t>(kMaxManifestDepth))
+      throw Error(source_ + ": values are nested more than " +
+                  std::to_string(kMaxManifestDepth) + " deep (at " + path() +
+                  ")");
+    levels_.push_back({isArray, "", 0});
+  }
+  /// One element of the enclosing array (if any) is complete.
+  bool value(bool result) {
+    if (!levels_.empty() && levels_.back().isArray)
+      ++levels_.back().index;
+    return result;
+  }
+
+  /// Where the parser is, "the top level" outside any value.
   std::string path() const {
     std::string text;
     for (const Level &level : levels_) {
@@ -532,16 +585,13 @@ public:
     return text.empty() ? "the top level" : text;
   }
 
-private:
-  void elementDone() {
-    if (!levels_.empty() && levels_.back().isArray)
-      ++levels_.back().index;
-  }
   struct Level {
     bool isArray;
     std::string key;
     std::size_t index;
   };
+  nlohmann::detail::json_sax_dom_parser<json> dom_;
+  const std::string &source_;
   std::vector<Level> levels_;
 };
 
@@ -665,6 +715,10 @@ ParamInfo parseParam(const Parser &p, const json &node,
                         "i64)");
     param.dtype = *parsed;
     const json &shape = p.array(node, "shape", where);
+    if (shape.size() > kMaxRank)
+      p.fail(where, "field 'shape' has " + std::to_string(shape.size()) +
+                        " entries, but at most " + std::to_string(kMaxRank) +
+                        " are allowed");
     for (std::size_t d = 0; d < shape.size(); ++d)
       param.shape.push_back(p.checkInteger(
           shape[d], "shape[" + std::to_string(d) + "]", where, -1, INT64_MAX));
@@ -815,11 +869,20 @@ KernelInfo parseKernel(const Parser &p, const json &node, std::size_t index) {
         p.integer(node, "dynamic_shared_memory", where, 0, UINT32_MAX));
 
   const json &params = p.array(node, "params", where);
+  if (params.size() > kMaxParams)
+    p.fail(where, "field 'params' has " + std::to_string(params.size()) +
+                      " entries, but at most " + std::to_string(kMaxParams) +
+                      " are allowed (CUDA passes at most 32764 bytes of "
+                      "kernel parameters)");
   for (std::size_t i = 0; i < params.size(); ++i)
     kernel.params.push_back(parseParam(p, params[i], where, i));
 
   if (node.contains("requires")) {
     const json &relations = p.array(node, "requires", where);
+    if (relations.size() > kMaxRelations)
+      p.fail(where, "field 'requires' has " + std::to_string(relations.size()) +
+                        " entries, but at most " +
+                        std::to_string(kMaxRelations) + " are allowed");
     for (std::size_t i = 0; i < relations.size(); ++i)
     kernel.requires.push_back(parseRelation(
         p, relations[i], where + ": requires[" + std::to_string(i) + "]"));
@@ -860,9 +923,10 @@ ManifestInfo parseValidated(const Parser &p, const json &root) {
     manifest.target.features = p.string(target, "features", "target");
 
   const json &kernels = p.array(root, "kernels", "");
+  std::set<std::string> names; // (findKernel would be quadratic)
   for (std::size_t i = 0; i < kernels.size(); ++i) {
     KernelInfo kernel = parseKernel(p, kernels[i], i);
-    if (manifest.findKernel(kernel.name))
+    if (!names.insert(kernel.name).second)
       p.fail("", "duplicate kernel name '" + kernel.name + "'");
     manifest.kernels.push_back(std::move(kernel));
   }
@@ -875,17 +939,12 @@ ManifestInfo tile::rt::parseManifest(const std::string &jsonText,
                                      const std::string &source) {
   Parser p(source);
   json root;
-  PathTracker tracker;
+  BoundedDomBuilder builder(root, source);
   try {
-    root = json::parse(jsonText, std::ref(tracker));
-  } catch (const Error &error) {
-    p.fail("", error.what()); // Nested too deep.
+    json::sax_parse(jsonText, &builder);
   } catch (const json::exception &error) {
-    // Syntax errors, numbers beyond a double (out_of_range.406), invalid
-    // UTF-8: every exception the JSON parser raises.
-    std::string where = tracker.path();
-    p.fail("",
-           "not valid JSON: " + cut(error.what(), 300) + " (in " + where + ")");
+    // (The builder reports parse errors itself; this is what remains.)
+    p.fail("", "not valid JSON: " + cut(error.what(), 300));
   }
   try {
     return parseValidated(p, root);

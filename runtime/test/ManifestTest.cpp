@@ -491,6 +491,44 @@ TEST(Manifest, LongValuesAreCutInMessages) {
       "manifest: not valid JSON: [json.exception.parse_error.101]");
 }
 
+TEST(Manifest, CountsAreBounded) {
+  // Counts that would make the checks quadratic in a hostile manifest.
+  json j = json::parse(kVectorAddManifest);
+  json &params = j["kernels"][0]["params"];
+  for (int i = 0; i < 5000; ++i)
+    params.push_back({{"name", "s" + std::to_string(i)},
+                      {"kind", "scalar"},
+                      {"type", "f32"}});
+  EXPECT_TILE_ERROR(parseManifest(j.dump()),
+                    "manifest: kernel 'vector_add': field 'params' has 5007 "
+                    "entries, but at most 4095 are allowed (CUDA passes at "
+                    "most 32764 bytes of kernel parameters)");
+  j = json::parse(kVectorAddManifest);
+  j["kernels"][0]["params"][0]["shape"] = std::vector<int>(65, 1);
+  EXPECT_TILE_ERROR(parseManifest(j.dump()),
+                    "manifest: kernel 'vector_add': param 'A': field 'shape' "
+                    "has 65 entries, but at most 64 are allowed");
+  j = json::parse(kVectorAddManifest);
+  j["kernels"][0]["requires"] =
+      std::vector<json>(5000, j["kernels"][0]["requires"][0]);
+  EXPECT_TILE_ERROR(parseManifest(j.dump()),
+                    "manifest: kernel 'vector_add': field 'requires' has 5000 "
+                    "entries, but at most 4096 are allowed");
+  // Many kernels parse in linear time (duplicates are found with a set).
+  std::string many = "{\"format\": \"tile-manifest\", \"version\": 1, "
+                     "\"target\": {\"chip\": \"sm_90\"}, \"kernels\": [";
+  for (int i = 0; i < 100000; ++i)
+    many += std::string(i ? "," : "") + "{\"name\": \"k" + std::to_string(i) +
+            "\", \"block\": [1], \"grid\": [{\"kind\": \"const\", "
+            "\"value\": 1}], \"params\": []}";
+  EXPECT_EQ(parseManifest(many + "]}").kernels.size(), 100000u);
+  EXPECT_TILE_ERROR(
+      parseManifest(many + ", {\"name\": \"k7\", \"block\": [1], \"grid\": "
+                           "[{\"kind\": \"const\", \"value\": 1}], "
+                           "\"params\": []}]}"),
+      "manifest: duplicate kernel name 'k7'");
+}
+
 TEST(Manifest, InvalidJson) {
   EXPECT_TILE_ERROR(parseManifest("{\"format\": "),
                     "manifest: not valid JSON: ");

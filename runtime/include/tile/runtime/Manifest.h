@@ -154,7 +154,8 @@ struct KernelInfo {
   /// within CUDA's limits (x, y <= 1024, z <= 64, at most 1024 threads);
   /// 1 to 3 grid extents naming dims of buffers, with divisors >= 1; unique,
   /// non-empty parameter names (and kernel name) of at most kMaxNameLength
-  /// bytes; static sizes >= 0 or -1 (dynamic);
+  /// bytes; at most kMaxParams parameters, kMaxRank dims per buffer and
+  /// kMaxRelations relations; static sizes >= 0 or -1 (dynamic);
   /// divisibility empty or one entry >= 1 per dim; scalar types f32, f64,
   /// i32 or i64; exactly one `dim` parameter for each dynamic dimension of
   /// each buffer, and none for a static one; relations naming dims of
@@ -166,6 +167,13 @@ struct KernelInfo {
 
 /// The longest kernel or parameter name a kernel description may have.
 inline constexpr std::size_t kMaxNameLength = 1024;
+/// The most parameters a kernel may have: CUDA passes at most 32764 bytes of
+/// kernel parameters, 4095 8-byte slots.
+inline constexpr std::size_t kMaxParams = 4095;
+/// The highest rank of a buffer parameter (dims are numbered 0 to 63).
+inline constexpr std::size_t kMaxRank = 64;
+/// The most relations a launch contract may have.
+inline constexpr std::size_t kMaxRelations = 4096;
 
 /// CUDA's largest grid: 2^31 - 1 blocks in x, 65535 in y and z.
 inline constexpr int64_t kMaxGridExtent[3] = {2147483647, 65535, 65535};
