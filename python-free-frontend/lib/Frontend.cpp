@@ -273,6 +273,32 @@ GridExtent ceildiv(const Buffer &tensor, int64_t dim, int64_t divisor) {
 
 GridExtent constant(int64_t size) { return {-1, 0, size}; }
 
+TensorSize size(const Buffer &tensor, int64_t dim) {
+  if (tensor.parameterIndex() < 0)
+    throw std::invalid_argument("tile::fe::size: a launch contract can only "
+                                "relate the sizes of tensor parameters");
+  return {tensor.owner(), tensor.parameterIndex(), dim};
+}
+
+SizeRelation operator==(TensorSize lhs, TensorSize rhs) {
+  return {lhs, SizeRelation::Predicate::Equal, rhs};
+}
+SizeRelation operator<=(TensorSize lhs, TensorSize rhs) {
+  return {lhs, SizeRelation::Predicate::AtMost, rhs};
+}
+SizeRelation operator>=(TensorSize lhs, TensorSize rhs) {
+  return {lhs, SizeRelation::Predicate::AtLeast, rhs};
+}
+SizeRelation operator==(TensorSize lhs, int64_t value) {
+  return {lhs, SizeRelation::Predicate::Equal, std::nullopt, value};
+}
+SizeRelation operator<=(TensorSize lhs, int64_t value) {
+  return {lhs, SizeRelation::Predicate::AtMost, std::nullopt, value};
+}
+SizeRelation operator>=(TensorSize lhs, int64_t value) {
+  return {lhs, SizeRelation::Predicate::AtLeast, std::nullopt, value};
+}
+
 //===----------------------------------------------------------------------===//
 // Program
 //===----------------------------------------------------------------------===//
@@ -381,6 +407,28 @@ void Kernel::divisible(const Buffer &tensor, int dim, int64_t divisor) {
   divisibility.push_back({tensor.paramIndex, dim, divisor});
 }
 
+void Kernel::require(const SizeRelation &relation) {
+  if (op)
+    throw std::logic_error("tile::fe: require must be declared before "
+                           "Kernel::body");
+  if (relation.lhs.kernel != this ||
+      (relation.rhs && relation.rhs->kernel != this))
+    throw std::logic_error("tile::fe: require expects sizes of this "
+                           "kernel's tensor parameters");
+  for (const TensorSize &size :
+       {relation.lhs, relation.rhs.value_or(relation.lhs)}) {
+    int64_t rank =
+        llvm::cast<mlir::tile::BufferType>(paramTypes[size.paramIndex])
+            .getRank();
+    if (size.dim < 0 || size.dim >= rank)
+      throw std::logic_error("tile::fe: require expects a dimension of '" +
+                             paramNames[size.paramIndex] + "' from 0 to " +
+                             std::to_string(rank - 1) + ", but got " +
+                             std::to_string(size.dim));
+  }
+  contract.push_back(relation);
+}
+
 void Kernel::body(std::vector<GridExtent> grid,
                   const std::function<void(Kernel &)> &build, SourceLoc loc) {
   if (op)
@@ -402,6 +450,22 @@ void Kernel::body(std::vector<GridExtent> grid,
       promises.push_back(mlir::tile::DivisibilityAttr::get(
           ctx, promise.param, promise.dim, promise.divisor));
     kernel.setDivisibilityAttr(b.getArrayAttr(promises));
+  }
+  if (!contract.empty()) {
+    SmallVector<Attribute> relations;
+    for (const SizeRelation &relation : contract) {
+      mlir::tile::ShapePredicate predicate =
+          relation.predicate == SizeRelation::Predicate::Equal
+              ? mlir::tile::ShapePredicate::eq
+          : relation.predicate == SizeRelation::Predicate::AtMost
+              ? mlir::tile::ShapePredicate::le
+              : mlir::tile::ShapePredicate::ge;
+      relations.push_back(mlir::tile::ShapeRelationAttr::get(
+          ctx, relation.lhs.paramIndex, relation.lhs.dim, predicate,
+          relation.rhs ? relation.rhs->paramIndex : -1,
+          relation.rhs ? relation.rhs->dim : 0, relation.value));
+    }
+    kernel.setRequirementsAttr(b.getArrayAttr(relations));
   }
   b.setInsertionPointToStart(&kernel.getEntryBlock());
   build(*this);

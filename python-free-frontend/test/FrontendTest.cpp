@@ -10,6 +10,8 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+
 using namespace tile::fe;
 
 namespace {
@@ -111,6 +113,110 @@ TEST(Frontend, MisuseThrowsWithAClearMessage) {
     EXPECT_THROW(k.when(k.index(1), [] {}), std::invalid_argument);
   });
   EXPECT_THROW(k.body({constant(1)}, [](Kernel &) {}), std::logic_error);
+}
+
+TEST(Frontend, LaunchContractGoesIntoTheIRAndTheManifest) {
+  Program program;
+  Kernel k = program.kernel("contract", 128);
+  Buffer A = k.tensor("A", {kDynamic, kDynamic}, program.f32());
+  Buffer B = k.tensor("B", {kDynamic, kDynamic}, program.f32());
+  k.require(size(B, 0) == size(A, 0));
+  k.require(size(B, 1) >= size(A, 1));
+  k.require(size(A, 1) <= 4096);
+  k.require(size(A, 0) >= 1);
+  k.body({ceildiv(A, 0, 4)}, [&](Kernel &k) {
+    Buffer a = k.allocFragment({4, 32}, program.f32());
+    Expr row = k.blockIndex(0) * 4.0;
+    k.copy(A.at({row, k.index(0)}), a);
+    k.copy(a, B.at({row, k.index(0)}));
+  });
+  EXPECT_EQ(program.verify(), "");
+  std::string ir = program.str();
+  EXPECT_NE(ir.find("requires(%B[0] == %A[0], %B[1] >= %A[1], %A[1] <= 4096, "
+                    "%A[0] >= 1)"),
+            std::string::npos)
+      << ir;
+  CompiledModule compiled = compile(program.module(), CompileOptions());
+  ASSERT_TRUE(compiled.ok) << compiled.error;
+  EXPECT_NE(compiled.manifest.find("\"requires\": ["), std::string::npos)
+      << compiled.manifest;
+  EXPECT_NE(compiled.manifest.find("\"op\": \"<=\""), std::string::npos)
+      << compiled.manifest;
+  EXPECT_NE(compiled.manifest.find("\"value\": 4096"), std::string::npos)
+      << compiled.manifest;
+  EXPECT_NE(compiled.manifest.find("\"access\": \"write\""), std::string::npos)
+      << compiled.manifest;
+}
+
+TEST(Frontend, LaunchContractMisuseThrowsWithAClearMessage) {
+  Program program;
+  Kernel k = program.kernel("contract_misuse", 128);
+  Buffer A = k.tensor("A", {kDynamic, kDynamic}, program.f32());
+  Kernel other = program.kernel("other", 128);
+  Buffer X = other.tensor("X", {kDynamic}, program.f32());
+  auto message = [](const std::function<void()> &call) {
+    try {
+      call();
+    } catch (const std::logic_error &error) {
+      return std::string(error.what());
+    }
+    return std::string("(no exception)");
+  };
+  EXPECT_EQ(message([&] { k.require(size(A, 2) <= 8); }),
+            "tile::fe: require expects a dimension of 'A' from 0 to 1, but "
+            "got 2");
+  EXPECT_EQ(message([&] { k.require(size(A, 0) == size(X, 0)); }),
+            "tile::fe: require expects sizes of this kernel's tensor "
+            "parameters");
+  k.body({constant(1)}, [&](Kernel &k) {
+    Buffer s = k.allocShared({128}, program.f32());
+    EXPECT_EQ(message([&] { size(s, 0); }),
+              "tile::fe::size: a launch contract can only relate the sizes "
+              "of tensor parameters");
+  });
+  EXPECT_EQ(message([&] { k.require(size(A, 0) <= 8); }),
+            "tile::fe: require must be declared before Kernel::body");
+}
+
+TEST(Frontend, ContradictoryContractIsReportedAtTheKernel) {
+  Program program;
+  Kernel k = program.kernel("contradiction", 128);
+  Buffer X = k.tensor("X", {kDynamic, 64}, program.f32());
+  k.require(size(X, 1) <= 32);
+  int line = __LINE__ + 1;
+  k.body({constant(1)}, [&](Kernel &) {});
+  std::string errors = program.verify();
+  EXPECT_NE(errors.find("FrontendTest.cpp:" + std::to_string(line)),
+            std::string::npos)
+      << errors;
+  EXPECT_NE(errors.find("requires 'X[1] <= 32', which never holds: X[1] is "
+                        "64 (static)"),
+            std::string::npos)
+      << errors;
+}
+
+// Kernel and parameter names end up in the PTX and the manifest: the
+// verifier rejects the ones those cannot hold.
+TEST(Frontend, KernelAndParameterNamesAreChecked) {
+  for (std::string name : {"my kernel", "gemm_r-1", "k\xE2\x82\xAC", ""}) {
+    Program program;
+    Kernel k = program.kernel(name, 128);
+    k.tensor("A", {kDynamic}, program.f32());
+    k.body({constant(1)}, [&](Kernel &) {});
+    EXPECT_NE(program.verify().find(
+                  "expected the kernel name to be a PTX identifier"),
+              std::string::npos)
+        << name;
+  }
+  Program program;
+  Kernel k = program.kernel("twice", 128);
+  k.tensor("A", {kDynamic}, program.f32());
+  k.tensor("A", {kDynamic}, program.f32());
+  k.body({constant(1)}, [&](Kernel &) {});
+  EXPECT_NE(program.verify().find("expected unique parameter names, but 'A' "
+                                  "names parameter #0 and parameter #1"),
+            std::string::npos)
+      << program.verify();
 }
 
 TEST(Frontend, WhenBranchesOnABlockUniformConditionAndFmaIsOneInstruction) {

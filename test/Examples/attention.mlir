@@ -11,6 +11,7 @@
 // RUN: tile-translate %s --emit=ptx | FileCheck %s --check-prefix=PTX
 
 // ROUNDTRIP-LABEL: tile.kernel @attention_causal(
+// ROUNDTRIP-SAME: requires(%K[0] == %Q[0], %K[1] == %Q[1], %V[0] == %Q[0], %V[1] == %Q[1], %O[0] == %Q[0], %O[1] == %Q[1], %V[2] == %K[2], %O[2] == %Q[2])
 // ROUNDTRIP: tile.subview %Q[%bz, %by] : !tile.buffer<?x?x?x64xf16, global> to !tile.buffer<?x64xf16, global>
 // ROUNDTRIP: tile.gemm %{{.*}}, %{{.*}}, %{{.*}} : !tile.buffer<64x64xf16, fragment>, !tile.buffer<64x64xf16, shared>, !tile.buffer<64x64xf32, fragment>
 
@@ -40,7 +41,12 @@ tile.kernel @attention_causal(%Q: !tile.buffer<?x?x?x64xf16, global>,
                               %K: !tile.buffer<?x?x?x64xf16, global>,
                               %V: !tile.buffer<?x?x?x64xf16, global>,
                               %O: !tile.buffer<?x?x?x64xf16, global>)
-    grid(%bx, %by, %bz) = [ceildiv(%Q[2], 64), %Q[1], %Q[0]] threads(128) {
+    grid(%bx, %by, %bz) = [ceildiv(%Q[2], 64), %Q[1], %Q[0]] threads(128)
+    // The heads of K, V and O are indexed by Q's grid (tile.subview does
+    // not check its leading indices): they have Q's batch and heads; V has
+    // K's keys and O Q's queries.
+    requires(%K[0] == %Q[0], %K[1] == %Q[1], %V[0] == %Q[0], %V[1] == %Q[1],
+             %O[0] == %Q[0], %O[1] == %Q[1], %V[2] == %K[2], %O[2] == %Q[2]) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c64 = arith.constant 64 : index

@@ -7,6 +7,7 @@
 // RUN: tile-translate %s --emit=ptx | FileCheck %s --check-prefix=PTX
 
 // ROUNDTRIP-LABEL: tile.kernel @gemm(
+// ROUNDTRIP-SAME: requires(%A[1] == %B[0], %C[0] == %A[0], %C[1] == %B[1])
 // ROUNDTRIP: tile.gemm %{{.*}}, %{{.*}}, %{{.*}} : !tile.buffer<128x32xf16, shared>, !tile.buffer<32x128xf16, shared>, !tile.buffer<128x128xf32, fragment>
 
 // LAYOUT: tile.alloc_fragment : !tile.buffer<128x128xf32, fragment, #tile.mma<warps = [2, 2]>>
@@ -26,7 +27,11 @@
 tile.kernel @gemm(%A: !tile.buffer<?x?xf16, global>,
                   %B: !tile.buffer<?x?xf16, global>,
                   %C: !tile.buffer<?x?xf32, global>)
-    grid(%bx, %by) = [ceildiv(%B[1], 128), ceildiv(%A[0], 128)] threads(128) {
+    grid(%bx, %by) = [ceildiv(%B[1], 128), ceildiv(%A[0], 128)] threads(128)
+    // A is M x K, B K x N, C M x N: the K loop runs over A's K and copies
+    // mask at each tensor's own sizes, so a B with another K would give a
+    // wrong product, not a fault.
+    requires(%A[1] == %B[0], %C[0] == %A[0], %C[1] == %B[1]) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c32 = arith.constant 32 : index

@@ -6,7 +6,7 @@
 // RUN: tile-translate %s --emit=manifest | FileCheck %s --check-prefix=MANIFEST
 
 // ROUNDTRIP-LABEL: tile.kernel @vector_add(%A: !tile.buffer<?xf32, global>
-// ROUNDTRIP-SAME: grid(%bx) = [ceildiv(%A[0], 1024)] threads(256)
+// ROUNDTRIP-SAME: grid(%bx) = [ceildiv(%A[0], 1024)] threads(256) requires(%B[0] == %A[0], %C[0] == %A[0])
 // ROUNDTRIP: tile.parallel
 
 // NVVM: gpu.module @tile_kernels
@@ -16,12 +16,20 @@
 
 // MANIFEST: "format": "tile-manifest"
 // MANIFEST: "name": "vector_add"
+// MANIFEST: "access": "read",
+// MANIFEST: "name": "A",
+// MANIFEST: "access": "write",
+// MANIFEST: "name": "C",
+// MANIFEST: "requires": [
 // MANIFEST: "chip": "sm_90"
 
 tile.kernel @vector_add(%A: !tile.buffer<?xf32, global>,
                         %B: !tile.buffer<?xf32, global>,
                         %C: !tile.buffer<?xf32, global>)
-    grid(%bx) = [ceildiv(%A[0], 1024)] threads(256) {
+    grid(%bx) = [ceildiv(%A[0], 1024)] threads(256)
+    // B and C have A's size: copies mask at each tensor's own size, so a
+    // shorter B would add zeros and a shorter C drop sums.
+    requires(%B[0] == %A[0], %C[0] == %A[0]) {
   %c1024 = arith.constant 1024 : index
   %offset = arith.muli %bx, %c1024 : index
   %a = tile.alloc_fragment : !tile.buffer<1024xf32, fragment>

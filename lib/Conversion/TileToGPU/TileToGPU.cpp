@@ -511,7 +511,43 @@ Value KernelLowering::getDynamicSharedMemory() {
   return dynamicSharedMemory;
 }
 
+/// What the kernel does with each buffer parameter, for the manifest:
+/// "read", "write" or "readwrite", from the memory effects of the tile ops
+/// on it and on its tile.subview views. A use whose effects are not known
+/// counts as both; a buffer whose sizes alone are used is "read".
+static SmallVector<StringRef> getBufferAccess(KernelOp kernel) {
+  SmallVector<StringRef> access;
+  for (unsigned i = 0; i < kernel.getNumParams(); ++i) {
+    bool reads = false, writes = false;
+    SmallVector<Value> views = {kernel.getParam(i)};
+    while (!views.empty()) {
+      Value view = views.pop_back_val();
+      for (Operation *user : view.getUsers()) {
+        if (auto subview = dyn_cast<SubviewOp>(user)) {
+          views.push_back(subview.getResult());
+          continue;
+        }
+        auto interface = dyn_cast<MemoryEffectOpInterface>(user);
+        if (!interface) {
+          reads = writes = true;
+          continue;
+        }
+        SmallVector<MemoryEffects::EffectInstance> effects;
+        interface.getEffectsOnValue(view, effects);
+        for (const MemoryEffects::EffectInstance &effect : effects) {
+          reads |= isa<MemoryEffects::Read>(effect.getEffect());
+          writes |= isa<MemoryEffects::Write>(effect.getEffect());
+        }
+      }
+    }
+    access.push_back(!writes ? "read" : reads ? "readwrite" : "write");
+  }
+  return access;
+}
+
 FailureOr<DictionaryAttr> KernelLowering::run() {
+  // Before the lowering replaces the tile ops that use the buffers.
+  SmallVector<StringRef> access = getBufferAccess(kernel);
   createFunction();
   planSharedMemory();
 
@@ -579,7 +615,7 @@ FailureOr<DictionaryAttr> KernelLowering::run() {
       promised |= divisor > 1;
       if (buffer.isDynamicDim(d))
         dimParams.push_back(
-            dict({{str("name"), str((Twine(name) + ".dim" + Twine(d)).str())},
+            dict({{str("name"), str(KernelOp::getDimParamName(name, d))},
                   {str("kind"), str("dim")},
                   {str("type"), str("i64")},
                   {str("buffer"), str(name)},
@@ -589,7 +625,8 @@ FailureOr<DictionaryAttr> KernelLowering::run() {
         {str("name"), str(name)},
         {str("kind"), str("buffer")},
         {str("dtype"), str(getDTypeName(buffer.getElementType()))},
-        {str("shape"), builder.getArrayAttr(shape)}};
+        {str("shape"), builder.getArrayAttr(shape)},
+        {str("access"), str(access[i])}};
     // The sizes the runtime must check at launch (`divisible`).
     if (promised)
       entries.push_back(
@@ -611,12 +648,33 @@ FailureOr<DictionaryAttr> KernelLowering::run() {
               {str("dim"), i64(extent.getDim())},
               {str("divisor"), i64(extent.getDivisor())}}));
   }
-  return dict(
-      {{str("name"), str(kernel.getSymName())},
-       {str("block"), builder.getArrayAttr({i64(numThreads), i64(1), i64(1)})},
-       {str("grid"), builder.getArrayAttr(grid)},
-       {str("dynamic_shared_memory"), i64(sharedBytes)},
-       {str("params"), builder.getArrayAttr(params)}});
+  // The launch contract: {"lhs": {"param": "A", "dim": 1}, "op": "==",
+  // "rhs": {"param": "B", "dim": 0}} or {..., "op": "<=", "value": 4096}.
+  SmallVector<Attribute> contract;
+  auto size = [&](int64_t param, int64_t dim) {
+    return dict({{str("param"), str(kernel.getParamName(param))},
+                 {str("dim"), i64(dim)}});
+  };
+  for (ShapeRelationAttr relation : kernel.getContract()) {
+    SmallVector<NamedAttribute> entries = {
+        {str("lhs"), size(relation.getLhsParam(), relation.getLhsDim())},
+        {str("op"), str(relation.getPredicateSymbol())}};
+    if (relation.isConstant())
+      entries.push_back({str("value"), i64(relation.getValue())});
+    else
+      entries.push_back(
+          {str("rhs"), size(relation.getRhsParam(), relation.getRhsDim())});
+    contract.push_back(dict(entries));
+  }
+  SmallVector<NamedAttribute> description = {
+      {str("name"), str(kernel.getSymName())},
+      {str("block"), builder.getArrayAttr({i64(numThreads), i64(1), i64(1)})},
+      {str("grid"), builder.getArrayAttr(grid)},
+      {str("dynamic_shared_memory"), i64(sharedBytes)},
+      {str("params"), builder.getArrayAttr(params)}};
+  if (!contract.empty())
+    description.push_back({str("requires"), builder.getArrayAttr(contract)});
+  return dict(description);
 }
 
 LogicalResult KernelLowering::lowerOp(Operation *op) {

@@ -46,6 +46,25 @@ std::string buildAttention(Program &program, const AttentionConfig &config) {
   std::optional<Buffer> LSE;
   if (config.lse)
     LSE = k.tensor("LSE", {kDynamic, kDynamic, kDynamic}, f32);
+  // Launch contract. The grid is (query blocks of Q, Q's heads, Q's
+  // batch); each block reads K and V and writes O (and LSE) at its own
+  // (batch, head) through tile.subview, whose leading indices are not
+  // checked at run time: K, V, O and LSE have Q's batch and heads (fewer
+  // would be read or written past their end, more left out). Within a
+  // head, copies mask at the view's sizes: V has one row per key of K (a
+  // shorter V reads zero rows, a longer one is cut off), O and LSE one row
+  // per query. The head dimension is static (checked per argument). Sk = 0
+  // is defined: no row sees a key, O = 0 and LSE = -inf, as for a row that
+  // sees no key anywhere.
+  for (const Buffer &tensor : {K, V, O}) {
+    k.require(size(tensor, 0) == size(Q, 0));
+    k.require(size(tensor, 1) == size(Q, 1));
+  }
+  k.require(size(V, 2) == size(K, 2));
+  k.require(size(O, 2) == size(Q, 2));
+  if (LSE)
+    for (int dim = 0; dim < 3; ++dim)
+      k.require(size(*LSE, dim) == size(Q, dim));
   k.body({ceildiv(Q, 2, bM), ceildiv(Q, 1, 1), ceildiv(Q, 0, 1)},
          [&](Kernel &k) {
            Expr zero = k.index(0);

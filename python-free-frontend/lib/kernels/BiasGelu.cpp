@@ -26,6 +26,12 @@ std::string buildBiasGelu(Program &program, const BiasGeluConfig &config) {
   Kernel k = program.kernel(name, config.threads);
   Buffer C = k.tensor("C", {kDynamic, kDynamic}, type);
   Buffer bias = k.tensor("Bias", {kDynamic}, type);
+  // Launch contract. The grid covers C (read and written in place) in
+  // bM x bN tiles, each with the bias values of its bN columns; copies mask
+  // at their own tensor's sizes, so nothing leaves a buffer, but a shorter
+  // bias would add zeros to C's last columns and a longer one belongs to
+  // another C: one bias value per column.
+  k.require(size(bias, 0) == size(C, 1));
   k.body({ceildiv(C, 1, bN), ceildiv(C, 0, bM)}, [&](Kernel &k) {
     Expr row = k.blockIndex(1) * double(bM);
     Expr col = k.blockIndex(0) * double(bN);

@@ -50,6 +50,21 @@ std::string buildGemm(Program &program, const GemmConfig &config) {
   std::optional<Buffer> bias;
   if (epilogue)
     bias = k.tensor("Bias", {kDynamic}, out);
+  // Launch contract. The grid covers C's tiles by B's N (x) and A's M (y);
+  // the K loop runs over A's K. Every copy masks at its own tensor's sizes,
+  // so no access leaves a buffer, but sizes that disagree give a wrong
+  // product: a B with a shorter K reads zeros (A[:, :K_B] x B), a longer K
+  // is cut off, a C smaller than M x N drops rows or columns and a larger one
+  // keeps stale values past them. The bias has one value per column of C
+  // (a shorter one adds zeros). Transposed, A is K x M and B is N x K.
+  // K = 0 gives C = 0 (the empty sum; gelu(bias) with the epilogue), which
+  // is right; M = 0 or N = 0 is an empty grid.
+  int kOfA = config.transposeA ? 0 : 1, kOfB = config.transposeB ? 1 : 0;
+  k.require(size(A, kOfA) == size(B, kOfB));
+  k.require(size(C, 0) == size(A, 1 - kOfA));
+  k.require(size(C, 1) == size(B, 1 - kOfB));
+  if (bias)
+    k.require(size(*bias, 0) == size(C, 1));
   k.rasterPanel(config.rasterPanel);
   if (config.divisibility < 1)
     throw std::invalid_argument(
@@ -133,6 +148,29 @@ std::string buildGemmSoftmax(Program &program,
   if (config.headDim)
     V = k.tensor("V", {kDynamic, kDynamic}, in);
   Buffer Y = k.tensor("Y", {kDynamic, kDynamic}, f32);
+  // Launch contract. The grid covers A's rows in blocks of bM; the K loop
+  // runs over A's K; one block holds all its keys at once (the scores are
+  // bM x bN and B is copied bN rows at a time from row 0), so B has at most
+  // bN rows: more keys would be left out of every row's softmax. Copies
+  // mask at their own tensor's sizes, so nothing leaves a buffer, but the
+  // sizes must agree: B's K is A's (a shorter one reads zeros), Y has A's
+  // rows, and its columns are the keys (Y = softmax(A B^T)) or, with V
+  // (Y = softmax(A B^T) V), V's columns. V has one row per key and at most
+  // headDim columns (Vs is bN x headDim: fewer columns read as zeros that Y,
+  // as wide as V, never stores). With V there must be a key: with none,
+  // every probability is exp(-inf - -inf) = NaN and so is Y; without V,
+  // no keys means Y has no columns and nothing is written.
+  k.require(size(A, 1) == size(B, 1));
+  k.require(size(B, 0) <= bN);
+  k.require(size(Y, 0) == size(A, 0));
+  if (V) {
+    k.require(size(*V, 0) == size(B, 0));
+    k.require(size(*V, 1) <= config.headDim);
+    k.require(size(Y, 1) == size(*V, 1));
+    k.require(size(B, 0) >= 1);
+  } else {
+    k.require(size(Y, 1) == size(B, 0));
+  }
   k.body({ceildiv(A, 0, bM)}, [&](Kernel &k) {
     Expr row = k.blockIndex(0) * double(bM);
     Expr zero = k.index(0);

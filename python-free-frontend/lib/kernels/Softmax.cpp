@@ -38,6 +38,19 @@ std::string buildSoftmaxFrame(
   Kernel k = program.kernel(name, config.threads);
   Buffer X = k.tensor("X", {kDynamic, kDynamic}, type);
   Buffer Y = k.tensor("Y", {kDynamic, kDynamic}, type);
+  // Launch contract. The grid covers X's rows, `rows` per block; Y is
+  // written where X is read, each copy masked at its own tensor's sizes, so
+  // nothing leaves a buffer, but Y must have X's shape (a smaller Y drops
+  // rows or columns, a larger one keeps stale values past X's). The single
+  // pass kernel holds blockN columns of a row on chip (its fragment is
+  // rows x blockN, copied from column 0): a longer row would be cut off,
+  // its maximum and sum taken over the first blockN columns and the rest of
+  // Y never written. The online kernel walks a row in blockN chunks and
+  // takes any length. N = 0 writes nothing (Y has no columns).
+  k.require(size(Y, 0) == size(X, 0));
+  k.require(size(Y, 1) == size(X, 1));
+  if (!config.online)
+    k.require(size(X, 1) <= config.blockN);
   k.body({ceildiv(X, 0, config.rows)}, [&](Kernel &k) {
     Expr row = k.blockIndex(0) * double(config.rows);
     Expr n = X.dim(1);

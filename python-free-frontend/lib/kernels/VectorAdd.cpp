@@ -42,6 +42,13 @@ std::string buildVectorAdd(Program &program, const VectorAddConfig &config) {
   Buffer A = k.tensor("A", {kDynamic}, dtype);
   Buffer B = k.tensor("B", {kDynamic}, dtype);
   Buffer C = k.tensor("C", {kDynamic}, dtype);
+  // Launch contract. The grid covers A in blocks of blockN; B is read and
+  // C written at A's offsets, each copy masked at its own tensor's size, so
+  // no access leaves a buffer, but a shorter B would add zeros, a shorter C
+  // drop sums and a longer C keep stale values past A's end. With the sizes
+  // equal, every element of C is A + B. (A[0] = 0 is an empty grid.)
+  k.require(size(B, 0) == size(A, 0));
+  k.require(size(C, 0) == size(A, 0));
   k.body({ceildiv(A, 0, blockN)}, [&](Kernel &k) {
     Expr offset = k.blockIndex(0) * static_cast<double>(blockN);
     Buffer a = k.allocFragment({blockN}, dtype);

@@ -11,8 +11,8 @@
 // CHECK: gpu.module @tile_kernels attributes {tile.kernels = [{
 // CHECK-SAME: block = [256, 1, 1], dynamic_shared_memory = 0 : i64,
 // CHECK-SAME: grid = [{dim = 0 : i64, divisor = 1024 : i64, kind = "ceildiv", param = "A"}], name = "scale",
-// CHECK-SAME: params = [{dtype = "f32", kind = "buffer", name = "A", shape = [-1]},
-// CHECK-SAME: {dtype = "f32", kind = "buffer", name = "B", shape = [-1]},
+// CHECK-SAME: params = [{access = "read", dtype = "f32", kind = "buffer", name = "A", shape = [-1]},
+// CHECK-SAME: {access = "write", dtype = "f32", kind = "buffer", name = "B", shape = [-1]},
 // CHECK-SAME: {kind = "scalar", name = "alpha", type = "f32"},
 // CHECK-SAME: {buffer = "A", dim = 0 : i64, kind = "dim", name = "A.dim0", type = "i64"},
 // CHECK-SAME: {buffer = "B", dim = 0 : i64, kind = "dim", name = "B.dim0", type = "i64"}]}]}
@@ -108,7 +108,7 @@ tile.kernel @scale(%A: !tile.buffer<?xf32, global>,
 // CHECK: gpu.module @tile_kernels attributes {tile.kernels = [{
 // CHECK-SAME: block = [128, 1, 1], dynamic_shared_memory = 16384 : i64,
 // CHECK-SAME: grid = [{dim = 0 : i64, divisor = 64 : i64, kind = "ceildiv", param = "A"}, {dim = 1 : i64, divisor = 64 : i64, kind = "ceildiv", param = "A"}], name = "chain",
-// CHECK-SAME: params = [{dtype = "f32", kind = "buffer", name = "A", shape = [-1, -1]}, {dtype = "f16", kind = "buffer", name = "B", shape = [64, 64]},
+// CHECK-SAME: params = [{access = "readwrite", dtype = "f32", kind = "buffer", name = "A", shape = [-1, -1]}, {access = "write", dtype = "f16", kind = "buffer", name = "B", shape = [64, 64]},
 // CHECK-SAME: {buffer = "A", dim = 0 : i64, kind = "dim", name = "A.dim0", type = "i64"}, {buffer = "A", dim = 1 : i64, kind = "dim", name = "A.dim1", type = "i64"}]}]}
 
 // CHECK-LABEL: gpu.func @chain(
@@ -327,7 +327,7 @@ tile.kernel @shared_parallel_exact(%alpha: f32) grid(%bx) = [1] threads(64) {
 
 // CHECK: gpu.module @tile_kernels attributes {tile.kernels = [{block = [32, 1, 1], dynamic_shared_memory = 512 : i64,
 // CHECK-SAME: grid = [{dim = 0 : i64, divisor = 4 : i64, kind = "ceildiv", param = "A"}, {kind = "const", value = 2 : i64}, {dim = 2 : i64, divisor = 1 : i64, kind = "ceildiv", param = "A"}], name = "dims",
-// CHECK-SAME: params = [{dtype = "f32", kind = "buffer", name = "A", shape = [-1, 8, -1]}, {kind = "scalar", name = "n", type = "i64"},
+// CHECK-SAME: params = [{access = "read", dtype = "f32", kind = "buffer", name = "A", shape = [-1, 8, -1]}, {kind = "scalar", name = "n", type = "i64"},
 // CHECK-SAME: {buffer = "A", dim = 0 : i64, kind = "dim", name = "A.dim0", type = "i64"}, {buffer = "A", dim = 2 : i64, kind = "dim", name = "A.dim2", type = "i64"}]}]}
 
 // CHECK-LABEL: gpu.func @dims(
@@ -407,8 +407,8 @@ tile.kernel @convert(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads(32
 // slot. Two kernels share one gpu.module and one manifest.
 
 // CHECK: gpu.module @tile_kernels attributes {tile.kernels = [
-// CHECK-SAME: {block = [32, 1, 1], dynamic_shared_memory = 512 : i64, grid = [{kind = "const", value = 1 : i64}], name = "fragment_parallel", params = [{dtype = "f32", kind = "buffer", name = "A", shape = [8, 16]}]},
-// CHECK-SAME: {block = [64, 1, 1], dynamic_shared_memory = 0 : i64, grid = [{kind = "const", value = 2 : i64}], name = "empty", params = [{dtype = "i8", kind = "buffer", name = "B", shape = [-1]}, {buffer = "B", dim = 0 : i64, kind = "dim", name = "B.dim0", type = "i64"}]}]}
+// CHECK-SAME: {block = [32, 1, 1], dynamic_shared_memory = 512 : i64, grid = [{kind = "const", value = 1 : i64}], name = "fragment_parallel", params = [{access = "write", dtype = "f32", kind = "buffer", name = "A", shape = [8, 16]}]},
+// CHECK-SAME: {block = [64, 1, 1], dynamic_shared_memory = 0 : i64, grid = [{kind = "const", value = 2 : i64}], name = "empty", params = [{access = "read", dtype = "i8", kind = "buffer", name = "B", shape = [-1]}, {buffer = "B", dim = 0 : i64, kind = "dim", name = "B.dim0", type = "i64"}]}]}
 
 // CHECK-LABEL: gpu.func @fragment_parallel(
 // CHECK-SAME: %[[A:.*]]: memref<f32, #gpu.address_space<global>>) kernel

@@ -101,6 +101,31 @@ func.func private @after_no_body()
 
 // -----
 
+// expected-error@+1 {{requires refers to '%D', which is not a kernel parameter}}
+tile.kernel @requires_unknown(%A: !tile.buffer<?xf32, global>) grid(%bx) = [4] threads(32) requires(%A[0] == %D[0]) {
+}
+
+// -----
+
+// expected-error@+1 {{expected '==', '<=' or '>='}}
+tile.kernel @requires_less(%A: !tile.buffer<?xf32, global>, %B: !tile.buffer<?xf32, global>) grid(%bx) = [4] threads(32) requires(%A[0] < %B[0]) {
+}
+
+// -----
+
+// The two characters of an operator are written together.
+// expected-error@+1 {{expected '==', '<=' or '>='}}
+tile.kernel @requires_split_operator(%A: !tile.buffer<?xf32, global>, %B: !tile.buffer<?xf32, global>) grid(%bx) = [4] threads(32) requires(%A[0] = = %B[0]) {
+}
+
+// -----
+
+// expected-error@+1 {{expected '==', '<=' or '>='}}
+tile.kernel @requires_no_operator(%A: !tile.buffer<?xf32, global>) grid(%bx) = [4] threads(32) requires(%A[0] 8) {
+}
+
+// -----
+
 //===----------------------------------------------------------------------===//
 // tile.kernel: verifier
 //===----------------------------------------------------------------------===//
@@ -114,6 +139,96 @@ func.func private @after_no_body()
 
 // expected-error@+1 {{'tile.kernel' op expected 1 parameter names, but got 2}}
 "tile.kernel"() <{function_type = (f32) -> (), grid = [#tile.extent<param = -1, dim = 0, divisor = 1>], param_names = ["a", "b"], sym_name = "names", threads = 32 : i64}> ({
+^bb0(%a: f32, %bx: index):
+}) : () -> ()
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op expected the kernel name to be a PTX identifier (letters, digits, '_' and '$', not starting with a digit), but it is empty}}
+tile.kernel @""(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads(32) {
+}
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op expected the kernel name to be a PTX identifier (letters, digits, '_' and '$', not starting with a digit), but 'my kernel' has ' ' at position 2}}
+tile.kernel @"my kernel"(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads(32) {
+}
+
+// -----
+
+// expected-error@+1 {{but 'a"b' has '"' at position 1}}
+tile.kernel @"a\"b"(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads(32) {
+}
+
+// -----
+
+// A generated name with a negative number in it.
+// expected-error@+1 {{but 'gemm_r-1' has '-' at position 6}}
+tile.kernel @"gemm_r-1"(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads(32) {
+}
+
+// -----
+
+// UTF-8 (a euro sign): the first byte that is not allowed.
+// expected-error@+1 {{has the byte 0xE2 at position 1}}
+tile.kernel @"k\E2\82\AC"(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads(32) {
+}
+
+// -----
+
+// '.' and '@' print in LLVM but are not PTX.
+// expected-error@+1 {{but 'k.1' has '.' at position 1}}
+tile.kernel @"k.1"(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads(32) {
+}
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op expected the kernel name to be a PTX identifier (letters, digits, '_' and '$', not starting with a digit), but '1k' starts with a digit}}
+tile.kernel @"1k"(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads(32) {
+}
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op expected the kernel name to be a PTX identifier (letters, digits, '_' and '$', not starting with a digit), but '_' is a lone '_' (PTX wants a letter, digit, '_' or '$' after it)}}
+tile.kernel @_(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads(32) {
+}
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op expected a kernel name that is not reserved, but 'WARP_SZ' is (WARP_SZ, vprintf and names starting with '__' belong to PTX, the printf lowering and libdevice)}}
+tile.kernel @WARP_SZ(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads(32) {
+}
+
+// -----
+
+// expected-error@+1 {{but 'vprintf' is (WARP_SZ, vprintf}}
+tile.kernel @vprintf(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads(32) {
+}
+
+// -----
+
+// expected-error@+1 {{but '__dynamic_shmem__0' is (WARP_SZ, vprintf}}
+tile.kernel @__dynamic_shmem__0(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads(32) {
+}
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op expected unique parameter names, but 'A' names parameter #0 and parameter #1}}
+"tile.kernel"() <{function_type = (!tile.buffer<?xf32, global>, f32) -> (), grid = [#tile.extent<param = -1, dim = 0, divisor = 1>], param_names = ["A", "A"], sym_name = "same_names", threads = 32 : i64}> ({
+^bb0(%a: !tile.buffer<?xf32, global>, %b: f32, %bx: index):
+}) : () -> ()
+
+// -----
+
+// The manifest names the size parameter of A's dimension 0 'A.dim0'.
+// expected-error@+1 {{'tile.kernel' op expected unique parameter names, but 'A.dim0' names parameter #1 and the size parameter of dimension 0 of 'A'}}
+tile.kernel @dim_param_name(%A: !tile.buffer<?xf32, global>, %A.dim0: i32) grid(%bx) = [1] threads(32) {
+}
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op expected a name for parameter #0, but got ''}}
+"tile.kernel"() <{function_type = (f32) -> (), grid = [#tile.extent<param = -1, dim = 0, divisor = 1>], param_names = [""], sym_name = "empty_param_name", threads = 32 : i64}> ({
 ^bb0(%a: f32, %bx: index):
 }) : () -> ()
 
@@ -262,6 +377,95 @@ tile.kernel @divisible_twice(%A: !tile.buffer<?xf32, global>) grid(%bx) = [4] th
 "tile.kernel"() <{divisibility = [#tile.divisibility<param = 2, dim = 0, divisor = 8>], function_type = (!tile.buffer<?xf32, global>) -> (), grid = [#tile.extent<param = -1, dim = 0, divisor = 4>], param_names = ["A"], sym_name = "divisible_param", threads = 32 : i64}> ({
 ^bb0(%A: !tile.buffer<?xf32, global>, %bx: index):
 }) : () -> ()
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op requires refers to parameter #2, but the kernel has 1}}
+"tile.kernel"() <{function_type = (!tile.buffer<?xf32, global>) -> (), grid = [#tile.extent<param = -1, dim = 0, divisor = 4>], param_names = ["A"], requirements = [#tile.shape_relation<lhs_param = 0, lhs_dim = 0, predicate = eq, rhs_param = 2>], sym_name = "requires_param", threads = 32 : i64}> ({
+^bb0(%A: !tile.buffer<?xf32, global>, %bx: index):
+}) : () -> ()
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op requires must refer to a buffer parameter, but 'n' is a scalar}}
+tile.kernel @requires_scalar(%A: !tile.buffer<?xf32, global>, %n: i32) grid(%bx) = [4] threads(32) requires(%A[0] == %n[0]) {
+}
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op requires refers to dimension 1 of 'A', which has rank 1}}
+tile.kernel @requires_rank(%A: !tile.buffer<?xf32, global>) grid(%bx) = [4] threads(32) requires(%A[1] <= 8) {
+}
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op expected a size or a value on the right of 'A[0] == B[0]', but got both (value = 4)}}
+"tile.kernel"() <{function_type = (!tile.buffer<?xf32, global>, !tile.buffer<?xf32, global>) -> (), grid = [#tile.extent<param = -1, dim = 0, divisor = 4>], param_names = ["A", "B"], requirements = [#tile.shape_relation<lhs_param = 0, lhs_dim = 0, predicate = eq, rhs_param = 1, value = 4>], sym_name = "requires_both", threads = 32 : i64}> ({
+^bb0(%A: !tile.buffer<?xf32, global>, %B: !tile.buffer<?xf32, global>, %bx: index):
+}) : () -> ()
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op requires compares 'A[0]' with itself}}
+tile.kernel @requires_self(%A: !tile.buffer<?xf32, global>) grid(%bx) = [4] threads(32) requires(%A[0] <= %A[0]) {
+}
+
+// -----
+
+// `A <= B` and `B >= A` are one relation.
+// expected-error@+1 {{'tile.kernel' op requires 'B[0] >= A[0]' repeats 'A[0] <= B[0]'}}
+tile.kernel @requires_twice(%A: !tile.buffer<?xf32, global>, %B: !tile.buffer<?xf32, global>) grid(%bx) = [4] threads(32) requires(%A[0] <= %B[0], %B[0] >= %A[0]) {
+}
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op requires 'A[0] == 8' repeats 'A[0] == 8'}}
+tile.kernel @requires_twice_constant(%A: !tile.buffer<?xf32, global>) grid(%bx) = [4] threads(32) requires(%A[0] == 8, %A[0] == 8) {
+}
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op requires 'A[1] == B[0]', which never holds: A[1] is 64 and B[0] is 32 (static)}}
+tile.kernel @requires_static(%A: !tile.buffer<?x64xf16, global>, %B: !tile.buffer<32x?xf16, global>) grid(%bx) = [4] threads(32) requires(%A[1] == %B[0]) {
+}
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op requires 'X[1] <= 512', which never holds: X[1] is 1024 (static)}}
+tile.kernel @requires_static_bound(%X: !tile.buffer<?x1024xf32, global>) grid(%bx) = [4] threads(32) requires(%X[1] <= 512) {
+}
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op requires 'X[0] <= -1', which never holds: sizes are at least 0}}
+tile.kernel @requires_negative(%X: !tile.buffer<?xf32, global>) grid(%bx) = [4] threads(32) requires(%X[0] <= -1) {
+}
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op requires cannot hold: 'X[1] >= 8' and 'X[1] <= 4' exclude each other}}
+tile.kernel @requires_bounds(%X: !tile.buffer<?x?xf32, global>) grid(%bx) = [4] threads(32) requires(%X[1] <= 4, %X[1] >= 8) {
+}
+
+// -----
+
+// The bounds of an equality class: Y[0] is X[1], which is at most 4.
+// expected-error@+1 {{'tile.kernel' op requires cannot hold: 'Y[0] >= 8' and 'X[1] <= 4' exclude each other (requires makes Y[0] and X[1] equal)}}
+tile.kernel @requires_class_bounds(%X: !tile.buffer<?x?xf32, global>, %Y: !tile.buffer<?xf32, global>) grid(%bx) = [4] threads(32) requires(%X[1] <= 4, %Y[0] == %X[1], %Y[0] >= 8) {
+}
+
+// -----
+
+// Two static sizes made equal through a dynamic one.
+// expected-error@+1 {{'tile.kernel' op requires cannot hold: the static size A[0] = 64 and the static size C[0] = 32 exclude each other (requires makes A[0] and C[0] equal)}}
+tile.kernel @requires_static_class(%A: !tile.buffer<64xf32, global>, %B: !tile.buffer<?xf32, global>, %C: !tile.buffer<32xf32, global>) grid(%bx) = [4] threads(32) requires(%A[0] == %B[0], %B[0] == %C[0]) {
+}
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op requires 'A[0] <= B[0]' cannot hold: A[0] is at least 8 ('A[0] >= 8') and B[0] at most 4 (the static size B[0] = 4)}}
+tile.kernel @requires_inequality(%A: !tile.buffer<?xf32, global>, %B: !tile.buffer<4xf32, global>) grid(%bx) = [4] threads(32) requires(%A[0] >= 8, %A[0] <= %B[0]) {
+}
 
 // -----
 

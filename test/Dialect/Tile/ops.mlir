@@ -35,6 +35,30 @@ tile.kernel @divisible(%A: !tile.buffer<?x?xf16, global>,
     divisible(%A[1] by 8, %B[1] by 16) attributes {raster_panel = 8} {
 }
 
+// A launch contract after the divisibility promises: sizes equal to other
+// sizes, and bounds by constants.
+// CHECK-LABEL: tile.kernel @contract(
+// CHECK-SAME: threads(128) divisible(%A[1] by 8) requires(%A[1] == %B[0], %C[0] == %A[0], %C[1] == %B[1], %A[1] <= 4096, %B[1] >= 1, %C[0] <= %B[1], %C[1] >= %A[0]) attributes {raster_panel = 8 : i64} {
+tile.kernel @contract(%A: !tile.buffer<?x?xf16, global>,
+                      %B: !tile.buffer<?x?xf16, global>,
+                      %C: !tile.buffer<?x?xf32, global>)
+    grid(%x, %y) = [ceildiv(%B[1], 128), ceildiv(%A[0], 128)] threads(128)
+    divisible(%A[1] by 8)
+    requires(%A[1] == %B[0], %C[0] == %A[0], %C[1] == %B[1], %A[1] <= 4096,
+             %B[1] >= 1, %C[0] <= %B[1], %C[1] >= %A[0])
+    attributes {raster_panel = 8} {
+}
+
+// A contract without divisibility promises, on static sizes that meet it;
+// kernel names are PTX identifiers ('$' and a leading '_' included).
+// CHECK-LABEL: tile.kernel @_softmax$2(
+// CHECK-SAME: grid(%bx) = [%X[0]] threads(256) requires(%Y[0] == %X[0], %Y[1] == %X[1], %X[1] <= 1024) {
+tile.kernel @_softmax$2(%X: !tile.buffer<?x1024xf32, global>,
+                        %Y: !tile.buffer<?x?xf32, global>)
+    grid(%bx) = [%X[0]] threads(256)
+    requires(%Y[0] == %X[0], %Y[1] == %X[1], %X[1] <= 1024) {
+}
+
 // Unnamed parameters get `argN` names; the block indices are bx, by, bz.
 // CHECK-LABEL: tile.kernel @grid_3d(
 // CHECK-SAME: %arg0: !tile.buffer<8x?x4x2xi8, global>, %B: !tile.buffer<?x?x?x?xbf16, global>)

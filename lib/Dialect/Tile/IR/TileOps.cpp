@@ -9,8 +9,13 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/EquivalenceClasses.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <map>
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -145,6 +150,45 @@ ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
     result.addAttribute(getDivisibilityAttrName(result.name),
                         builder.getArrayAttr(divisibility));
   }
+
+  // The launch contract: `requires(%A[1] == %B[0], %X[1] <= 4096, ...)`.
+  SmallVector<Attribute> requirements;
+  auto parseRelation = [&]() -> ParseResult {
+    int64_t lhsParam = 0, lhsDim = 0;
+    if (parseParamDim("requires", lhsParam, lhsDim))
+      return failure();
+    // `==`, `<=` or `>=`: two tokens for the lexer, written together.
+    SMLoc opLoc = parser.getCurrentLocation();
+    ShapePredicate predicate = ShapePredicate::eq;
+    if (succeeded(parser.parseOptionalLess()))
+      predicate = ShapePredicate::le;
+    else if (succeeded(parser.parseOptionalGreater()))
+      predicate = ShapePredicate::ge;
+    else if (failed(parser.parseOptionalEqual()))
+      return parser.emitError(opLoc, "expected '==', '<=' or '>='");
+    if (parser.getCurrentLocation().getPointer() != opLoc.getPointer() + 1 ||
+        failed(parser.parseOptionalEqual()))
+      return parser.emitError(opLoc, "expected '==', '<=' or '>='");
+    int64_t rhsParam = -1, rhsDim = 0, value = 0;
+    OptionalParseResult isInt = parser.parseOptionalInteger(value);
+    if (isInt.has_value()) {
+      if (failed(*isInt))
+        return failure();
+    } else if (parseParamDim("requires", rhsParam, rhsDim)) {
+      return failure();
+    }
+    requirements.push_back(ShapeRelationAttr::get(
+        ctx, lhsParam, lhsDim, predicate, rhsParam, rhsDim, value));
+    return success();
+  };
+  if (succeeded(parser.parseOptionalKeyword("requires"))) {
+    if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Paren,
+                                       parseRelation))
+      return failure();
+    if (!requirements.empty())
+      result.addAttribute(getRequirementsAttrName(result.name),
+                          builder.getArrayAttr(requirements));
+  }
   if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
     return failure();
 
@@ -221,10 +265,27 @@ void KernelOp::print(OpAsmPrinter &p) {
                           });
     p << ')';
   }
+  if (SmallVector<ShapeRelationAttr> contract = getContract();
+      !contract.empty()) {
+    p << " requires(";
+    llvm::interleaveComma(contract, p, [&](ShapeRelationAttr relation) {
+      p.printOperand(getParam(relation.getLhsParam()));
+      p << '[' << relation.getLhsDim() << "] " << relation.getPredicateSymbol()
+        << ' ';
+      if (relation.isConstant()) {
+        p << relation.getValue();
+        return;
+      }
+      p.printOperand(getParam(relation.getRhsParam()));
+      p << '[' << relation.getRhsDim() << ']';
+    });
+    p << ')';
+  }
   p.printOptionalAttrDictWithKeyword(
       (*this)->getAttrs(),
       {getSymNameAttrName(), getFunctionTypeAttrName(), getParamNamesAttrName(),
-       getGridAttrName(), getThreadsAttrName(), getDivisibilityAttrName()});
+       getGridAttrName(), getThreadsAttrName(), getDivisibilityAttrName(),
+       getRequirementsAttrName()});
   p << ' ';
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false,
                 /*printBlockTerminators=*/false);
@@ -246,6 +307,287 @@ void KernelOp::getAsmBlockArgumentNames(Region &region,
       setNameFn(getBlockIndex(d), blockIndexNames[d]);
 }
 
+/// Kernel names become PTX identifiers, printed as they are by LLVM's NVPTX
+/// back end: [a-zA-Z][a-zA-Z0-9_$]* or [_$][a-zA-Z0-9_$]+ (PTX also allows
+/// a leading '%', which LLVM cannot print), except the names PTX, the
+/// printf lowering and libdevice define.
+static LogicalResult verifyKernelName(KernelOp op) {
+  StringRef name = op.getSymName();
+  auto fail = [&]() {
+    return op.emitOpError("expected the kernel name to be a PTX identifier "
+                          "(letters, digits, '_' and '$', not starting with "
+                          "a digit), but ");
+  };
+  if (name.empty())
+    return fail() << "it is empty";
+  auto isIdentifierChar = [](char c) {
+    return llvm::isAlnum(c) || c == '_' || c == '$';
+  };
+  if (const char *bad = llvm::find_if_not(name, isIdentifierChar);
+      bad != name.end()) {
+    InFlightDiagnostic diag = fail() << "'" << name << "' has ";
+    if (llvm::isPrint(*bad))
+      diag << "'" << *bad << "'";
+    else
+      diag << "the byte 0x" << llvm::utohexstr(uint8_t(*bad), false, 2);
+    return diag << " at position " << bad - name.begin();
+  }
+  if (llvm::isDigit(name.front()))
+    return fail() << "'" << name << "' starts with a digit";
+  if (name.size() == 1 && !llvm::isAlpha(name.front()))
+    return fail() << "'" << name << "' is a lone '" << name
+                  << "' (PTX wants a letter, digit, '_' or '$' after it)";
+  if (name.starts_with("__") || name == "vprintf" || name == "WARP_SZ")
+    return op.emitOpError("expected a kernel name that is not reserved, but '")
+           << name
+           << "' is (WARP_SZ, vprintf and names starting with '__' belong "
+              "to PTX, the printf lowering and libdevice)";
+  return success();
+}
+
+/// Parameter names, and the names the manifest gives the hidden size
+/// parameters ("A.dim1"), are unique: the runtime finds arguments by them.
+static LogicalResult verifyParamNames(KernelOp op) {
+  FunctionType type = op.getFunctionType();
+  llvm::StringMap<std::string> owners;
+  auto claim = [&](StringRef name, std::string owner) -> LogicalResult {
+    auto [it, inserted] = owners.try_emplace(name, owner);
+    if (inserted)
+      return success();
+    return op.emitOpError("expected unique parameter names, but '")
+           << name << "' names " << it->second << " and " << owner;
+  };
+  for (unsigned i = 0, e = type.getNumInputs(); i < e; ++i) {
+    StringRef name = op.getParamName(i);
+    if (name.empty())
+      return op.emitOpError("expected a name for parameter #")
+             << i << ", but got ''";
+    if (failed(claim(name, "parameter #" + std::to_string(i))))
+      return failure();
+  }
+  for (unsigned i = 0, e = type.getNumInputs(); i < e; ++i)
+    if (auto buffer = dyn_cast<BufferType>(type.getInput(i)))
+      for (int64_t d = 0; d < buffer.getRank(); ++d)
+        if (buffer.isDynamicDim(d) &&
+            failed(claim(KernelOp::getDimParamName(op.getParamName(i), d),
+                         "the size parameter of dimension " +
+                             std::to_string(d) + " of '" +
+                             op.getParamName(i).str() + "'")))
+          return failure();
+  return success();
+}
+
+namespace {
+/// Checks the launch contract (`requires`) of a kernel.
+class ContractVerifier {
+public:
+  explicit ContractVerifier(KernelOp op) : op(op) {}
+  LogicalResult verify();
+
+private:
+  /// Dimension `second` of parameter `first`.
+  using Size = std::pair<int64_t, int64_t>;
+  /// A bound on a size and what gives it, for messages.
+  struct Bound {
+    int64_t value;
+    std::string source;
+    Size size;
+  };
+  struct Bounds {
+    std::optional<Bound> lower, upper;
+  };
+
+  LogicalResult verifySize(int64_t param, int64_t dim);
+  /// A size as the messages write it: A[1].
+  std::string name(Size size) {
+    return (op.getParamName(size.first) + "[" + Twine(size.second) + "]").str();
+  }
+  /// 'A[1] == B[0]' or 'X[1] <= 4096', quoted.
+  std::string text(ShapeRelationAttr relation);
+  std::optional<int64_t> staticSize(Size size) {
+    auto buffer = cast<BufferType>(op.getFunctionType().getInput(size.first));
+    if (buffer.isDynamicDim(size.second))
+      return std::nullopt;
+    return buffer.getDimSize(size.second);
+  }
+  /// Checks one relation on its own.
+  LogicalResult verifyRelation(ShapeRelationAttr relation);
+  /// Adds `bound` as a lower or upper bound of `size`'s equality class.
+  void addBound(Size size, bool upper, Bound bound);
+
+  KernelOp op;
+  llvm::EquivalenceClasses<Size> equal;
+  DenseMap<Size, Bounds> bounds; // by class leader
+};
+} // namespace
+
+std::string ContractVerifier::text(ShapeRelationAttr relation) {
+  std::string rhs = relation.isConstant()
+                        ? std::to_string(relation.getValue())
+                        : name({relation.getRhsParam(), relation.getRhsDim()});
+  return "'" + name({relation.getLhsParam(), relation.getLhsDim()}) + " " +
+         relation.getPredicateSymbol().str() + " " + rhs + "'";
+}
+
+LogicalResult ContractVerifier::verifySize(int64_t param, int64_t dim) {
+  FunctionType type = op.getFunctionType();
+  if (param < 0 || param >= type.getNumInputs())
+    return op.emitOpError("requires refers to parameter #")
+           << param << ", but the kernel has " << type.getNumInputs();
+  auto buffer = dyn_cast<BufferType>(type.getInput(param));
+  if (!buffer)
+    return op.emitOpError("requires must refer to a buffer parameter, but '")
+           << op.getParamName(param) << "' is a scalar";
+  if (dim < 0 || dim >= buffer.getRank())
+    return op.emitOpError("requires refers to dimension ")
+           << dim << " of '" << op.getParamName(param) << "', which has rank "
+           << buffer.getRank();
+  return success();
+}
+
+LogicalResult ContractVerifier::verifyRelation(ShapeRelationAttr relation) {
+  if (failed(verifySize(relation.getLhsParam(), relation.getLhsDim())))
+    return failure();
+  if (relation.getRhsParam() != -1 &&
+      failed(verifySize(relation.getRhsParam(), relation.getRhsDim())))
+    return failure();
+  Size lhs = {relation.getLhsParam(), relation.getLhsDim()};
+  Size rhs = {relation.getRhsParam(), relation.getRhsDim()};
+  if (!relation.isConstant() && relation.getValue() != 0)
+    return op.emitOpError("expected a size or a value on the right of ")
+           << text(relation)
+           << ", but got both (value = " << relation.getValue() << ")";
+  if (!relation.isConstant() && lhs == rhs)
+    return op.emitOpError("requires compares '")
+           << name(lhs) << "' with itself";
+
+  // A relation that no launch can meet on its own.
+  std::optional<int64_t> left = staticSize(lhs);
+  std::optional<int64_t> right =
+      relation.isConstant() ? relation.getValue() : staticSize(rhs);
+  if (relation.isConstant() && relation.getValue() < 0 &&
+      relation.getPredicate() != ShapePredicate::ge)
+    return op.emitOpError("requires ")
+           << text(relation) << ", which never holds: sizes are at least 0";
+  if (!left || !right)
+    return success();
+  bool holds = relation.getPredicate() == ShapePredicate::eq ? *left == *right
+               : relation.getPredicate() == ShapePredicate::le
+                   ? *left <= *right
+                   : *left >= *right;
+  if (holds)
+    return success();
+  InFlightDiagnostic diag = op.emitOpError("requires ")
+                            << text(relation)
+                            << ", which never holds: " << name(lhs) << " is "
+                            << *left;
+  if (!relation.isConstant())
+    diag << " and " << name(rhs) << " is " << *right;
+  return diag << " (static)";
+}
+
+void ContractVerifier::addBound(Size size, bool upper, Bound bound) {
+  Bounds &classBounds = bounds[equal.getLeaderValue(size)];
+  std::optional<Bound> &current = upper ? classBounds.upper : classBounds.lower;
+  if (!current ||
+      (upper ? bound.value < current->value : bound.value > current->value))
+    current = bound;
+}
+
+LogicalResult ContractVerifier::verify() {
+  SmallVector<ShapeRelationAttr> contract = op.getContract();
+  // Each relation on its own, and no relation twice (`A <= B` is `B >= A`).
+  std::map<std::tuple<Size, ShapePredicate, Size, int64_t>, ShapeRelationAttr>
+      seen;
+  for (ShapeRelationAttr relation : contract) {
+    if (failed(verifyRelation(relation)))
+      return failure();
+    Size lhs = {relation.getLhsParam(), relation.getLhsDim()};
+    Size rhs = {relation.getRhsParam(), relation.getRhsDim()};
+    ShapePredicate predicate = relation.getPredicate();
+    if (!relation.isConstant() &&
+        (predicate == ShapePredicate::ge ||
+         (predicate == ShapePredicate::eq && rhs < lhs))) {
+      std::swap(lhs, rhs);
+      if (predicate == ShapePredicate::ge)
+        predicate = ShapePredicate::le;
+    }
+    auto [it, inserted] =
+        seen.try_emplace({lhs, predicate, rhs, relation.getValue()}, relation);
+    if (!inserted)
+      return op.emitOpError("requires ")
+             << text(relation) << " repeats " << text(it->second);
+  }
+
+  // Equality classes of sizes, with the bounds that constants and static
+  // sizes put on them: a class whose bounds exclude each other, or an
+  // inequality between classes that their bounds exclude, never holds.
+  for (ShapeRelationAttr relation : contract) {
+    Size lhs = {relation.getLhsParam(), relation.getLhsDim()};
+    equal.insert(lhs);
+    if (relation.isConstant())
+      continue;
+    Size rhs = {relation.getRhsParam(), relation.getRhsDim()};
+    equal.insert(rhs);
+    if (relation.getPredicate() == ShapePredicate::eq)
+      equal.unionSets(lhs, rhs);
+  }
+  for (const auto *member : equal) {
+    Size size = member->getData();
+    if (std::optional<int64_t> value = staticSize(size)) {
+      std::string source =
+          "the static size " + name(size) + " = " + std::to_string(*value);
+      addBound(size, /*upper=*/false, {*value, source, size});
+      addBound(size, /*upper=*/true, {*value, source, size});
+    }
+  }
+  for (ShapeRelationAttr relation : contract) {
+    if (!relation.isConstant())
+      continue;
+    Size lhs = {relation.getLhsParam(), relation.getLhsDim()};
+    Bound bound = {relation.getValue(), text(relation), lhs};
+    if (relation.getPredicate() != ShapePredicate::ge)
+      addBound(lhs, /*upper=*/true, bound);
+    if (relation.getPredicate() != ShapePredicate::le)
+      addBound(lhs, /*upper=*/false, bound);
+  }
+  for (const auto *member : equal) {
+    if (!member->isLeader())
+      continue;
+    Bounds classBounds = bounds.lookup(member->getData());
+    if (!classBounds.lower || !classBounds.upper ||
+        classBounds.lower->value <= classBounds.upper->value)
+      continue;
+    InFlightDiagnostic diag = op.emitOpError("requires cannot hold: ")
+                              << classBounds.lower->source << " and "
+                              << classBounds.upper->source
+                              << " exclude each other";
+    if (classBounds.lower->size != classBounds.upper->size)
+      diag << " (requires makes " << name(classBounds.lower->size) << " and "
+           << name(classBounds.upper->size) << " equal)";
+    return diag;
+  }
+  for (ShapeRelationAttr relation : contract) {
+    if (relation.isConstant() || relation.getPredicate() == ShapePredicate::eq)
+      continue;
+    Size small = {relation.getLhsParam(), relation.getLhsDim()};
+    Size large = {relation.getRhsParam(), relation.getRhsDim()};
+    if (relation.getPredicate() == ShapePredicate::ge)
+      std::swap(small, large);
+    Bounds smallBounds = bounds.lookup(equal.getLeaderValue(small));
+    Bounds largeBounds = bounds.lookup(equal.getLeaderValue(large));
+    if (smallBounds.lower && largeBounds.upper &&
+        smallBounds.lower->value > largeBounds.upper->value)
+      return op.emitOpError("requires ")
+             << text(relation) << " cannot hold: " << name(small)
+             << " is at least " << smallBounds.lower->value << " ("
+             << smallBounds.lower->source << ") and " << name(large)
+             << " at most " << largeBounds.upper->value << " ("
+             << largeBounds.upper->source << ")";
+  }
+  return success();
+}
+
 LogicalResult KernelOp::verify() {
   FunctionType type = getFunctionType();
   if (type.getNumResults() != 0)
@@ -255,6 +597,8 @@ LogicalResult KernelOp::verify() {
     return emitOpError("expected ")
            << type.getNumInputs() << " parameter names, but got "
            << getParamNames().size();
+  if (failed(verifyKernelName(*this)) || failed(verifyParamNames(*this)))
+    return failure();
   for (unsigned i = 0, e = type.getNumInputs(); i < e; ++i) {
     Type paramType = type.getInput(i);
     if (auto buffer = dyn_cast<BufferType>(paramType)) {
@@ -352,7 +696,18 @@ LogicalResult KernelOp::verify() {
                << getParamName(param) << "[" << dim << "]' twice";
     }
   }
-  return success();
+  return ContractVerifier(*this).verify();
+}
+
+SmallVector<ShapeRelationAttr> KernelOp::getContract() {
+  SmallVector<ShapeRelationAttr> contract;
+  if (std::optional<ArrayAttr> relations = getRequirements())
+    llvm::append_range(contract, relations->getAsRange<ShapeRelationAttr>());
+  return contract;
+}
+
+std::string KernelOp::getDimParamName(StringRef param, int64_t dim) {
+  return (Twine(param) + ".dim" + Twine(dim)).str();
 }
 
 int64_t KernelOp::getDivisor(unsigned param, unsigned dim) {

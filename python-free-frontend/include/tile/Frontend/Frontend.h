@@ -173,6 +173,33 @@ struct GridExtent {
 GridExtent ceildiv(const Buffer &tensor, int64_t dim, int64_t divisor);
 GridExtent constant(int64_t size);
 
+/// The size of dimension `dim` of a tensor parameter at launch, for the
+/// launch contract (`Kernel::require`); `Buffer::dim` is its value inside
+/// the body.
+struct TensorSize {
+  Kernel *kernel;
+  int paramIndex;
+  int64_t dim;
+};
+TensorSize size(const Buffer &tensor, int64_t dim);
+
+/// One relation of a launch contract: `size(A, 1) == size(B, 0)`,
+/// `size(X, 1) <= 4096`.
+struct SizeRelation {
+  enum class Predicate { Equal, AtMost, AtLeast };
+  TensorSize lhs;
+  Predicate predicate;
+  /// The size on the right, or none for the constant `value`.
+  std::optional<TensorSize> rhs;
+  int64_t value = 0;
+};
+SizeRelation operator==(TensorSize lhs, TensorSize rhs);
+SizeRelation operator<=(TensorSize lhs, TensorSize rhs);
+SizeRelation operator>=(TensorSize lhs, TensorSize rhs);
+SizeRelation operator==(TensorSize lhs, int64_t value);
+SizeRelation operator<=(TensorSize lhs, int64_t value);
+SizeRelation operator>=(TensorSize lhs, int64_t value);
+
 /// Owns the MLIR context and the module that kernels are added to.
 class Program {
 public:
@@ -237,6 +264,11 @@ public:
   /// multiple of `divisor` at every launch (the kernel's `divisible`; the
   /// runtime checks it); call before `body`.
   void divisible(const Buffer &tensor, int dim, int64_t divisor);
+  /// Adds a relation between tensor sizes that every launch must meet (the
+  /// kernel's `requires`; the runtime refuses launches that break it), e.g.
+  /// `k.require(size(A, 1) == size(B, 0))`; call before `body`. (Not named
+  /// `requires`: that is a keyword in C++20.)
+  void require(const SizeRelation &relation);
   /// Creates the kernel with its grid and fills its body by calling `build`.
   void body(std::vector<GridExtent> grid,
             const std::function<void(Kernel &)> &build, SourceLoc loc = {});
@@ -342,6 +374,7 @@ private:
     int64_t divisor;
   };
   std::vector<Divisibility> divisibility;
+  std::vector<SizeRelation> contract;
   mlir::OpBuilder b;
   // The tile.kernel once `body` is called; declared tensors resolve to its
   // block arguments from then on.

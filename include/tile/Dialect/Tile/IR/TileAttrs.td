@@ -1,6 +1,7 @@
 //===- TileAttrs.td - Tile dialect attributes --------------*- tablegen -*-===//
 //
-// Memory scopes, fragment layouts and grid extents of the tile dialect.
+// Memory scopes, fragment layouts, grid extents and launch contracts of the
+// tile dialect.
 //
 //===----------------------------------------------------------------------===//
 
@@ -208,6 +209,60 @@ def Tile_DivisibilityAttr : Tile_Attr<"Divisibility", "divisibility"> {
   }];
   let parameters = (ins "int64_t":$param, "int64_t":$dim, "int64_t":$divisor);
   let assemblyFormat = "`<` struct(params) `>`";
+}
+
+def Tile_ShapePredicate : I32EnumAttr<"ShapePredicate",
+    "how a launch contract compares a size", [
+    I32EnumAttrCase<"eq", 0>, I32EnumAttrCase<"le", 1>,
+    I32EnumAttrCase<"ge", 2>]> {
+  let cppNamespace = "::mlir::tile";
+  let genSpecializedAttr = 0;
+}
+
+def Tile_ShapeRelationAttr : Tile_Attr<"ShapeRelation", "shape_relation"> {
+  let summary = "one relation of a kernel's launch contract between a size "
+                "and another size or a constant";
+  let description = [{
+    At every launch, the size of dimension `lhs_dim` of buffer parameter
+    `lhs_param` compares by `predicate` (`eq`: `==`, `le`: `<=`, `ge`:
+    `>=`) with the size of dimension `rhs_dim` of buffer parameter
+    `rhs_param`, or with the constant `value` when `rhs_param` is -1 (the
+    default). The kernel's code relies on it (a GEMM's K of A and B agree,
+    a softmax row fits on chip); the manifest lists it under "requires" and
+    the runtime refuses a launch that breaks it. `tile.kernel` prints it
+    inside `requires(...)`.
+
+    Example (the generic form; `tile.kernel` prints these as
+    `%A[1] == %B[0]` and `%X[1] <= 4096`):
+
+    ```mlir
+    #tile.shape_relation<lhs_param = 0, lhs_dim = 1, predicate = eq, rhs_param = 1>
+    #tile.shape_relation<lhs_param = 0, lhs_dim = 1, predicate = le, value = 4096>
+    ```
+  }];
+  let parameters = (ins "int64_t":$lhs_param, "int64_t":$lhs_dim,
+                        EnumParameter<Tile_ShapePredicate>:$predicate,
+                        DefaultValuedParameter<"int64_t", "-1">:$rhs_param,
+                        DefaultValuedParameter<"int64_t", "0">:$rhs_dim,
+                        DefaultValuedParameter<"int64_t", "0">:$value);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let extraClassDeclaration = [{
+    /// Whether the right-hand side is the constant `value`.
+    bool isConstant() const { return getRhsParam() < 0; }
+    /// The predicate as `tile.kernel` and the manifest write it: "==",
+    /// "<=" or ">=".
+    StringRef getPredicateSymbol() const {
+      switch (getPredicate()) {
+      case ShapePredicate::eq:
+        return "==";
+      case ShapePredicate::le:
+        return "<=";
+      case ShapePredicate::ge:
+        return ">=";
+      }
+      llvm_unreachable("unknown shape predicate");
+    }
+  }];
 }
 
 #endif // TILE_DIALECT_TILE_IR_TILEATTRS_TD

@@ -48,6 +48,27 @@ def Tile_KernelOp : Tile_Op<"kernel", [
     them no synchronous copy. The kernel manifest lists the promise and the
     runtime checks it at launch.
 
+    `requires(...)` is the kernel's launch contract: the relations between
+    the sizes of its buffer parameters that its code relies on, each
+    `%P[d] == rhs`, `%P[d] <= rhs` or `%P[d] >= rhs` with `rhs` a size
+    `%Q[e]` or an integer. A GEMM states that A's K is B's K and that C is
+    M x N, a softmax that its rows fit the columns a block holds on chip.
+    Every copy masks at its own tensor's sizes, so a launch that breaks the
+    contract would not fault: it would read zeros, drop outputs or return
+    garbage. The manifest lists the contract under "requires" and the
+    runtime refuses such a launch, naming the relation and the sizes. A
+    complete contract is one that no launch can meet and still reach
+    outside a buffer or compute a wrong result. The verifier rejects
+    relations that no launch can meet (static sizes that differ, bounds
+    that exclude each other, a size below 0) and ones that say nothing new
+    (a size compared with itself, a relation stated twice).
+
+    The kernel name must be a PTX identifier that LLVM's NVPTX back end can
+    print: a letter followed by letters, digits, `_` and `$`, or `_` or `$`
+    followed by at least one of those; `WARP_SZ` (PTX), `vprintf` and names
+    starting with `__` (the compiler's and libdevice's) are reserved.
+    Parameter names are unique (the manifest names arguments by them).
+
     Lowers (`convert-tile-to-gpu`) to a `gpu.func` kernel in a `gpu.module`;
     each global buffer becomes a pointer parameter, and each of its dynamic
     dimensions one `i64` parameter after all buffers and scalars.
@@ -64,7 +85,15 @@ def Tile_KernelOp : Tile_Op<"kernel", [
 
     tile.kernel @gemm(%A: !tile.buffer<?x?xf16, global>, ...)
         grid(%bx, %by) = [ceildiv(%B[1], 128), ceildiv(%A[0], 128)]
-        threads(128) divisible(%A[1] by 8, %B[1] by 8, %C[1] by 8) {
+        threads(128) divisible(%A[1] by 8, %B[1] by 8, %C[1] by 8)
+        requires(%B[0] == %A[1], %C[0] == %A[0], %C[1] == %B[1]) {
+      ...
+    }
+
+    tile.kernel @softmax(%X: !tile.buffer<?x?xf32, global>,
+                         %Y: !tile.buffer<?x?xf32, global>)
+        grid(%bx) = [%X[0]] threads(256)
+        requires(%Y[0] == %X[0], %Y[1] == %X[1], %X[1] <= 1024) {
       ...
     }
     ```
@@ -77,7 +106,9 @@ def Tile_KernelOp : Tile_Op<"kernel", [
                        I64Attr:$threads,
                        OptionalAttr<I64Attr>:$raster_panel,
                        OptionalAttr<TypedArrayAttrBase<Tile_DivisibilityAttr,
-                                    "size divisibility promises">>:$divisibility);
+                                    "size divisibility promises">>:$divisibility,
+                       OptionalAttr<TypedArrayAttrBase<Tile_ShapeRelationAttr,
+                                    "launch contract">>:$requirements);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
@@ -103,6 +134,11 @@ def Tile_KernelOp : Tile_Op<"kernel", [
     /// The number that dimension `dim` of parameter `param` is promised to
     /// be a multiple of (`divisible`); 1 without a promise.
     int64_t getDivisor(unsigned param, unsigned dim);
+    /// The relations of the launch contract (`requires`); empty without one.
+    SmallVector<ShapeRelationAttr> getContract();
+    /// The name of the hidden size parameter that the manifest lists for
+    /// dynamic dimension `dim` of buffer parameter `param`: "A.dim1".
+    static std::string getDimParamName(StringRef param, int64_t dim);
   }];
 }
 
