@@ -33,6 +33,9 @@ using GemmSoftmaxGpu = test::VariantTest<GemmSoftmaxGpuKernels>;
 struct Shape {
   int64_t m, n, k;
   float scale; // spread of the inputs: scores of order scale^2 k
+  /// With a head dimension: the columns of V and Y (0: the variant's
+  /// head_dim, the most its contract allows).
+  int64_t headCols = 0;
 };
 
 /// Runs `kernel` (a gemm_softmax variant) on random inputs of shape `s`:
@@ -46,6 +49,8 @@ double gemmSoftmaxError(rt::Device &device, rt::Kernel &kernel,
   // With a head dimension: Y = softmax(A x B^T) x V, the probabilities
   // rounded to the input type in registers before the second gemm.
   int64_t headDim = variant.config.value("head_dim", 0);
+  if (headDim && s.headCols)
+    headDim = s.headCols;
   std::mt19937 rng(s.m * 31 + s.n * 7 + s.k);
   std::normal_distribution<float> dist(0.0f, s.scale);
   std::vector<uint16_t> a(s.m * s.k), b(s.n * s.k);
@@ -135,7 +140,8 @@ TEST_F(GemmSoftmaxGpu, MatchesFloat64InTheMmaLayout) {
 
 /// At the contract's limits: N (the rows of B, a row of scores held in
 /// registers) exactly at its bound and 1; M of 1, one block and one past
-/// it; K of 1, one block and a tail.
+/// it; K of 1, one block and a tail; with a head dimension, V and Y of its
+/// bound (the variant's head_dim) and of 1 and 9 columns.
 TEST_F(GemmSoftmaxGpu, ContractBoundaries) {
   rt::Device device = rt::Device::open();
   for (const auto &variant : variants) {
@@ -152,7 +158,8 @@ TEST_F(GemmSoftmaxGpu, ContractBoundaries) {
     for (Shape s :
          {Shape{1, n, 1, 1.0f}, Shape{bm, 1, bk, 1.0f},
           Shape{bm + 1, n, bk + 1, 1.0f}, Shape{1, n - 1, 2 * bk, 1.0f},
-          Shape{2 * bm - 1, n, 3, 1.0f}}) {
+          Shape{2 * bm - 1, n, 3, 1.0f}, Shape{bm + 1, n, bk, 1.0f, 1},
+          Shape{3, n - 1, 40, 1.0f, 9}}) {
       std::string where = variant.name + " " + std::to_string(s.m) + "x" +
                           std::to_string(s.n) + "x" + std::to_string(s.k);
       double error = gemmSoftmaxError(device, kernel, variant, s);
