@@ -66,8 +66,9 @@
 // A GEMM that promises rows of multiples of 8 (`--divisibility=8`): the
 // promise on A, B, C and the bias, `_div8` in the name, and in the manifest
 // for the runtime to check; the cubin has no masked scalar global access.
+// Its launch contract follows: K, M and N agree, one bias value per column.
 // RUN: tile-kernels --kernel=gemm --block-m=128 --block-n=128 --block-k=32 --num-threads=128 --out-dtype=f16 --epilogue=bias_gelu --divisibility=8 --emit=mlir | tile-opt | FileCheck %s --check-prefix=DIV
-// DIV: tile.kernel @gemm_f16_f16_128x128x32_t128_s3_bias_gelu_div8({{.*}}) grid({{.*}} threads(128) divisible(%A[1] by 8, %B[1] by 8, %C[1] by 8, %Bias[0] by 8) {
+// DIV: tile.kernel @gemm_f16_f16_128x128x32_t128_s3_bias_gelu_div8({{.*}}) grid({{.*}} threads(128) divisible(%A[1] by 8, %B[1] by 8, %C[1] by 8, %Bias[0] by 8) requires(%A[1] == %B[0], %C[0] == %A[0], %C[1] == %B[1], %Bias[0] == %C[1]) {
 // RUN: tile-kernels --kernel=gemm --block-m=128 --block-n=128 --block-k=32 --num-threads=128 --out-dtype=f16 --divisibility=8 --emit=manifest | FileCheck %s --check-prefix=DIVMANIFEST
 // DIVMANIFEST: "divisibility": [
 // DIVMANIFEST-NEXT: 1,

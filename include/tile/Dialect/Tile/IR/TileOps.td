@@ -86,7 +86,7 @@ def Tile_KernelOp : Tile_Op<"kernel", [
     tile.kernel @gemm(%A: !tile.buffer<?x?xf16, global>, ...)
         grid(%bx, %by) = [ceildiv(%B[1], 128), ceildiv(%A[0], 128)]
         threads(128) divisible(%A[1] by 8, %B[1] by 8, %C[1] by 8)
-        requires(%B[0] == %A[1], %C[0] == %A[0], %C[1] == %B[1]) {
+        requires(%A[1] == %B[0], %C[0] == %A[0], %C[1] == %B[1]) {
       ...
     }
 
