@@ -11,8 +11,10 @@
 #include "tile/runtime/Error.h"
 #include "tile/runtime/Runtime.h"
 
+#include <cstdio>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <string>
 
 using namespace tile::rt;
@@ -108,10 +110,33 @@ const char *kindText(ParamKind kind) {
   return kind == ParamKind::Buffer ? "a buffer" : "a scalar";
 }
 
-/// Checks one buffer argument against its parameter; returns nothing, throws
-/// Error naming the kernel and parameter.
-void checkBuffer(const std::string &prefix, const ParamInfo &param,
-                 const Arg &arg) {
+/// The bytes `shape` of `dtype` spans, or nothing when that is more than
+/// an int64 can count.
+std::optional<uint64_t> byteSize(DType dtype,
+                                 const std::vector<int64_t> &shape) {
+  for (int64_t size : shape)
+    if (size == 0)
+      return 0;
+  uint64_t bytes = dtypeSize(dtype);
+  for (int64_t size : shape) {
+    if (bytes > uint64_t(std::numeric_limits<int64_t>::max()) / uint64_t(size))
+      return std::nullopt;
+    bytes *= static_cast<uint64_t>(size);
+  }
+  return bytes;
+}
+
+std::string hex(uint64_t value) {
+  char text[24];
+  std::snprintf(text, sizeof(text), "0x%llx",
+                static_cast<unsigned long long>(value));
+  return text;
+}
+
+/// Checks one buffer argument against its parameter; returns the bytes it
+/// spans, throws Error naming the kernel and parameter.
+uint64_t checkBuffer(const std::string &prefix, const ParamInfo &param,
+                     const Arg &arg) {
   std::string where = prefix + "parameter '" + param.name + "' ";
   if (arg.dtype() != param.dtype)
     throw Error(where + "expects dtype " + dtypeName(param.dtype) +
@@ -130,6 +155,7 @@ void checkBuffer(const std::string &prefix, const ParamInfo &param,
       throw Error(where + "expects size " + std::to_string(param.shape[d]) +
                   " in dim " + std::to_string(d) + ", but got " +
                   std::to_string(shape[d]));
+    // (validate() made sure that every divisor is >= 1.)
     if (d < param.divisibility.size() && shape[d] % param.divisibility[d] != 0)
       throw Error(where + "got size " + std::to_string(shape[d]) + " in dim " +
                   std::to_string(d) + ", but this kernel was compiled for " +
@@ -144,26 +170,118 @@ void checkBuffer(const std::string &prefix, const ParamInfo &param,
                 std::to_string(arg.devicePtr()) +
                 " (tile kernels use 128-bit "
                 "accesses)");
-  if (!arg.capacity())
-    return;
-  // bytes = product(shape) * sizeof(dtype), without overflow.
-  uint64_t bytes = dtypeSize(arg.dtype());
-  for (int64_t size : shape) {
-    if (size != 0 &&
-        bytes > std::numeric_limits<uint64_t>::max() / uint64_t(size))
-      throw Error(where + "got shape " + shapeText(shape) +
-                  ", which is too large");
-    bytes *= static_cast<uint64_t>(size);
-  }
-  if (bytes > *arg.capacity())
-    throw Error(where + "needs " + std::to_string(bytes) + " bytes (shape " +
+  std::optional<uint64_t> bytes = byteSize(arg.dtype(), shape);
+  if (!bytes)
+    throw Error(where + "got shape " + shapeText(shape) + " of " +
+                dtypeName(arg.dtype()) +
+                ", which is too large (more than 2^63 bytes)");
+  if (*bytes > std::numeric_limits<uint64_t>::max() - arg.devicePtr())
+    throw Error(where + "spans " + std::to_string(*bytes) + " bytes from " +
+                hex(arg.devicePtr()) +
+                ", past the end of the 64-bit address space");
+  if (arg.capacity() && *bytes > *arg.capacity())
+    throw Error(where + "needs " + std::to_string(*bytes) + " bytes (shape " +
                 shapeText(shape) + " of " + dtypeName(arg.dtype()) +
                 "), but the buffer holds " + std::to_string(*arg.capacity()) +
                 " bytes");
+  return *bytes;
+}
+
+/// The size of dim `dim` of the buffer argument for parameter `param`
+/// (checked arguments of a validated kernel: it exists and has that dim).
+int64_t sizeOf(const std::vector<const ParamInfo *> &userParams,
+               const std::vector<Arg> &args, const std::string &param,
+               int dim) {
+  for (std::size_t i = 0; i < userParams.size(); ++i)
+    if (userParams[i]->name == param)
+      return args[i].shape()[dim];
+  return 0;
+}
+int64_t sizeOf(const std::vector<const ParamInfo *> &userParams,
+               const std::vector<Arg> &args, const DimRef &ref) {
+  return sizeOf(userParams, args, ref.param, ref.dim);
+}
+
+/// Every broken relation of the kernel's contract, all in one message.
+void checkRelations(const std::string &prefix, const KernelInfo &kernel,
+                    const std::vector<const ParamInfo *> &userParams,
+                    const std::vector<Arg> &args) {
+  std::string broken;
+  for (const ShapeRelation &relation : kernel.requires) {
+    int64_t lhs = sizeOf(userParams, args, relation.lhs);
+    int64_t rhs = relation.rhsIsDim ? sizeOf(userParams, args, relation.rhs)
+                                    : relation.value;
+    if (relation.holds(lhs, rhs))
+      continue;
+    auto dim = [](const DimRef &ref) {
+      return ref.param + "[" + std::to_string(ref.dim) + "]";
+    };
+    broken += (broken.empty() ? "" : "; ") + std::string("requires ") +
+              relation.str() + ", but " + dim(relation.lhs) + " = " +
+              std::to_string(lhs);
+    if (relation.rhsIsDim)
+      broken += " and " + dim(relation.rhs) + " = " + std::to_string(rhs);
+  }
+  if (!broken.empty())
+    throw Error(prefix + broken);
+}
+
+/// Refuses a buffer the kernel writes that overlaps another buffer argument
+/// (the byte ranges [address, address + bytes)); buffers it only reads may
+/// overlap each other.
+void checkAliasing(const std::string &prefix,
+                   const std::vector<const ParamInfo *> &userParams,
+                   const std::vector<Arg> &args,
+                   const std::vector<uint64_t> &bytes) {
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (userParams[i]->kind != ParamKind::Buffer || bytes[i] == 0)
+      continue;
+    for (std::size_t j = i + 1; j < args.size(); ++j) {
+      if (userParams[j]->kind != ParamKind::Buffer || bytes[j] == 0)
+        continue;
+      bool iWritten = isWritten(userParams[i]->access);
+      bool jWritten = isWritten(userParams[j]->access);
+      if (!iWritten && !jWritten)
+        continue;
+      uint64_t iBegin = args[i].devicePtr(), jBegin = args[j].devicePtr();
+      uint64_t iEnd = iBegin + bytes[i], jEnd = jBegin + bytes[j];
+      if (iBegin >= jEnd || jBegin >= iEnd)
+        continue;
+      std::size_t w = iWritten ? i : j, o = iWritten ? j : i;
+      auto range = [&](std::size_t k) {
+        return "[" + hex(args[k].devicePtr()) + ", " +
+               hex(args[k].devicePtr() + bytes[k]) + ")";
+      };
+      auto access = [&](std::size_t k) {
+        return std::string(" (access \"") + accessName(userParams[k]->access) +
+               "\")";
+      };
+      throw Error(prefix + "parameter '" + userParams[w]->name + "'" +
+                  access(w) + " overlaps parameter '" + userParams[o]->name +
+                  "'" + access(o) + " in memory: '" + userParams[w]->name +
+                  "' spans bytes " + range(w) + " and '" + userParams[o]->name +
+                  "' bytes " + range(o) +
+                  "; a buffer the kernel writes must not overlap another "
+                  "argument");
+    }
+  }
+}
+
+/// Refuses an explicit grid beyond CUDA's limits.
+void checkGridLimits(const std::string &prefix, Dim3 grid) {
+  const unsigned extents[3] = {grid.x, grid.y, grid.z};
+  for (int i = 0; i < 3; ++i)
+    if (extents[i] > kMaxGridExtent[i])
+      throw Error(prefix + "grid." + "xyz"[i] + " = " +
+                  std::to_string(extents[i]) + " exceeds the CUDA limit of " +
+                  std::to_string(kMaxGridExtent[i]));
 }
 
 PackedLaunch pack(const KernelInfo &kernel, const std::vector<Arg> &args,
                   const Dim3 *explicitGrid) {
+  // A KernelInfo may be built by hand: check what packing relies on (one
+  // dim parameter per dynamic dim, references, divisors >= 1).
+  kernel.validate();
   std::string prefix = "kernel '" + kernel.name + "': ";
   std::vector<const ParamInfo *> userParams = kernel.userParams();
   if (args.size() != userParams.size()) {
@@ -176,6 +294,7 @@ PackedLaunch pack(const KernelInfo &kernel, const std::vector<Arg> &args,
   }
 
   std::vector<std::vector<int64_t>> bufferShapes;
+  std::vector<uint64_t> bytes(args.size(), 0);
   for (std::size_t i = 0; i < args.size(); ++i) {
     const ParamInfo &param = *userParams[i];
     const Arg &arg = args[i];
@@ -183,7 +302,7 @@ PackedLaunch pack(const KernelInfo &kernel, const std::vector<Arg> &args,
       throw Error(prefix + "parameter '" + param.name + "' expects " +
                   kindText(param.kind) + ", but got " + kindText(arg.kind()));
     if (param.kind == ParamKind::Buffer) {
-      checkBuffer(prefix, param, arg);
+      bytes[i] = checkBuffer(prefix, param, arg);
       bufferShapes.push_back(arg.shape());
     } else if (arg.dtype() != param.dtype) {
       throw Error(prefix + "parameter '" + param.name +
@@ -191,8 +310,13 @@ PackedLaunch pack(const KernelInfo &kernel, const std::vector<Arg> &args,
                   ", but got " + dtypeName(arg.dtype()));
     }
   }
+  // How the arguments fit together: the kernel's contract, then aliasing.
+  checkRelations(prefix, kernel, userParams, args);
+  checkAliasing(prefix, userParams, args, bytes);
 
   PackedLaunch packed;
+  if (explicitGrid)
+    checkGridLimits(prefix, *explicitGrid);
   packed.grid = explicitGrid ? *explicitGrid : kernel.gridFor(bufferShapes);
   packed.block = kernel.block;
   packed.sharedMemoryBytes = kernel.dynamicSharedMemory;
@@ -212,23 +336,10 @@ PackedLaunch pack(const KernelInfo &kernel, const std::vector<Arg> &args,
       value.type = arg.dtype();
       std::memcpy(&value.bits, arg.scalarData(), dtypeSize(arg.dtype()));
     } else {
-      // A hidden dim: the size of a dimension of an (earlier or later) buffer.
-      std::size_t argIndex = 0;
-      while (argIndex < userParams.size() &&
-             userParams[argIndex]->name != param.buffer)
-        ++argIndex;
-      if (argIndex == userParams.size() ||
-          userParams[argIndex]->kind != ParamKind::Buffer)
-        throw Error(prefix + "dim parameter '" + param.name +
-                    "' refers to unknown buffer '" + param.buffer + "'");
-      const std::vector<int64_t> &shape = args[argIndex].shape();
-      if (param.dim < 0 || static_cast<std::size_t>(param.dim) >= shape.size())
-        throw Error(prefix + "dim parameter '" + param.name +
-                    "' refers to dim " + std::to_string(param.dim) + " of '" +
-                    param.buffer + "', which has rank " +
-                    std::to_string(shape.size()));
+      // A hidden dim: the size of a dimension of an (earlier or later) buffer
+      // (validate() checked that it names one).
       value.type = DType::i64;
-      int64_t size = shape[param.dim];
+      int64_t size = sizeOf(userParams, args, param.buffer, param.dim);
       std::memcpy(&value.bits, &size, sizeof(size));
     }
     packed.params.push_back(value);

@@ -401,6 +401,15 @@ Module Module::loadFromMemory(const Device &device, const void *image,
                               const std::string &label) {
   if (size == 0)
     throw Error("module '" + label + "' is empty");
+  // A ManifestInfo may be built or edited by hand: refuse an inconsistent
+  // kernel description before loading anything.
+  for (const KernelInfo &kernel : manifest.kernels) {
+    try {
+      kernel.validate();
+    } catch (const Error &error) {
+      throw Error("module '" + label + "': " + error.what());
+    }
+  }
   ImageKind kind = detectImageKind(image, size);
   const DeviceState &deviceState = *device.state_;
   if (!isChipCompatible(manifest.target.chip, deviceState.capability, kind))

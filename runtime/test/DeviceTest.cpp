@@ -324,6 +324,16 @@ TEST_F(Gpu, ManifestKernelMissingFromBinary) {
                     "looking up kernel 'not_in_ptx' (listed in the manifest)");
 }
 
+TEST_F(Gpu, HandEditedManifestIsValidatedOnLoad) {
+  // A ManifestInfo edited in code bypasses the parser: Module validates it
+  // (here: A's dynamic dim loses its dim parameter).
+  ManifestInfo manifest = ptxManifest();
+  manifest.kernels[0].params.erase(manifest.kernels[0].params.begin() + 3);
+  EXPECT_TILE_ERROR(loadPtx(*device, manifest),
+                    "module 'vector_add.ptx': kernel 'vector_add': param 'A': "
+                    "dim 0 is dynamic, but no dim parameter passes its size");
+}
+
 TEST_F(Gpu, LaunchPtxKernel) {
   Module module = loadPtx(*device);
   EXPECT_EQ(module.kernelNames(), std::vector<std::string>{"vector_add"});
@@ -374,6 +384,25 @@ TEST_F(Gpu, LaunchPtxKernel) {
                                            Arg::buffer(dc, DType::f32, {n}),
                                            Arg::scalar(1.0f)}),
                     "kernel 'vector_add': parameter 'A' needs 4000016 bytes");
+
+  // The launch contract, with DeviceBuffers: B shorter than A, and C (which
+  // the kernel writes) in place of A. Nothing is launched: C keeps its
+  // values.
+  std::vector<float> before = dc.download<float>();
+  EXPECT_TILE_ERROR(kernel.launch(stream, {Arg::buffer(da, DType::f32, {n}),
+                                           Arg::buffer(db, DType::f32, {n - 1}),
+                                           Arg::buffer(dc, DType::f32, {n}),
+                                           Arg::scalar(1.0f)}),
+                    "kernel 'vector_add': requires B[0] == A[0], but B[0] = "
+                    "1000002 and A[0] = 1000003");
+  EXPECT_TILE_ERROR(kernel.launch(stream, {Arg::buffer(dc, DType::f32, {n}),
+                                           Arg::buffer(db, DType::f32, {n}),
+                                           Arg::buffer(dc, DType::f32, {n}),
+                                           Arg::scalar(1.0f)}),
+                    "kernel 'vector_add': parameter 'C' (access \"write\") "
+                    "overlaps parameter 'A' (access \"read\") in memory");
+  stream.synchronize();
+  EXPECT_EQ(dc.download<float>(), before);
 
   TimingResult timing = timeIt(
       stream, [&] { kernel.launch(stream, args); }, 3, 10);
@@ -430,12 +459,14 @@ TEST_F(Gpu, LargeDynamicSharedMemoryIsRequested) {
   EXPECT_EQ(kernel.attribute(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES),
             static_cast<int>(bytes));
   DeviceBuffer a(*device, 1024 * sizeof(float));
+  DeviceBuffer c(*device, 1024 * sizeof(float));
   a.fillZero();
   Stream stream(*device);
+  // A is read twice (allowed); C, which the kernel writes, is its own.
   kernel.launch(stream,
                 {Arg::buffer(a, DType::f32, {1024}),
                  Arg::buffer(a, DType::f32, {1024}),
-                 Arg::buffer(a, DType::f32, {1024}), Arg::scalar(1.0f)});
+                 Arg::buffer(c, DType::f32, {1024}), Arg::scalar(1.0f)});
   stream.synchronize();
 
   Module tooMuch =

@@ -53,6 +53,16 @@ TEST(Manifest, ParsesTheContractExample) {
   EXPECT_EQ(kernel.params[6].kind, ParamKind::Scalar);
   EXPECT_EQ(kernel.params[6].dtype, DType::f32);
 
+  EXPECT_EQ(kernel.params[0].access, Access::Read);
+  EXPECT_EQ(kernel.params[2].access, Access::Write);
+  ASSERT_EQ(kernel.requires.size(), 2u);
+  EXPECT_EQ(kernel.requires[0].lhs.param, "B");
+  EXPECT_EQ(kernel.requires[0].lhs.dim, 0);
+  EXPECT_EQ(kernel.requires[0].op, ShapeRelation::Op::Eq);
+  EXPECT_TRUE(kernel.requires[0].rhsIsDim);
+  EXPECT_EQ(kernel.requires[0].rhs.param, "A");
+  EXPECT_EQ(kernel.requires[1].str(), "C[0] == A[0]");
+
   std::vector<const ParamInfo *> user = kernel.userParams();
   ASSERT_EQ(user.size(), 4u);
   EXPECT_EQ(user[3]->name, "scale");
@@ -82,6 +92,44 @@ TEST(Manifest, OptionalFieldsAndUnknownKeys) {
   j["kernels"][0]["params"][1]["divisibility"] = {8};
   EXPECT_EQ(parseManifest(j.dump()).kernels[0].params[1].divisibility,
             std::vector<int64_t>{8});
+
+  // A manifest of an older compiler: no contract, every buffer may be read
+  // and written.
+  j = json::parse(kVectorAddManifest);
+  j["kernels"][0].erase("requires");
+  for (json &param : j["kernels"][0]["params"])
+    param.erase("access");
+  const KernelInfo old = parseManifest(j.dump()).kernels[0];
+  EXPECT_TRUE(old.requires.empty());
+  EXPECT_EQ(old.params[0].access, Access::ReadWrite);
+  EXPECT_EQ(old.params[2].access, Access::ReadWrite);
+}
+
+TEST(Manifest, ShapeRelations) {
+  json j = json::parse(kVectorAddManifest);
+  j["kernels"][0]["requires"] = json::parse(R"([
+    {"lhs": {"param": "A", "dim": 0}, "op": "<=", "value": 4096},
+    {"lhs": {"param": "B", "dim": 0}, "op": ">=", "value": -3},
+    {"lhs": {"param": "C", "dim": 0}, "op": ">=", "rhs": {"param": "B", "dim": 0}}
+  ])");
+  j["kernels"][0]["params"][1]["access"] = "readwrite";
+  const KernelInfo kernel = parseManifest(j.dump()).kernels[0];
+  ASSERT_EQ(kernel.requires.size(), 3u);
+  EXPECT_EQ(kernel.requires[0].str(), "A[0] <= 4096");
+  EXPECT_FALSE(kernel.requires[0].rhsIsDim);
+  EXPECT_EQ(kernel.requires[0].value, 4096);
+  EXPECT_EQ(kernel.requires[1].str(), "B[0] >= -3");
+  EXPECT_EQ(kernel.requires[2].str(), "C[0] >= B[0]");
+  EXPECT_EQ(kernel.params[1].access, Access::ReadWrite);
+  EXPECT_TRUE(kernel.requires[0].holds(4096, 4096));
+  EXPECT_FALSE(kernel.requires[0].holds(4097, 4096));
+  EXPECT_TRUE(kernel.requires[2].holds(5, 4));
+  EXPECT_FALSE(kernel.requires[2].holds(3, 4));
+  EXPECT_STREQ(accessName(Access::Read), "read");
+  EXPECT_STREQ(accessName(Access::Write), "write");
+  EXPECT_STREQ(accessName(Access::ReadWrite), "readwrite");
+  EXPECT_TRUE(isWritten(Access::ReadWrite));
+  EXPECT_FALSE(isWritten(Access::Read));
 }
 
 struct MalformedCase {
@@ -219,6 +267,95 @@ TEST(Manifest, MalformedManifestsGivePreciseErrors) {
        "manifest: kernel 'vector_add': param 'scale': missing field 'type'"},
       {"duplicate param", [&](json &j) { param(j, 1)["name"] = "A"; },
        "manifest: kernel 'vector_add': duplicate param name 'A'"},
+      // Every dynamic dim has exactly one dim parameter (else every later
+      // parameter of a launch would shift).
+      {"dynamic dim without a dim param",
+       [&](json &j) { kernel(j)["params"].erase(4); },
+       "manifest: kernel 'vector_add': param 'B': dim 0 is dynamic, but no "
+       "dim parameter passes its size to the kernel (expected one with "
+       "\"buffer\": \"B\", \"dim\": 0)"},
+      {"two dim params for one dim",
+       [&](json &j) { param(j, 5)["buffer"] = "B"; },
+       "manifest: kernel 'vector_add': param 'B': dim 0 is passed by two dim "
+       "parameters, 'B.dim0' and 'C.dim0', but a dynamic dim has exactly one"},
+      {"dim param of a static dim",
+       [&](json &j) { param(j, 0)["shape"] = {16}; },
+       "manifest: kernel 'vector_add': param 'A.dim0': refers to dim 0 of "
+       "buffer 'A', which is static (size 16); only dynamic dims are passed "
+       "as dim parameters"},
+      {"block threads",
+       [&](json &j) {
+         kernel(j)["block"] = {64, 32, 1};
+       },
+       "manifest: kernel 'vector_add': block 64 x 32 x 1 has 2048 threads, "
+       "but CUDA allows at most 1024 per block"},
+      {"block z",
+       [&](json &j) {
+         kernel(j)["block"] = {1, 1, 65};
+       },
+       "manifest: kernel 'vector_add': block.z = 65 is outside CUDA's range "
+       "[1, 64]"},
+      {"long kernel name",
+       [&](json &j) { kernel(j)["name"] = std::string(5000, 'k'); },
+       "manifest: kernels[0]: field 'name' has 5000 bytes, but at most 1024 "
+       "are allowed ('kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk"
+       "kkkkkkkk...')"},
+      // The launch contract.
+      {"access", [&](json &j) { param(j, 2)["access"] = "rw"; },
+       "manifest: kernel 'vector_add': param 'C': unknown access 'rw' "
+       "(expected 'read', 'write' or 'readwrite')"},
+      {"access type", [&](json &j) { param(j, 2)["access"] = 1; },
+       "manifest: kernel 'vector_add': param 'C': field 'access' must be a "
+       "string, but got number"},
+      {"requires type", [&](json &j) { kernel(j)["requires"] = "A == B"; },
+       "manifest: kernel 'vector_add': field 'requires' must be an array, "
+       "but got string"},
+      {"relation type", [&](json &j) { kernel(j)["requires"][1] = 3; },
+       "manifest: kernel 'vector_add': requires[1]: must be an object, but "
+       "got number"},
+      {"relation lhs", [&](json &j) { kernel(j)["requires"][0].erase("lhs"); },
+       "manifest: kernel 'vector_add': requires[0]: missing field 'lhs'"},
+      {"relation lhs dim",
+       [&](json &j) { kernel(j)["requires"][0]["lhs"]["dim"] = "0"; },
+       "manifest: kernel 'vector_add': requires[0]: lhs: field 'dim' must be "
+       "an integer, but got \"0\""},
+      {"relation unknown param",
+       [&](json &j) { kernel(j)["requires"][1]["lhs"]["param"] = "D"; },
+       "manifest: kernel 'vector_add': requires[1]: refers to unknown buffer "
+       "'D'"},
+      {"relation names a scalar",
+       [&](json &j) { kernel(j)["requires"][1]["rhs"]["param"] = "scale"; },
+       "manifest: kernel 'vector_add': requires[1]: refers to 'scale', which "
+       "is not a buffer"},
+      {"relation dim out of range",
+       [&](json &j) { kernel(j)["requires"][0]["rhs"]["dim"] = 1; },
+       "manifest: kernel 'vector_add': requires[0]: refers to dim 1 of "
+       "buffer 'A', which has rank 1"},
+      {"relation op", [&](json &j) { kernel(j)["requires"][0]["op"] = "<"; },
+       "manifest: kernel 'vector_add': requires[0]: unknown op '<' (expected "
+       "'==', '<=' or '>=')"},
+      {"relation both sides",
+       [&](json &j) { kernel(j)["requires"][0]["value"] = 4; },
+       "manifest: kernel 'vector_add': requires[0]: has both 'rhs' and "
+       "'value', but a relation compares with one of them"},
+      {"relation no rhs",
+       [&](json &j) { kernel(j)["requires"][0].erase("rhs"); },
+       "manifest: kernel 'vector_add': requires[0]: missing field 'rhs' or "
+       "'value'"},
+      {"relation value",
+       [&](json &j) {
+         kernel(j)["requires"][0].erase("rhs");
+         kernel(j)["requires"][0]["value"] = 4096.5;
+       },
+       "manifest: kernel 'vector_add': requires[0]: field 'value' must be an "
+       "integer, but got 4096.5"},
+      {"relation value beyond int64",
+       [&](json &j) {
+         kernel(j)["requires"][0].erase("rhs");
+         kernel(j)["requires"][0]["value"] = uint64_t(1) << 63;
+       },
+       "manifest: kernel 'vector_add': requires[0]: field 'value' must be an "
+       "integer, but got a huge number"},
   };
   for (const MalformedCase &c : cases) {
     SCOPED_TRACE(c.what);
@@ -226,6 +363,170 @@ TEST(Manifest, MalformedManifestsGivePreciseErrors) {
     c.mutate(j);
     EXPECT_TILE_ERROR(parseManifest(j.dump()), c.expected);
   }
+}
+
+/// The example manifest with `replacement` in place of the first
+/// occurrence of `what`.
+std::string exampleWith(const std::string &what,
+                        const std::string &replacement) {
+  std::string text = kVectorAddManifest;
+  std::size_t at = text.find(what);
+  EXPECT_NE(at, std::string::npos) << what;
+  return text.replace(at, what.size(), replacement);
+}
+
+TEST(Manifest, NumbersBeyondDoubleOrInt64) {
+  // nlohmann raises out_of_range.406 while parsing: it must reach the caller
+  // as an Error that says where.
+  EXPECT_TILE_ERROR(
+      parseManifest(exampleWith("[256, 1, 1]", "[1e400]")),
+      "manifest: not valid JSON: [json.exception.out_of_range.406] number "
+      "overflow parsing '1e400' (in kernels[0].block[0])");
+  EXPECT_TILE_ERROR(
+      parseManifest(exampleWith("\"version\": 1", "\"version\": -1e400")),
+      "number overflow parsing '-1e400' (in version)");
+  EXPECT_TILE_ERROR(
+      parseManifest(exampleWith("\"divisor\": 1024", "\"divisor\": 1e999")),
+      "(in kernels[0].grid[0].divisor)");
+  // Integers beyond int64 (and uint64) are refused by value.
+  EXPECT_TILE_ERROR(
+      parseManifest(exampleWith("[256, 1, 1]", "[18446744073709551615]")),
+      "manifest: kernel 'vector_add': block[0] must be an integer, but got a "
+      "huge number");
+  EXPECT_TILE_ERROR(
+      parseManifest(exampleWith("[256, 1, 1]", "[123456789012345678901234]")),
+      "manifest: kernel 'vector_add': block[0] must be an integer, but got "
+      "1.2345678901234569e+23");
+  EXPECT_TILE_ERROR(
+      parseManifest(
+          exampleWith("\"shape\": [-1]", "\"shape\": [-9223372036854775809]")),
+      "manifest: kernel 'vector_add': param 'A': shape[0] must be an "
+      "integer, but got -9.223372036854776e+18");
+  // A huge literal is quoted cut short.
+  std::string digits(100000, '9');
+  try {
+    parseManifest(exampleWith("[256, 1, 1]", "[" + digits + "e9999]"));
+    ADD_FAILURE() << "a number beyond a double was accepted";
+  } catch (const Error &error) {
+    EXPECT_LT(std::string(error.what()).size(), 500u) << error.what();
+  }
+}
+
+TEST(Manifest, DeepNestingIsBounded) {
+  // Finding 9: 100000 nested arrays crashed the message builder. The parser
+  // stops at kMaxManifestDepth levels, wherever they are.
+  std::string deep = std::string(100000, '[') + "1" + std::string(100000, ']');
+  EXPECT_TILE_ERROR(
+      parseManifest("{\"format\": \"tile-manifest\", \"version\": " + deep +
+                    "}"),
+      "manifest: values are nested more than 64 deep (at version[0][0][0]");
+  EXPECT_TILE_ERROR(
+      parseManifest(exampleWith("\"dim\": 0, \"divisor\"",
+                                "\"dim\": " + deep + ", \"divisor\"")),
+      "manifest: values are nested more than 64 deep (at "
+      "kernels[0].grid[0].dim[0]");
+  EXPECT_TILE_ERROR(parseManifest(deep), "nested more than 64 deep");
+  std::string objects;
+  for (int i = 0; i < 100000; ++i)
+    objects += "{\"a\":";
+  EXPECT_TILE_ERROR(parseManifest(objects + "1" + std::string(100000, '}')),
+                    "manifest: values are nested more than 64 deep (at "
+                    "a.a.a.a");
+
+  // 64 levels are allowed (the root object is one), 65 are not, and a
+  // nested value quoted in a message is cut short.
+  auto nested = [](int levels) {
+    return std::string(levels, '[') + "1" + std::string(levels, ']');
+  };
+  EXPECT_NO_THROW(parseManifest(exampleWith(
+      "\"format\"", "\"producer\": " + nested(63) + ", \"format\"")));
+  EXPECT_TILE_ERROR(
+      parseManifest(exampleWith("\"format\"", "\"producer\": " + nested(64) +
+                                                  ", \"format\"")),
+      "nested more than 64 deep (at producer");
+  EXPECT_TILE_ERROR(parseManifest(exampleWith("\"version\": 1",
+                                              "\"version\": " + nested(63))),
+                    "manifest: unsupported version " + std::string(63, '[') +
+                        "1... (this runtime reads version 1)");
+}
+
+TEST(Manifest, LongValuesAreCutInMessages) {
+  std::string big(1000000, 'x');
+  auto messageOf = [](const std::string &text) {
+    try {
+      parseManifest(text);
+    } catch (const Error &error) {
+      return std::string(error.what());
+    }
+    return std::string("accepted");
+  };
+  std::string message =
+      messageOf(exampleWith("\"tile-manifest\"", "\"" + big + "\""));
+  EXPECT_LT(message.size(), 200u) << message;
+  EXPECT_NE(message.find("unsupported format 'xxxxxxxx"), std::string::npos)
+      << message;
+  message = messageOf(
+      exampleWith("\"version\": 1", "\"version\": {\"" + big + "\": 1}"));
+  EXPECT_LT(message.size(), 200u) << message;
+  EXPECT_NE(message.find("unsupported version {\"xxxx"), std::string::npos)
+      << message;
+  std::string array = "[1";
+  for (int i = 0; i < 100000; ++i)
+    array += ", 1";
+  message = messageOf(exampleWith("[256, 1, 1]", "[" + array + "]]"));
+  EXPECT_LT(message.size(), 200u) << message;
+  EXPECT_NE(message.find("block[0] must be an integer, but got [1, 1, 1"),
+            std::string::npos)
+      << message;
+  // UTF-8 is cut at a character boundary; invalid UTF-8 is not JSON.
+  std::string euros;
+  for (int i = 0; i < 100; ++i)
+    euros += "\xE2\x82\xAC";
+  message = messageOf(exampleWith("\"f32\"", "\"" + euros + "\""));
+  EXPECT_NE(message.find("unknown dtype '\xE2\x82\xAC"), std::string::npos)
+      << message;
+  EXPECT_NE(message.find("\xE2\x82\xAC...'"), std::string::npos) << message;
+  EXPECT_TILE_ERROR(
+      parseManifest(exampleWith("\"f32\"", "\"\xff\xfe\"")),
+      "manifest: not valid JSON: [json.exception.parse_error.101]");
+}
+
+TEST(Manifest, CountsAreBounded) {
+  // Counts that would make the checks quadratic in a hostile manifest.
+  json j = json::parse(kVectorAddManifest);
+  json &params = j["kernels"][0]["params"];
+  for (int i = 0; i < 5000; ++i)
+    params.push_back({{"name", "s" + std::to_string(i)},
+                      {"kind", "scalar"},
+                      {"type", "f32"}});
+  EXPECT_TILE_ERROR(parseManifest(j.dump()),
+                    "manifest: kernel 'vector_add': field 'params' has 5007 "
+                    "entries, but at most 4095 are allowed (CUDA passes at "
+                    "most 32764 bytes of kernel parameters)");
+  j = json::parse(kVectorAddManifest);
+  j["kernels"][0]["params"][0]["shape"] = std::vector<int>(65, 1);
+  EXPECT_TILE_ERROR(parseManifest(j.dump()),
+                    "manifest: kernel 'vector_add': param 'A': field 'shape' "
+                    "has 65 entries, but at most 64 are allowed");
+  j = json::parse(kVectorAddManifest);
+  j["kernels"][0]["requires"] =
+      std::vector<json>(5000, j["kernels"][0]["requires"][0]);
+  EXPECT_TILE_ERROR(parseManifest(j.dump()),
+                    "manifest: kernel 'vector_add': field 'requires' has 5000 "
+                    "entries, but at most 4096 are allowed");
+  // Many kernels parse in linear time (duplicates are found with a set).
+  std::string many = "{\"format\": \"tile-manifest\", \"version\": 1, "
+                     "\"target\": {\"chip\": \"sm_90\"}, \"kernels\": [";
+  for (int i = 0; i < 100000; ++i)
+    many += std::string(i ? "," : "") + "{\"name\": \"k" + std::to_string(i) +
+            "\", \"block\": [1], \"grid\": [{\"kind\": \"const\", "
+            "\"value\": 1}], \"params\": []}";
+  EXPECT_EQ(parseManifest(many + "]}").kernels.size(), 100000u);
+  EXPECT_TILE_ERROR(
+      parseManifest(many + ", {\"name\": \"k7\", \"block\": [1], \"grid\": "
+                           "[{\"kind\": \"const\", \"value\": 1}], "
+                           "\"params\": []}]}"),
+      "manifest: duplicate kernel name 'k7'");
 }
 
 TEST(Manifest, InvalidJson) {

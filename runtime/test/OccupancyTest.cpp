@@ -7,7 +7,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TestUtil.h"
+
 #include "tile/runtime/Occupancy.h"
+
+#include <climits>
 
 #include <gtest/gtest.h>
 
@@ -95,6 +99,46 @@ TEST(Occupancy, EmptyBlockFitsNothing) {
   Occupancy o = estimateOccupancy(kernel(0, 32), {});
   EXPECT_EQ(o.blocksPerMultiprocessor, 0);
   EXPECT_TRUE(o.limiter.empty());
+}
+
+TEST(Occupancy, LimitsNoDeviceHasAreRefused) {
+  // runtime-probe --occupancy-warp-size-zero: SIGFPE before.
+  MultiprocessorLimits limits;
+  limits.warpSize = 0;
+  EXPECT_TILE_ERROR(
+      estimateOccupancy(kernel(128, 32), limits),
+      "estimateOccupancy: multiprocessor limit 'warpSize' must be "
+      ">= 1, but got 0");
+  limits = {};
+  limits.sharedBytes = -1;
+  EXPECT_TILE_ERROR(estimateOccupancy(kernel(128, 32, 1024), limits),
+                    "multiprocessor limit 'sharedBytes' must be >= 0, but got "
+                    "-1");
+  limits = {};
+  limits.schedulers = -4;
+  EXPECT_TILE_ERROR(estimateOccupancy(kernel(128, 32), limits),
+                    "multiprocessor limit 'schedulers' must be >= 0");
+}
+
+TEST(Occupancy, HugeResourcesDoNotOverflow) {
+  // Sums and products of int inputs are computed in int64.
+  Occupancy o =
+      estimateOccupancy(kernel(INT_MAX, INT_MAX, INT_MAX, INT_MAX), {});
+  EXPECT_EQ(o.blocksPerMultiprocessor, 0);
+  EXPECT_EQ(o.byThreads, 0);
+  EXPECT_EQ(o.byRegisters, 0);
+  EXPECT_EQ(o.byShared, 0);
+  // A one-thread warp and no allocation units.
+  MultiprocessorLimits odd;
+  odd.warpSize = 1;
+  odd.registerAllocationUnit = 0;
+  odd.sharedAllocationUnit = 0;
+  odd.schedulers = 0;
+  o = estimateOccupancy(kernel(64, 100, 1000), odd);
+  EXPECT_EQ(o.byThreads, 32);   // 2048 warps / 64
+  EXPECT_EQ(o.byRegisters, 10); // 65536 / 100 = 655 warps / 64
+  EXPECT_EQ(o.byShared, 115);   // 233472 / 2024
+  EXPECT_EQ(o.blocksPerMultiprocessor, 10);
 }
 
 } // namespace

@@ -36,10 +36,14 @@ inline constexpr const char *kVectorAddManifest = R"json({
       "block": [256, 1, 1],
       "grid": [ {"kind": "ceildiv", "param": "A", "dim": 0, "divisor": 1024} ],
       "dynamic_shared_memory": 0,
+      "requires": [
+        {"lhs": {"param": "B", "dim": 0}, "op": "==", "rhs": {"param": "A", "dim": 0}},
+        {"lhs": {"param": "C", "dim": 0}, "op": "==", "rhs": {"param": "A", "dim": 0}}
+      ],
       "params": [
-        {"name": "A", "kind": "buffer", "dtype": "f32", "shape": [-1]},
-        {"name": "B", "kind": "buffer", "dtype": "f32", "shape": [-1]},
-        {"name": "C", "kind": "buffer", "dtype": "f32", "shape": [-1]},
+        {"name": "A", "kind": "buffer", "dtype": "f32", "shape": [-1], "access": "read"},
+        {"name": "B", "kind": "buffer", "dtype": "f32", "shape": [-1], "access": "read"},
+        {"name": "C", "kind": "buffer", "dtype": "f32", "shape": [-1], "access": "write"},
         {"name": "A.dim0", "kind": "dim", "type": "i64", "buffer": "A", "dim": 0},
         {"name": "B.dim0", "kind": "dim", "type": "i64", "buffer": "B", "dim": 0},
         {"name": "C.dim0", "kind": "dim", "type": "i64", "buffer": "C", "dim": 0},

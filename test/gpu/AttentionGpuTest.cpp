@@ -184,6 +184,121 @@ TEST_F(AttentionGpu, MatchesFloat64) {
   }
 }
 
+/// At the contract's limits (K and V as many batches and heads as Q, V as
+/// long as K, O and LSE exactly Q's shape): a single key (Sk = 1) for one
+/// query and for a block and a tail of queries, more keys than queries and
+/// fewer, each block exactly and one element past it. Q, K and V are
+/// allocated to the element; O and LSE have 64-element guards
+/// (runAttention).
+TEST_F(AttentionGpu, ContractBoundaries) {
+  rt::Device device = rt::Device::open();
+  for (const auto &variant : variants) {
+    int64_t bm = variant.config.at("block_m"),
+            bn = variant.config.at("block_n");
+    struct Shape {
+      int64_t batch, heads, queries, keys;
+    };
+    for (Shape s :
+         {Shape{1, 1, 1, 1}, Shape{2, 3, bm + 1, 1}, Shape{1, 2, 1, bn + 1},
+          Shape{2, 1, bm, bn}, Shape{1, 2, bm + 1, 2 * bn + 1},
+          Shape{1, 1, 2 * bm + 3, 5}}) {
+      int64_t d = variant.config.at("head_dim");
+      std::mt19937 rng(s.queries * 131 + s.keys * 7 + d);
+      Problem p =
+          drawProblem(variant, s.batch, s.heads, s.queries, s.keys, rng);
+      std::vector<float> lse;
+      std::vector<uint16_t> out = runAttention(device, variant, p, 64, &lse);
+      bool withLse = variant.config.value("lse", false);
+      std::string where = variant.name + " " + std::to_string(s.batch) + "x" +
+                          std::to_string(s.heads) + "x" +
+                          std::to_string(s.queries) + "x" +
+                          std::to_string(s.keys);
+      test::RelativeError error;
+      double lseError = 0;
+      bool lseFinite = true;
+      for (int64_t bh = 0; bh < s.batch * s.heads; ++bh)
+        for (int64_t i = 0; i < s.queries; ++i) {
+          double refLse = 0;
+          std::vector<double> ref = referenceRow(p, bh, i, &refLse);
+          if (withLse) {
+            float got = lse[bh * s.queries + i];
+            lseFinite &= std::isfinite(got);
+            lseError = std::max(lseError, std::abs(got - refLse));
+          }
+          for (int64_t c = 0; c < d; ++c)
+            error.add(
+                bench::lowToFloat(out[(bh * s.queries + i) * d + c], p.bf16),
+                ref[c]);
+        }
+      for (size_t i = p.q.size(); i < out.size(); ++i)
+        ASSERT_EQ(out[i], 0x7e00) << where << ": wrote past the end of O";
+      for (size_t i = s.batch * s.heads * s.queries; i < lse.size(); ++i)
+        ASSERT_EQ(lse[i], -7.0f) << where << ": wrote past the end of LSE";
+      EXPECT_TRUE(error.finite) << where;
+      EXPECT_LE(error.value(), p.bf16 ? 2e-2 : 4e-3) << where;
+      EXPECT_TRUE(lseFinite) << where << ": log-sum-exp";
+      EXPECT_LE(lseError, 1e-3) << where << ": log-sum-exp";
+    }
+  }
+}
+
+/// The attention misuse (K and V with fewer heads than Q: the
+/// kernel read past them), and K, V, O or LSE that disagree with Q, refused
+/// before anything runs.
+TEST_F(AttentionGpu, MisusesAreRefused) {
+  rt::Device device = rt::Device::open();
+  for (const auto &variant : variants) {
+    rt::DType type =
+        variant.config.at("dtype") == "bf16" ? rt::DType::bf16 : rt::DType::f16;
+    int64_t d = variant.config.at("head_dim");
+    bool withLse = variant.config.value("lse", false);
+    rt::Module module =
+        rt::Module::load(device, variant.cubinPath, variant.manifestPath);
+    rt::Kernel kernel = module.kernel(variant.name);
+    rt::Stream stream(device);
+    const int64_t batch = 1, heads = 8, seq = 256;
+    size_t bytes = batch * heads * seq * d * 2;
+    rt::DeviceBuffer Q(device, bytes), K(device, bytes), V(device, bytes),
+        O(device, bytes), L(device, batch * heads * seq * 4);
+    O.fillBytes(0x7e);
+    L.fillBytes(0x7e);
+    using Dims = std::vector<int64_t>;
+    auto launch = [&](Dims q, Dims k, Dims v, Dims o, Dims l) {
+      std::vector<rt::Arg> args = {
+          rt::Arg::buffer(Q, type, q), rt::Arg::buffer(K, type, k),
+          rt::Arg::buffer(V, type, v), rt::Arg::buffer(O, type, o)};
+      if (withLse)
+        args.push_back(rt::Arg::buffer(L, rt::DType::f32, l));
+      kernel.launch(stream, args);
+    };
+    Dims q = {batch, heads, seq, d}, few = {batch, 2, seq, d};
+    Dims l = {batch, heads, seq};
+    std::string prefix = "kernel '" + variant.name + "': requires ";
+    test::expectRefused(
+        device, [&] { launch(q, few, few, q, l); }, {&O, &L}, {prefix, "K[1]"},
+        variant.name + ": K and V with 2 heads for 8");
+    test::expectRefused(
+        device,
+        [&] {
+          launch(q, q, {batch, heads, seq - 1, d}, q, l);
+        },
+        {&O, &L}, {prefix, "V[2]"}, variant.name + ": V shorter than K");
+    test::expectRefused(
+        device,
+        [&] {
+          launch(q, q, q, {batch, heads, seq - 1, d}, l);
+        },
+        {&O, &L}, {prefix, "O[2]"}, variant.name + ": O shorter than Q");
+    if (withLse)
+      test::expectRefused(
+          device,
+          [&] {
+            launch(q, q, q, q, {batch, heads, seq - 1});
+          },
+          {&O, &L}, {prefix, "LSE[2]"}, variant.name + ": LSE shorter than Q");
+  }
+}
+
 /// The sizes: batch 4 x 8 heads, sequence 128 ... 8192 including
 /// 1000 and 4097. The float64 reference covers 24 query rows per (batch,
 /// head) - the first, the last and random ones - computed on all cores.

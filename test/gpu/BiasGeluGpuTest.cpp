@@ -65,4 +65,76 @@ TEST_F(BiasGeluGpu, MatchesFloat64OnOddAndLargeShapes) {
   }
 }
 
+/// At the contract's limits (the bias exactly N long, allocated to the
+/// element): one row and one column, one block exactly (block_m x block_n)
+/// and one element past it, with a 64-element guard past C.
+TEST_F(BiasGeluGpu, ContractBoundaries) {
+  rt::Device device = rt::Device::open();
+  for (const auto &variant : variants) {
+    bool tanhForm = variant.config.value("tanh", false);
+    int64_t bm = variant.config.at("block_m"),
+            bn = variant.config.at("block_n");
+    rt::Module module =
+        rt::Module::load(device, variant.cubinPath, variant.manifestPath);
+    rt::Kernel kernel = module.kernel(variant.name);
+    for (auto [m, n] : {std::pair<int64_t, int64_t>{1, 1},
+                        {bm, bn},
+                        {bm + 1, bn + 1},
+                        {1, 2 * bn - 1}}) {
+      std::mt19937 rng(m * 13 + n);
+      std::uniform_real_distribution<float> dist(-4.0f, 4.0f);
+      const int64_t guard = 64;
+      std::vector<uint16_t> c(m * n + guard, 0xffff), bias(n);
+      for (int64_t i = 0; i < m * n; ++i)
+        c[i] = bench::floatToHalf(dist(rng));
+      for (auto &x : bias)
+        x = bench::floatToHalf(dist(rng));
+      rt::DeviceBuffer C = rt::DeviceBuffer::fromHost(device, c);
+      rt::DeviceBuffer Bias = rt::DeviceBuffer::fromHost(device, bias);
+      rt::Stream stream(device);
+      kernel.launch(stream, {rt::Arg::buffer(C, rt::DType::f16, {m, n}),
+                             rt::Arg::buffer(Bias, rt::DType::f16, {n})});
+      stream.synchronize();
+      std::vector<uint16_t> got = C.download<uint16_t>();
+      test::RelativeError error;
+      for (int64_t i = 0; i < m * n; ++i)
+        error.add(bench::halfToFloat(got[i]),
+                  test::geluReference(bench::halfToFloat(c[i]) +
+                                          bench::halfToFloat(bias[i % n]),
+                                      tanhForm));
+      std::string where =
+          variant.name + " " + std::to_string(m) + "x" + std::to_string(n);
+      for (int64_t i = m * n; i < m * n + guard; ++i)
+        ASSERT_EQ(got[i], 0xffff) << where << ": wrote past the end";
+      EXPECT_TRUE(error.finite) << where;
+      EXPECT_LE(error.value(), 1e-3) << where;
+    }
+  }
+}
+
+/// A bias that does not match C's columns is refused before anything runs.
+TEST_F(BiasGeluGpu, MisusesAreRefused) {
+  rt::Device device = rt::Device::open();
+  for (const auto &variant : variants) {
+    rt::Module module =
+        rt::Module::load(device, variant.cubinPath, variant.manifestPath);
+    rt::Kernel kernel = module.kernel(variant.name);
+    const int64_t m = 8, n = 1000;
+    rt::DeviceBuffer C(device, m * n * 2), Bias(device, (n + 1) * 2);
+    C.fillBytes(0x3c); // 1.0 in f16 (0x3c3c)
+    rt::Stream stream(device);
+    for (int64_t length : {n - 1, n + 1})
+      test::expectRefused(
+          device,
+          [&] {
+            kernel.launch(stream,
+                          {rt::Arg::buffer(C, rt::DType::f16, {m, n}),
+                           rt::Arg::buffer(Bias, rt::DType::f16, {length})});
+          },
+          {&C}, {"kernel '" + variant.name + "': requires ", "Bias[0]"},
+          variant.name + ": bias of " + std::to_string(length) + " for " +
+              std::to_string(n) + " columns");
+  }
+}
+
 } // namespace

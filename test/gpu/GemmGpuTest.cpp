@@ -232,6 +232,85 @@ TEST_F(GemmGpu, SmallAndOddShapesAreExactToRounding) {
     }
 }
 
+/// At the contract's limits (A's K == B's K, C exactly M x N, the bias
+/// exactly N): the smallest sizes the divisibility promise allows (K = 1,
+/// M = N = 1 without one), one block exactly, one element (or one divisor)
+/// past it in every dimension, and a K of two blocks and a tail. A and B are
+/// allocated to the element, C has a 64-element guard (gemmRelativeError).
+TEST_F(GemmGpu, ContractBoundaries) {
+  rt::Device device = rt::Device::open();
+  for (const auto &variant : variants) {
+    int64_t d = variant.config.value("divisibility", int64_t(1));
+    int64_t bm = variant.config.at("block_m"),
+            bn = variant.config.at("block_n"),
+            bk = variant.config.at("block_k");
+    // M is a row length (and so promised a multiple) only with transpose_a.
+    int64_t dm = variant.config.value("transpose_a", false) ? d : 1;
+    for (Shape s :
+         {Shape{dm, d, d}, Shape{bm, bn, bk}, Shape{bm + dm, bn + d, bk + d},
+          Shape{dm, bn + d, d}, Shape{bm, d, 2 * bk + d}}) {
+      ASSERT_TRUE(bench::keepsDivisibility(variant.config, s.m, s.n, s.k));
+      double error = gemmRelativeError(device, variant, s, false);
+      std::string where = variant.name + " " + std::to_string(s.m) + "x" +
+                          std::to_string(s.n) + "x" + std::to_string(s.k);
+      EXPECT_GE(error, 0) << where << ": NaN or write past the end";
+      EXPECT_LE(error, tolerance(variant)) << where;
+    }
+  }
+}
+
+/// The GEMM misuses, refused before anything runs: K of A and B
+/// disagree (A 128 x 64, B 32 x 128 computed A[:, :32] B), C too small for
+/// the product (64 x 64 for 128 x 128), a bias shorter than N.
+TEST_F(GemmGpu, MisusesAreRefused) {
+  rt::Device device = rt::Device::open();
+  for (const auto &variant : variants) {
+    bool ta = variant.config.value("transpose_a", false);
+    bool tb = variant.config.value("transpose_b", false);
+    bool bias = variant.config.value("epilogue", "none") != "none";
+    rt::DType in = variant.config.value("in_dtype", "f16") == "bf16"
+                       ? rt::DType::bf16
+                       : rt::DType::f16;
+    rt::DType out =
+        *rt::parseDType(variant.config.at("out_dtype").get<std::string>());
+    rt::Module module =
+        rt::Module::load(device, variant.cubinPath, variant.manifestPath);
+    rt::Kernel kernel = module.kernel(variant.name);
+    rt::Stream stream(device);
+    const int64_t m = 128, n = 128;
+    rt::DeviceBuffer A(device, m * 128 * 2), B(device, 128 * n * 2),
+        C(device, m * n * 4), Bias(device, n * 4);
+    C.fillBytes(0xff);
+    // A is M x K (K x M with transpose_a), B K x N (N x K with transpose_b).
+    auto launch = [&](int64_t kA, int64_t kB, int64_t cRows, int64_t cCols,
+                      int64_t biasLength) {
+      std::vector<rt::Arg> args = {
+          rt::Arg::buffer(A, in,
+                          ta ? std::vector<int64_t>{kA, m}
+                             : std::vector<int64_t>{m, kA}),
+          rt::Arg::buffer(B, in,
+                          tb ? std::vector<int64_t>{n, kB}
+                             : std::vector<int64_t>{kB, n}),
+          rt::Arg::buffer(C, out, {cRows, cCols})};
+      if (bias)
+        args.push_back(rt::Arg::buffer(Bias, out, {biasLength}));
+      kernel.launch(stream, args);
+    };
+    std::string prefix = "kernel '" + variant.name + "': requires ";
+    std::string kOfA = ta ? "A[0]" : "A[1]", kOfB = tb ? "B[1]" : "B[0]";
+    test::expectRefused(
+        device, [&] { launch(64, 32, m, n, n); }, {&C}, {prefix, kOfA, kOfB},
+        variant.name + ": K of A and B disagree");
+    test::expectRefused(
+        device, [&] { launch(64, 64, 64, 64, n); }, {&C},
+        {prefix, "C[0]", "C[1]"}, variant.name + ": C too small");
+    if (bias)
+      test::expectRefused(
+          device, [&] { launch(64, 64, m, n, n - 8); }, {&C},
+          {prefix, "Bias[0]"}, variant.name + ": bias shorter than N");
+  }
+}
+
 TEST_F(GemmGpu, LargeShapesSampled) {
   rt::Device device = rt::Device::open();
   for (const auto &variant : variants)

@@ -16,6 +16,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace tile::test {
 
@@ -56,6 +62,62 @@ inline double geluReference(double x, bool tanhForm) {
     return 0.5 * x *
            (1.0 + std::tanh(0.7978845608028654 * (x + 0.044715 * x * x * x)));
   return 0.5 * x * (1.0 + std::erf(x * M_SQRT1_2));
+}
+
+/// The smallest upper bound `param`[`dim`] has in the kernel's contract,
+/// directly or through the dims its equalities tie it to (`Y[1] == X[1]`,
+/// `X[1] <= 4096`), or nothing. Boundary tests launch at that bound.
+inline std::optional<int64_t> contractUpperBound(const rt::KernelInfo &info,
+                                                 const std::string &param,
+                                                 int dim) {
+  std::set<std::pair<std::string, int>> equal = {{param, dim}};
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (const rt::ShapeRelation &r : info.requires) {
+      if (r.op != rt::ShapeRelation::Op::Eq || !r.rhsIsDim)
+        continue;
+      bool lhs = equal.count({r.lhs.param, r.lhs.dim}) != 0;
+      bool rhs = equal.count({r.rhs.param, r.rhs.dim}) != 0;
+      if (lhs != rhs) {
+        equal.insert({r.lhs.param, r.lhs.dim});
+        equal.insert({r.rhs.param, r.rhs.dim});
+        grew = true;
+      }
+    }
+  }
+  std::optional<int64_t> bound;
+  for (const rt::ShapeRelation &r : info.requires)
+    if (r.op == rt::ShapeRelation::Op::Le && !r.rhsIsDim &&
+        equal.count({r.lhs.param, r.lhs.dim}))
+      bound = std::min(bound.value_or(r.value), r.value);
+  return bound;
+}
+
+/// Expects `launch` to throw an rt::Error whose message contains each of
+/// `expected`, and each buffer of `untouched` to hold the same bytes after
+/// the device is idle: the launch was refused before anything ran.
+inline void
+expectRefused(rt::Device &device, const std::function<void()> &launch,
+              const std::vector<const rt::DeviceBuffer *> &untouched,
+              const std::vector<std::string> &expected,
+              const std::string &where) {
+  std::vector<std::vector<uint8_t>> before;
+  for (const rt::DeviceBuffer *buffer : untouched)
+    before.push_back(buffer->download<uint8_t>());
+  try {
+    launch();
+    ADD_FAILURE() << where << ": launched";
+  } catch (const rt::Error &error) {
+    std::string message = error.what();
+    EXPECT_FALSE(error.isCudaError()) << where << ": " << message;
+    for (const std::string &text : expected)
+      EXPECT_NE(message.find(text), std::string::npos)
+          << where << ": expected '" << text << "' in: " << message;
+  }
+  device.synchronize();
+  for (std::size_t i = 0; i < untouched.size(); ++i)
+    EXPECT_TRUE(untouched[i]->download<uint8_t>() == before[i])
+        << where << ": buffer " << i << " changed although nothing launched";
 }
 
 } // namespace tile::test

@@ -95,4 +95,91 @@ TEST_F(VectorAddGpu, LargeAndOddSizesAreExact) {
   }
 }
 
+/// At the contract's limits: B and C exactly as long as A (inputs allocated
+/// to the element, so a read past them is a memcheck error), one element,
+/// one block exactly and one element past it; 64 poisoned elements guard C.
+TEST_F(VectorAddGpu, ContractBoundaries) {
+  rt::Device device = rt::Device::open();
+  for (const auto &variant : variants) {
+    int64_t blockN = variant.config.at("block_n");
+    rt::Module module =
+        rt::Module::load(device, variant.cubinPath, variant.manifestPath);
+    rt::Kernel kernel = module.kernel(variant.name);
+    for (int64_t n : {int64_t(1), blockN, blockN + 1, 2 * blockN - 1}) {
+      std::mt19937 rng(n);
+      std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+      std::vector<float> a(n), b(n);
+      for (int64_t i = 0; i < n; ++i) {
+        a[i] = dist(rng);
+        b[i] = dist(rng);
+      }
+      rt::DeviceBuffer A = rt::DeviceBuffer::fromHost(device, a);
+      rt::DeviceBuffer B = rt::DeviceBuffer::fromHost(device, b);
+      const int64_t guard = 64;
+      rt::DeviceBuffer C(device, (n + guard) * sizeof(float));
+      C.fill32(kPoison);
+      rt::Stream stream(device);
+      kernel.launch(stream, {rt::Arg::buffer(A, rt::DType::f32, {n}),
+                             rt::Arg::buffer(B, rt::DType::f32, {n}),
+                             rt::Arg::buffer(C, rt::DType::f32, {n})});
+      stream.synchronize();
+      std::vector<uint32_t> c = C.download<uint32_t>();
+      int64_t wrong = 0;
+      for (int64_t i = 0; i < n; ++i) {
+        // The float64 sum rounded once: what an f32 addition gives.
+        float sum = static_cast<float>(double(a[i]) + double(b[i]));
+        uint32_t bits;
+        std::memcpy(&bits, &sum, 4);
+        wrong += c[i] != bits;
+      }
+      EXPECT_EQ(wrong, 0) << variant.name << " n=" << n;
+      for (int64_t i = n; i < n + guard; ++i)
+        ASSERT_EQ(c[i], kPoison)
+            << variant.name << " n=" << n << ": wrote past the end of C";
+    }
+  }
+}
+
+/// Operands of different lengths are refused before anything runs.
+TEST_F(VectorAddGpu, MisusesAreRefused) {
+  rt::Device device = rt::Device::open();
+  for (const auto &variant : variants) {
+    rt::Module module =
+        rt::Module::load(device, variant.cubinPath, variant.manifestPath);
+    rt::Kernel kernel = module.kernel(variant.name);
+    const int64_t n = 1000;
+    rt::DeviceBuffer A(device, n * 4), B(device, n * 4), C(device, n * 4);
+    C.fill32(kPoison);
+    rt::Stream stream(device);
+    test::expectRefused(
+        device,
+        [&] {
+          kernel.launch(stream, {rt::Arg::buffer(A, rt::DType::f32, {n}),
+                                 rt::Arg::buffer(B, rt::DType::f32, {n - 1}),
+                                 rt::Arg::buffer(C, rt::DType::f32, {n})});
+        },
+        {&C}, {"kernel '" + variant.name + "': requires ", "B[0]"},
+        variant.name + ": B shorter than A");
+    test::expectRefused(
+        device,
+        [&] {
+          kernel.launch(stream, {rt::Arg::buffer(A, rt::DType::f32, {n}),
+                                 rt::Arg::buffer(B, rt::DType::f32, {n}),
+                                 rt::Arg::buffer(C, rt::DType::f32, {n - 4})});
+        },
+        {&C}, {"kernel '" + variant.name + "': requires ", "C[0]"},
+        variant.name + ": C shorter than A");
+    // In place: C is A.
+    test::expectRefused(
+        device,
+        [&] {
+          kernel.launch(stream, {rt::Arg::buffer(C, rt::DType::f32, {n}),
+                                 rt::Arg::buffer(B, rt::DType::f32, {n}),
+                                 rt::Arg::buffer(C, rt::DType::f32, {n})});
+        },
+        {&C}, {"parameter 'C'", "overlaps parameter 'A'"},
+        variant.name + ": C is A");
+  }
+}
+
 } // namespace

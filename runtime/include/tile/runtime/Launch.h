@@ -32,7 +32,8 @@ public:
   /// fits in the buffer.
   static Arg buffer(const DeviceBuffer &buffer, DType dtype,
                     std::vector<int64_t> shape);
-  /// A buffer argument at a raw device address (no capacity check).
+  /// A buffer argument at a raw device address: no capacity check (the
+  /// runtime cannot know the allocation), every other check applies.
   static Arg buffer(CUdeviceptr ptr, DType dtype, std::vector<int64_t> shape);
 
   /// A scalar argument; the type is deduced: float -> f32, double -> f64,
@@ -100,10 +101,23 @@ struct PackedLaunch {
   std::vector<void *> kernelParams() const;
 };
 
-/// Checks `args` against the kernel's user-visible parameters (count, kind,
-/// dtype, rank, static sizes, buffer capacity), computes the grid from the
-/// manifest and packs all parameters. Throws Error naming the kernel, the
-/// parameter, and the expected and given values.
+/// Checks `args` against the kernel and packs them; throws Error naming the
+/// kernel, the parameters and the expected and given values. In order:
+///   - the kernel description itself (KernelInfo::validate);
+///   - the argument count, then per argument its kind, dtype (buffers) or
+///     type (scalars), rank, static sizes, no negative size, the sizes a
+///     divisibility promise requires, a 16-byte aligned address, a byte size
+///     that an int64 can count and that stays inside the address space,
+///     and, for an Arg made from a DeviceBuffer, that it fits in the buffer;
+///   - the launch contract: every relation of `kernel.requires`, all broken
+///     ones in one message ("kernel 'k': requires A[1] == B[0], but A[1] = 64
+///     and B[0] = 32");
+///   - aliasing: a buffer the kernel writes (access write or readwrite) may
+///     not overlap any other buffer argument (byte ranges from address,
+///     shape and dtype, for raw pointers too); read-only buffers may overlap;
+///   - the grid (from the manifest, or the explicit one) within CUDA's
+///     limits.
+/// Then it packs all parameters, dims filled from the buffers' shapes.
 PackedLaunch checkAndPack(const KernelInfo &kernel,
                           const std::vector<Arg> &args);
 /// As above, with an explicit grid instead of the manifest's.

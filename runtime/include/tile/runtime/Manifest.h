@@ -10,6 +10,11 @@
 //           by the runtime from the buffer's shape (hidden from the user);
 //   scalar  one f32, f64, i32 or i64 value.
 //
+// and the kernel's launch contract: the relations between the buffers'
+// dimensions its code relies on ("requires", ShapeRelation) and what it does
+// with each buffer ("access": read, write or readwrite), which checkAndPack
+// (Launch.h) enforces before anything reaches the driver.
+//
 // This header only describes kernels and targets; nothing here needs a GPU.
 //
 //===----------------------------------------------------------------------===//
@@ -50,6 +55,16 @@ struct Dim3 {
 
 enum class ParamKind { Buffer, Dim, Scalar };
 
+/// What a kernel does with a buffer parameter. A launch may not pass a buffer
+/// the kernel writes (Write or ReadWrite) overlapping any other buffer
+/// argument; buffers it only reads may overlap each other.
+enum class Access { Read, Write, ReadWrite };
+
+/// "read", "write" or "readwrite" (the spelling used in manifests).
+const char *accessName(Access access);
+/// Whether the kernel may store to a buffer with this access.
+inline bool isWritten(Access access) { return access != Access::Read; }
+
 /// One kernel parameter, in the order of the binary's kernel signature.
 struct ParamInfo {
   std::string name;
@@ -64,6 +79,42 @@ struct ParamInfo {
   /// Buffer only: what each size must be a multiple of (the kernel was
   /// compiled with `divisible`); empty when nothing is required.
   std::vector<int64_t> divisibility;
+  /// Buffer only: what the kernel does with it. Manifests without the field
+  /// (older compilers) say nothing, which is read as ReadWrite.
+  Access access = Access::ReadWrite;
+};
+
+/// One dimension of a buffer parameter: `param`[`dim`].
+struct DimRef {
+  std::string param;
+  int dim = 0;
+};
+
+/// One relation of a kernel's launch contract, `lhs OP rhs`, where rhs is
+/// another buffer dimension or an integer: `A[1] == B[0]` (GEMM: the K of A
+/// and B agree), `C[0] == A[0]`, `X[1] <= 4096` (a softmax row must fit on
+/// chip). The kernel's code relies on every relation of its contract; a
+/// launch that breaks one is refused. In the manifest:
+///   {"lhs": {"param": "A", "dim": 1}, "op": "==",
+///    "rhs": {"param": "B", "dim": 0}}
+///   {"lhs": {"param": "X", "dim": 1}, "op": "<=", "value": 4096}
+struct ShapeRelation {
+  enum class Op { Eq, Le, Ge };
+  DimRef lhs;
+  Op op = Op::Eq;
+  /// True: the right-hand side is the dimension `rhs`; false: the integer
+  /// `value`.
+  bool rhsIsDim = true;
+  DimRef rhs;
+  int64_t value = 0;
+
+  /// "==", "<=" or ">=".
+  static const char *opName(Op op);
+  /// Whether `lhsSize OP rhsSize` holds.
+  bool holds(int64_t lhsSize, int64_t rhsSize) const;
+  /// The relation as the manifest and the IR spell it: "A[1] == B[0]",
+  /// "X[1] <= 4096".
+  std::string str() const;
 };
 
 /// One grid extent: a constant, or ceil(size of `dim` of buffer `param` /
@@ -85,6 +136,10 @@ struct KernelInfo {
   unsigned dynamicSharedMemory = 0;
   /// All parameters of the binary kernel, in order.
   std::vector<ParamInfo> params;
+  /// The launch contract: relations between buffer dimensions that every
+  /// launch must satisfy (the manifest's "requires"; empty when absent).
+  std::vector<ShapeRelation>
+  requires;
 
   /// The buffer and scalar parameters: what a caller passes, in order.
   std::vector<const ParamInfo *> userParams() const;
@@ -94,7 +149,34 @@ struct KernelInfo {
   /// parameter in manifest order. Throws Error if the shapes do not fit or the
   /// grid exceeds CUDA's limits.
   Dim3 gridFor(const std::vector<std::vector<int64_t>> &bufferShapes) const;
+  /// Checks that the description is consistent, so that a launch packs
+  /// exactly the parameters the binary expects: a non-empty name; a block
+  /// within CUDA's limits (x, y <= 1024, z <= 64, at most 1024 threads);
+  /// 1 to 3 grid extents naming dims of buffers, with divisors >= 1; unique,
+  /// non-empty parameter names (and kernel name) of at most kMaxNameLength
+  /// bytes; at most kMaxParams parameters, kMaxRank dims per buffer and
+  /// kMaxRelations relations; static sizes >= 0 or -1 (dynamic);
+  /// divisibility empty or one entry >= 1 per dim; scalar types f32, f64,
+  /// i32 or i64; exactly one `dim` parameter for each dynamic dimension of
+  /// each buffer, and none for a static one; relations naming dims of
+  /// buffers. Throws Error naming the kernel and the field. parseManifest
+  /// checks every kernel it reads; checkAndPack the one it is given (it may
+  /// be built by hand).
+  void validate() const;
 };
+
+/// The longest kernel or parameter name a kernel description may have.
+inline constexpr std::size_t kMaxNameLength = 1024;
+/// The most parameters a kernel may have: CUDA passes at most 32764 bytes of
+/// kernel parameters, 4095 8-byte slots.
+inline constexpr std::size_t kMaxParams = 4095;
+/// The highest rank of a buffer parameter (dims are numbered 0 to 63).
+inline constexpr std::size_t kMaxRank = 64;
+/// The most relations a launch contract may have.
+inline constexpr std::size_t kMaxRelations = 4096;
+
+/// CUDA's largest grid: 2^31 - 1 blocks in x, 65535 in y and z.
+inline constexpr int64_t kMaxGridExtent[3] = {2147483647, 65535, 65535};
 
 struct TargetInfo {
   /// "sm_90", "sm_90a", ...
@@ -143,8 +225,15 @@ bool isChipCompatible(std::string_view chip, ComputeCapability device,
 // Parsing
 //===----------------------------------------------------------------------===//
 
-/// Parses and validates a manifest. Throws Error naming the offending kernel,
-/// parameter and field on malformed input. `source` prefixes the messages.
+/// The deepest nesting of arrays and objects a manifest may have (the
+/// compiler writes at most 6 levels).
+inline constexpr int kMaxManifestDepth = 64;
+
+/// Parses and validates a manifest (KernelInfo::validate on every kernel).
+/// Throws Error naming the offending kernel, parameter and field on malformed
+/// input, and on hostile input too: numbers beyond a double or an int64,
+/// values nested deeper than kMaxManifestDepth, invalid UTF-8; values quoted
+/// in messages are cut short. `source` prefixes the messages.
 ManifestInfo parseManifest(const std::string &jsonText,
                            const std::string &source = "manifest");
 /// Reads and parses a manifest file.

@@ -60,7 +60,9 @@ struct Occupancy {
 };
 
 /// The theoretical occupancy of a kernel with `resources` on a
-/// multiprocessor with `limits`, by the CUDA occupancy rules.
+/// multiprocessor with `limits`, by the CUDA occupancy rules. Throws Error for
+/// limits no device has (a warp size below 1, a negative count); resources
+/// of any size give counts, clamped to INT_MAX (no block: all zero).
 Occupancy estimateOccupancy(const KernelResources &resources,
                             const MultiprocessorLimits &limits);
 
