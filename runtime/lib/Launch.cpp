@@ -207,7 +207,7 @@ void checkRelations(const std::string &prefix, const KernelInfo &kernel,
                     const std::vector<const ParamInfo *> &userParams,
                     const std::vector<Arg> &args) {
   std::string broken;
-  for (const ShapeRelation &relation : kernel.requires) {
+  for (const ShapeRelation &relation : kernel.relations) {
     int64_t lhs = sizeOf(userParams, args, relation.lhs);
     int64_t rhs = relation.rhsIsDim ? sizeOf(userParams, args, relation.rhs)
                                     : relation.value;
@@ -277,6 +277,24 @@ void checkGridLimits(const std::string &prefix, Dim3 grid) {
                   std::to_string(kMaxGridExtent[i]));
 }
 
+/// Refuses an explicit grid with more blocks in some dimension than the
+/// manifest's grid for these shapes: the contract (and the kernel's own
+/// bounds, e.g. tile.subview's unchecked leading indices) covers only the
+/// blocks of that grid. A smaller grid runs a part of the work.
+void checkGridWithinManifest(const std::string &prefix, Dim3 grid,
+                             Dim3 manifestGrid) {
+  auto text = [](Dim3 g) {
+    return "(" + std::to_string(g.x) + ", " + std::to_string(g.y) + ", " +
+           std::to_string(g.z) + ")";
+  };
+  if (grid.x > manifestGrid.x || grid.y > manifestGrid.y ||
+      grid.z > manifestGrid.z)
+    throw Error(prefix + "the explicit grid " + text(grid) +
+                " is larger than the grid " + text(manifestGrid) +
+                " the manifest gives for these shapes; blocks past it would "
+                "work outside the launch contract");
+}
+
 PackedLaunch pack(const KernelInfo &kernel, const std::vector<Arg> &args,
                   const Dim3 *explicitGrid) {
   // A KernelInfo may be built by hand: check what packing relies on (one
@@ -315,8 +333,11 @@ PackedLaunch pack(const KernelInfo &kernel, const std::vector<Arg> &args,
   checkAliasing(prefix, userParams, args, bytes);
 
   PackedLaunch packed;
-  if (explicitGrid)
+  if (explicitGrid) {
     checkGridLimits(prefix, *explicitGrid);
+    checkGridWithinManifest(prefix, *explicitGrid,
+                            kernel.gridFor(bufferShapes));
+  }
   packed.grid = explicitGrid ? *explicitGrid : kernel.gridFor(bufferShapes);
   packed.block = kernel.block;
   packed.sharedMemoryBytes = kernel.dynamicSharedMemory;

@@ -300,8 +300,8 @@ void KernelInfo::validate() const {
                 " parameters, but at most " + std::to_string(kMaxParams) +
                 " are allowed (CUDA passes at most 32764 bytes of kernel "
                 "parameters)");
-  if (requires.size() > kMaxRelations)
-    throw Error(prefix() + "has " + std::to_string(requires.size()) +
+  if (relations.size() > kMaxRelations)
+    throw Error(prefix() + "has " + std::to_string(relations.size()) +
                 " relations, but at most " + std::to_string(kMaxRelations) +
                 " are allowed");
   for (std::size_t i = 0; i < params.size(); ++i) {
@@ -420,8 +420,8 @@ void KernelInfo::validate() const {
                   std::to_string(extent.divisor));
   }
 
-  for (std::size_t i = 0; i < requires.size(); ++i) {
-    const ShapeRelation &relation = requires[i];
+  for (std::size_t i = 0; i < relations.size(); ++i) {
+    const ShapeRelation &relation = relations[i];
     std::optional<std::string> problem =
         bufferDimProblem(*this, relation.lhs.param, relation.lhs.dim);
     if (!problem && relation.rhsIsDim)
@@ -884,7 +884,7 @@ KernelInfo parseKernel(const Parser &p, const json &node, std::size_t index) {
                         " entries, but at most " +
                         std::to_string(kMaxRelations) + " are allowed");
     for (std::size_t i = 0; i < relations.size(); ++i)
-    kernel.requires.push_back(parseRelation(
+    kernel.relations.push_back(parseRelation(
         p, relations[i], where + ": requires[" + std::to_string(i) + "]"));
   }
 

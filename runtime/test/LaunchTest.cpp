@@ -188,11 +188,22 @@ TEST(Pack, HiddenDimsAnywhereAndIntegerScalars) {
 }
 
 TEST(Pack, ExplicitGridAndEmptyTensors) {
+  // 10000 elements: the manifest's grid is ceildiv(10000, 1024) = 10 blocks.
   PackedLaunch packed =
-      checkAndPack(vectorAdd(), vectorAddArgs(10), Dim3{3, 2, 1});
+      checkAndPack(vectorAdd(), vectorAddArgs(10000), Dim3{3, 1, 1});
   EXPECT_EQ(packed.grid.x, 3u);
-  EXPECT_EQ(packed.grid.y, 2u);
+  EXPECT_EQ(packed.grid.y, 1u);
   EXPECT_FALSE(packed.empty());
+  // More blocks than the manifest's grid would work outside the contract.
+  EXPECT_TILE_ERROR(
+      checkAndPack(vectorAdd(), vectorAddArgs(10000), Dim3{11, 1, 1}),
+      "kernel 'vector_add': the explicit grid (11, 1, 1) is larger than the "
+      "grid (10, 1, 1) the manifest gives for these shapes; blocks past it "
+      "would work outside the launch contract");
+  EXPECT_TILE_ERROR(
+      checkAndPack(vectorAdd(), vectorAddArgs(10000), Dim3{1, 2, 1}),
+      "kernel 'vector_add': the explicit grid (1, 2, 1) is larger than the "
+      "grid (10, 1, 1)");
 
   packed = checkAndPack(vectorAdd(), vectorAddArgs(0));
   EXPECT_EQ(packed.grid.x, 0u);
@@ -348,7 +359,7 @@ constexpr ShapeRelation::Op Ge = ShapeRelation::Op::Ge;
 KernelInfo makeKernel(const std::string &name, unsigned threads,
                       std::vector<GridExtent> grid,
                       const std::vector<BufferSpec> &buffers,
-                      std::vector<ShapeRelation> requires) {
+                      std::vector<ShapeRelation> relations) {
   KernelInfo kernel;
   kernel.name = name;
   kernel.block = {threads, 1, 1};
@@ -376,7 +387,7 @@ KernelInfo makeKernel(const std::string &name, unsigned threads,
     }
   }
   kernel.params.insert(kernel.params.end(), dims.begin(), dims.end());
-  kernel.requires = std::move(requires);
+  kernel.relations = std::move(relations);
   kernel.validate();
   return kernel;
 }
@@ -698,13 +709,13 @@ TEST(Hostile, HandBuiltKernelDescriptions) {
           "kernel 'mm': param 'k': unsupported scalar type 'f16'");
   refused(
       [](KernelInfo &k) {
-        k.requires = {relation({"X", 2}, Eq, {"W", 0})};
+        k.relations = {relation({"X", 2}, Eq, {"W", 0})};
       },
       "kernel 'mm': requires[0]: refers to dim 2 of buffer 'X', which has "
       "rank 2");
   refused(
       [](KernelInfo &k) {
-        k.requires = {relation({"X", 1}, Eq, {"Z", 0})};
+        k.relations = {relation({"X", 1}, Eq, {"Z", 0})};
       },
       "kernel 'mm': requires[0]: refers to unknown buffer 'Z'");
   refused([](KernelInfo &k) { k.name.clear(); },

@@ -55,13 +55,13 @@ TEST(Manifest, ParsesTheContractExample) {
 
   EXPECT_EQ(kernel.params[0].access, Access::Read);
   EXPECT_EQ(kernel.params[2].access, Access::Write);
-  ASSERT_EQ(kernel.requires.size(), 2u);
-  EXPECT_EQ(kernel.requires[0].lhs.param, "B");
-  EXPECT_EQ(kernel.requires[0].lhs.dim, 0);
-  EXPECT_EQ(kernel.requires[0].op, ShapeRelation::Op::Eq);
-  EXPECT_TRUE(kernel.requires[0].rhsIsDim);
-  EXPECT_EQ(kernel.requires[0].rhs.param, "A");
-  EXPECT_EQ(kernel.requires[1].str(), "C[0] == A[0]");
+  ASSERT_EQ(kernel.relations.size(), 2u);
+  EXPECT_EQ(kernel.relations[0].lhs.param, "B");
+  EXPECT_EQ(kernel.relations[0].lhs.dim, 0);
+  EXPECT_EQ(kernel.relations[0].op, ShapeRelation::Op::Eq);
+  EXPECT_TRUE(kernel.relations[0].rhsIsDim);
+  EXPECT_EQ(kernel.relations[0].rhs.param, "A");
+  EXPECT_EQ(kernel.relations[1].str(), "C[0] == A[0]");
 
   std::vector<const ParamInfo *> user = kernel.userParams();
   ASSERT_EQ(user.size(), 4u);
@@ -100,7 +100,7 @@ TEST(Manifest, OptionalFieldsAndUnknownKeys) {
   for (json &param : j["kernels"][0]["params"])
     param.erase("access");
   const KernelInfo old = parseManifest(j.dump()).kernels[0];
-  EXPECT_TRUE(old.requires.empty());
+  EXPECT_TRUE(old.relations.empty());
   EXPECT_EQ(old.params[0].access, Access::ReadWrite);
   EXPECT_EQ(old.params[2].access, Access::ReadWrite);
 }
@@ -114,17 +114,17 @@ TEST(Manifest, ShapeRelations) {
   ])");
   j["kernels"][0]["params"][1]["access"] = "readwrite";
   const KernelInfo kernel = parseManifest(j.dump()).kernels[0];
-  ASSERT_EQ(kernel.requires.size(), 3u);
-  EXPECT_EQ(kernel.requires[0].str(), "A[0] <= 4096");
-  EXPECT_FALSE(kernel.requires[0].rhsIsDim);
-  EXPECT_EQ(kernel.requires[0].value, 4096);
-  EXPECT_EQ(kernel.requires[1].str(), "B[0] >= -3");
-  EXPECT_EQ(kernel.requires[2].str(), "C[0] >= B[0]");
+  ASSERT_EQ(kernel.relations.size(), 3u);
+  EXPECT_EQ(kernel.relations[0].str(), "A[0] <= 4096");
+  EXPECT_FALSE(kernel.relations[0].rhsIsDim);
+  EXPECT_EQ(kernel.relations[0].value, 4096);
+  EXPECT_EQ(kernel.relations[1].str(), "B[0] >= -3");
+  EXPECT_EQ(kernel.relations[2].str(), "C[0] >= B[0]");
   EXPECT_EQ(kernel.params[1].access, Access::ReadWrite);
-  EXPECT_TRUE(kernel.requires[0].holds(4096, 4096));
-  EXPECT_FALSE(kernel.requires[0].holds(4097, 4096));
-  EXPECT_TRUE(kernel.requires[2].holds(5, 4));
-  EXPECT_FALSE(kernel.requires[2].holds(3, 4));
+  EXPECT_TRUE(kernel.relations[0].holds(4096, 4096));
+  EXPECT_FALSE(kernel.relations[0].holds(4097, 4096));
+  EXPECT_TRUE(kernel.relations[2].holds(5, 4));
+  EXPECT_FALSE(kernel.relations[2].holds(3, 4));
   EXPECT_STREQ(accessName(Access::Read), "read");
   EXPECT_STREQ(accessName(Access::Write), "write");
   EXPECT_STREQ(accessName(Access::ReadWrite), "readwrite");

@@ -132,7 +132,7 @@ public:
     }
     parent_.resize(vars_.size());
     std::iota(parent_.begin(), parent_.end(), 0);
-    for (const ShapeRelation &r : kernel.requires)
+    for (const ShapeRelation &r : kernel.relations)
       if (r.op == ShapeRelation::Op::Eq && r.rhsIsDim)
         parent_[find(var(r.lhs))] = find(var(r.rhs));
   }
@@ -189,7 +189,7 @@ public:
         info.staticSize = dim.staticSize;
       }
     }
-    for (const ShapeRelation &r : kernel_.requires) {
+    for (const ShapeRelation &r : kernel_.relations) {
       if (r.rhsIsDim || find(var(r.lhs)) != find(v))
         continue;
       if (r.op != ShapeRelation::Op::Ge)
@@ -232,7 +232,7 @@ public:
     // smaller one when the larger is static) until all hold.
     for (int round = 0; round < 100; ++round) {
       bool changed = false;
-      for (const ShapeRelation &r : kernel_.requires) {
+      for (const ShapeRelation &r : kernel_.relations) {
         if (!r.rhsIsDim || r.op == ShapeRelation::Op::Eq)
           continue;
         std::size_t small = find(var(r.lhs)), large = find(var(r.rhs));
@@ -350,9 +350,9 @@ TEST(Contracts, LibraryIsComplete) {
   std::size_t relations = 0, minRelations = SIZE_MAX, maxRelations = 0;
   std::map<std::string, int> perGenerator;
   for (const LibraryKernel &kernel : kernels) {
-    relations += kernel.info.requires.size();
-    minRelations = std::min(minRelations, kernel.info.requires.size());
-    maxRelations = std::max(maxRelations, kernel.info.requires.size());
+    relations += kernel.info.relations.size();
+    minRelations = std::min(minRelations, kernel.info.relations.size());
+    maxRelations = std::max(maxRelations, kernel.info.relations.size());
     ++perGenerator[kernel.generator];
   }
   std::cout << kernels.size() << " kernels, " << relations << " relations ("
@@ -393,7 +393,7 @@ TEST(Contracts, EachBrokenRelationIsRefusedByName) {
       continue;
     }
     std::vector<CUdeviceptr> addresses = solver.distinctAddresses();
-    for (const ShapeRelation &r : kernel.info.requires) {
+    for (const ShapeRelation &r : kernel.info.relations) {
       SCOPED_TRACE(r.str());
       // Launches that break r: one dim moved (an equality), or a whole
       // equality class moved (an inequality, so its equalities still hold).
@@ -538,7 +538,7 @@ TEST(Contracts, EveryDynamicDimIsConstrained) {
           constrained |= extent.kind == rt::GridExtent::Kind::CeilDiv &&
                          extent.param == param.name &&
                          extent.dim == static_cast<int>(d);
-        for (const ShapeRelation &r : kernel.info.requires)
+        for (const ShapeRelation &r : kernel.info.relations)
           constrained |= is(r.lhs) || (r.rhsIsDim && is(r.rhs));
         if (!constrained)
           free.push_back(kernel.name + ": " + param.name + "[" +

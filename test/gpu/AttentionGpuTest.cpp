@@ -242,6 +242,34 @@ TEST_F(AttentionGpu, ContractBoundaries) {
   }
 }
 
+/// No keys at all (Sk = 0, which the contract allows): no query sees a key,
+/// so O is 0 and the log-sum-exp -inf (as torch's scaled_dot_product_attention
+/// gives for an empty key sequence), with nothing written past O or LSE. K and
+/// V are empty buffers (address 0, no bytes).
+TEST_F(AttentionGpu, ContractBoundariesNoKeys) {
+  rt::Device device = rt::Device::open();
+  for (const auto &variant : variants) {
+    int64_t bm = variant.config.at("block_m");
+    std::mt19937 rng(17);
+    Problem p = drawProblem(variant, 2, 3, bm + 1, 0, rng);
+    std::vector<float> lse;
+    std::vector<uint16_t> out = runAttention(device, variant, p, 64, &lse);
+    bool withLse = variant.config.value("lse", false);
+    for (size_t i = 0; i < p.q.size(); ++i)
+      ASSERT_EQ(out[i] & 0x7fff, 0) << variant.name << ": O[" << i << "]";
+    for (size_t i = p.q.size(); i < out.size(); ++i)
+      ASSERT_EQ(out[i], 0x7e00) << variant.name << ": wrote past the end of O";
+    if (!withLse)
+      continue;
+    size_t rows = p.batch * p.heads * p.queries;
+    for (size_t i = 0; i < rows; ++i)
+      ASSERT_TRUE(std::isinf(lse[i]) && lse[i] < 0)
+          << variant.name << ": LSE[" << i << "] = " << lse[i];
+    for (size_t i = rows; i < lse.size(); ++i)
+      ASSERT_EQ(lse[i], -7.0f) << variant.name << ": wrote past the end of LSE";
+  }
+}
+
 /// The attention misuse (K and V with fewer heads than Q: the
 /// kernel read past them), and K, V, O or LSE that disagree with Q, refused
 /// before anything runs.

@@ -73,7 +73,7 @@ inline std::optional<int64_t> contractUpperBound(const rt::KernelInfo &info,
   std::set<std::pair<std::string, int>> equal = {{param, dim}};
   for (bool grew = true; grew;) {
     grew = false;
-    for (const rt::ShapeRelation &r : info.requires) {
+    for (const rt::ShapeRelation &r : info.relations) {
       if (r.op != rt::ShapeRelation::Op::Eq || !r.rhsIsDim)
         continue;
       bool lhs = equal.count({r.lhs.param, r.lhs.dim}) != 0;
@@ -86,7 +86,7 @@ inline std::optional<int64_t> contractUpperBound(const rt::KernelInfo &info,
     }
   }
   std::optional<int64_t> bound;
-  for (const rt::ShapeRelation &r : info.requires)
+  for (const rt::ShapeRelation &r : info.relations)
     if (r.op == rt::ShapeRelation::Op::Le && !r.rhsIsDim &&
         equal.count({r.lhs.param, r.lhs.dim}))
       bound = std::min(bound.value_or(r.value), r.value);

@@ -109,18 +109,20 @@ struct PackedLaunch {
 ///     divisibility promise requires, a 16-byte aligned address, a byte size
 ///     that an int64 can count and that stays inside the address space,
 ///     and, for an Arg made from a DeviceBuffer, that it fits in the buffer;
-///   - the launch contract: every relation of `kernel.requires`, all broken
+///   - the launch contract: every relation of `kernel.relations`, all broken
 ///     ones in one message ("kernel 'k': requires A[1] == B[0], but A[1] = 64
 ///     and B[0] = 32");
 ///   - aliasing: a buffer the kernel writes (access write or readwrite) may
 ///     not overlap any other buffer argument (byte ranges from address,
 ///     shape and dtype, for raw pointers too); read-only buffers may overlap;
 ///   - the grid (from the manifest, or the explicit one) within CUDA's
-///     limits.
+///     limits; an explicit grid no larger in any dimension than the
+///     manifest's for these shapes (the contract covers only its blocks).
 /// Then it packs all parameters, dims filled from the buffers' shapes.
 PackedLaunch checkAndPack(const KernelInfo &kernel,
                           const std::vector<Arg> &args);
-/// As above, with an explicit grid instead of the manifest's.
+/// As above, with an explicit grid instead of the manifest's (at most the
+/// manifest's grid in each dimension: fewer blocks run part of the work).
 PackedLaunch checkAndPack(const KernelInfo &kernel,
                           const std::vector<Arg> &args, Dim3 grid);
 

@@ -138,8 +138,7 @@ struct KernelInfo {
   std::vector<ParamInfo> params;
   /// The launch contract: relations between buffer dimensions that every
   /// launch must satisfy (the manifest's "requires"; empty when absent).
-  std::vector<ShapeRelation>
-  requires;
+  std::vector<ShapeRelation> relations;
 
   /// The buffer and scalar parameters: what a caller passes, in order.
   std::vector<const ParamInfo *> userParams() const;
