@@ -255,3 +255,242 @@ TEST(Frontend, GemmWithTooFewWarpsForTheTileIsReported) {
 }
 
 } // namespace
+
+//===----------------------------------------------------------------------===//
+// Misuse and hostile configurations: an exception at the caller's line or
+// a diagnostic there, never a crash, a hang or a silently accepted type.
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Runs `statement`, expects it to throw `Exception` whose message starts
+/// with this file and the line of the macro (where the statement is) and
+/// contains `text`.
+#define EXPECT_THROW_AT(statement, Exception, text)                            \
+  do {                                                                         \
+    std::string at =                                                           \
+        "FrontendTest.cpp:" + std::to_string(__LINE__) + ": error: ";          \
+    try {                                                                      \
+      statement;                                                               \
+      ADD_FAILURE() << "no exception from " #statement;                        \
+    } catch (const Exception &e) {                                             \
+      std::string what = e.what();                                             \
+      EXPECT_NE(what.find(at), std::string::npos) << what;                     \
+      EXPECT_NE(what.find(text), std::string::npos) << what;                   \
+    }                                                                          \
+  } while (false)
+
+TEST(FrontendMisuse, BodyOnlyCallsThrowOutsideTheBody) {
+  Program program;
+  Kernel k = program.kernel("k", 128);
+  Buffer A = k.tensor("A", {kDynamic}, program.f32());
+  EXPECT_THROW_AT(k.blockIndex(0), std::logic_error,
+                  "Kernel::blockIndex: expected a call inside the build "
+                  "function of Kernel::body, but body was not called");
+  EXPECT_THROW_AT(k.index(0), std::logic_error, "Kernel::index");
+  EXPECT_THROW_AT(k.allocFragment({128}, program.f32()), std::logic_error,
+                  "Kernel::allocFragment");
+  EXPECT_THROW_AT(A.dim(0), std::logic_error, "Buffer::dim");
+  Expr kept;
+  k.body({ceildiv(A, 0, 128)}, [&](Kernel &k) {
+    kept = k.index(1);
+    EXPECT_THROW_AT(k.tensor("B", {kDynamic}, program.f32()), std::logic_error,
+                    "parameters must be declared before Kernel::body");
+  });
+  // After the body: the kernel is closed.
+  EXPECT_THROW_AT(k.blockIndex(0), std::logic_error,
+                  "but the body has been built");
+  EXPECT_THROW_AT(kept + 1.0, std::logic_error,
+                  "expected an expression inside its kernel's body");
+  EXPECT_EQ(program.verify(), "");
+}
+
+TEST(FrontendMisuse, BadArgumentsThrowAtTheCallersLine) {
+  Program program;
+  Kernel k = program.kernel("k", 128);
+  Buffer A = k.tensor("A", {kDynamic}, program.f32());
+  int s = k.scalarParam("s", program.f32());
+  EXPECT_THROW_AT(k.rasterPanel(-1), std::invalid_argument,
+                  "Kernel::rasterPanel: expected 0 (off) or a number of grid "
+                  "rows, but got -1");
+  Program other;
+  Kernel o = other.kernel("other", 128);
+  Buffer X = o.tensor("X", {kDynamic}, other.f32());
+  Expr foreign;
+  o.body({ceildiv(X, 0, 128)}, [&](Kernel &o) {
+    k.body({ceildiv(A, 0, 128)}, [&](Kernel &k) {
+      foreign = o.index(3);
+      EXPECT_THROW_AT(k.blockIndex(2), std::invalid_argument,
+                      "Kernel::blockIndex: expected a dimension of the 1-D "
+                      "grid of kernel 'k' (0 to 0), but got 2");
+      EXPECT_THROW_AT(k.blockIndex(-1), std::invalid_argument, "but got -1");
+      EXPECT_THROW_AT(k.scalar(7), std::invalid_argument,
+                      "Kernel::scalar: expected a parameter index of kernel "
+                      "'k' (0 to 1), but got 7");
+      EXPECT_THROW_AT(k.scalar(0), std::invalid_argument,
+                      "parameter 0 ('A') is a tensor");
+      EXPECT_NO_THROW(k.scalar(s));
+      EXPECT_THROW_AT(k.index(1) + Expr(), std::logic_error,
+                      "operator+: expected an expression, but got a "
+                      "default-constructed Expr");
+      EXPECT_THROW_AT(exp(Expr()), std::logic_error, "exp:");
+      EXPECT_THROW_AT(k.index(1) * foreign, std::invalid_argument,
+                      "operator*: expected operands of one kernel");
+      EXPECT_THROW_AT(k.index(1) - k.constant(1.0, program.f32()),
+                      std::invalid_argument,
+                      "operator-: expected operands of one type, but got "
+                      "index and f32");
+      // A literal that an integer operand cannot take exactly.
+      EXPECT_THROW_AT(k.index(1) + 0.5, std::invalid_argument,
+                      "Kernel::constant: expected an integer that index can "
+                      "hold, but got 0.5");
+      EXPECT_THROW_AT(k.constant(1e12, program.i32()), std::invalid_argument,
+                      "an integer that i32 can hold, but got 1000000000000");
+      EXPECT_THROW_AT(k.constant(1.0, mlir::Type()), std::invalid_argument,
+                      "expected an index, integer or float type");
+      Buffer f = k.allocFragment({128}, program.f32());
+      EXPECT_THROW_AT(k.copy(A.at({foreign}), f), std::invalid_argument,
+                      "Kernel::copy: expected an expression of kernel 'k', "
+                      "but got one of kernel 'other'");
+      EXPECT_THROW_AT(k.copy(X.at({k.index(0)}), f), std::invalid_argument,
+                      "Kernel::copy: expected a tensor or tile of kernel 'k', "
+                      "but got one of kernel 'other'");
+      EXPECT_THROW_AT(k.fill(Buffer(), k.constant(0.0, program.f32())),
+                      std::logic_error,
+                      "Kernel::fill: expected a tensor or tile, but got a "
+                      "default-constructed Buffer");
+      EXPECT_THROW_AT(k.subview(A, {k.index(0)}), std::invalid_argument,
+                      "Kernel::subview: expected 1 to 0 leading indices of a "
+                      "rank-1 tensor, but got 1");
+      EXPECT_THROW_AT(
+          k.forLoop(k.index(0), k.index(4), 0, [](Expr) {}),
+          std::invalid_argument,
+          "Kernel::forLoop: expected a step of at least 1, but got 0");
+      EXPECT_THROW_AT(k.when(k.index(1), [] {}), std::invalid_argument,
+                      "Kernel::when: expected an i1 condition, but got index");
+      EXPECT_THROW_AT(cast(k.index(1), f.type()), std::invalid_argument,
+                      "cast: expected index, integer or float types");
+      k.copy(A.at({k.index(0)}), f);
+      k.copy(f, A.at({k.index(0)}));
+    });
+    o.fill(o.allocFragment({128}, other.f32()), o.constant(0, other.f32()));
+  });
+}
+
+TEST(FrontendMisuse, TypesTheDialectRejectsThrowWithItsMessage) {
+  Program program;
+  Kernel k = program.kernel("k", 128);
+  EXPECT_THROW_AT(k.tensor("R0", {}, program.f32()), std::invalid_argument,
+                  "Kernel::tensor: expected a buffer of rank 1 to 4, but got "
+                  "rank 0");
+  EXPECT_THROW_AT(k.tensor("R5", {1, 2, 3, 4, 5}, program.f32()),
+                  std::invalid_argument, "but got rank 5");
+  EXPECT_THROW_AT(k.tensor("N", {kDynamic, -4}, program.f32()),
+                  std::invalid_argument,
+                  "expected positive dimension sizes, but got -4");
+  EXPECT_THROW_AT(k.tensor("T", {kDynamic}, mlir::Type()),
+                  std::invalid_argument,
+                  "expected an element type, but got a null mlir::Type");
+  Buffer A = k.tensor("A", {kDynamic}, program.f32());
+  k.body({ceildiv(A, 0, 128)}, [&](Kernel &k) {
+    mlir::OpBuilder &b = k.builder();
+    EXPECT_THROW_AT(k.allocFragment({128}, b.getI1Type()),
+                    std::invalid_argument,
+                    "Kernel::allocFragment: expected element type f16, bf16, "
+                    "f32, f64, i8, i16, i32 or i64, but got 'i1'");
+    EXPECT_THROW_AT(k.allocFragment({128}, b.getIndexType()),
+                    std::invalid_argument, "but got 'index'");
+    // A dynamic shared tile made compile() loop forever.
+    EXPECT_THROW_AT(k.allocShared({kDynamic}, program.f32()),
+                    std::invalid_argument,
+                    "Kernel::allocShared: expected a static shape for a "
+                    "shared tile, but got a dynamic dimension");
+    EXPECT_THROW_AT(k.allocFragment({-128}, program.f32()),
+                    std::invalid_argument,
+                    "expected positive dimension sizes, but got -128");
+    EXPECT_THROW_AT(k.allocFragment({0}, program.f32()), std::invalid_argument,
+                    "but got 0");
+    EXPECT_THROW_AT(k.allocShared({}, program.f32()), std::invalid_argument,
+                    "rank 1 to 4, but got rank 0");
+    EXPECT_THROW_AT(k.allocShared({2, 2, 2, 2, 2}, program.f32()),
+                    std::invalid_argument, "but got rank 5");
+  });
+  EXPECT_EQ(program.verify(), "");
+}
+
+TEST(FrontendMisuse, ExpressionErrorsPointAtTheUsersLine) {
+  Program program;
+  Kernel k = program.kernel("k", 128);
+  Buffer A = k.tensor("A", {kDynamic}, program.f32());
+  int indexLine = 0, expLine = 0, selectLine = 0;
+  k.body({ceildiv(A, 0, 128)}, [&](Kernel &k) {
+    Buffer f = k.allocFragment({128}, program.f32());
+    k.copy(A.at({k.index(0)}), f);
+    k.parallel({128}, [&](const Indices &i) {
+      // A fragment indexed by anything but its loop's index.
+      indexLine = __LINE__ + 1;
+      f[i] = f[i[0] + 1.0];
+    });
+    expLine = __LINE__ + 1;
+    Expr bad = exp(k.index(2));
+    selectLine = __LINE__ + 1;
+    Expr picked = select(k.constant(1.0, program.f32()), bad, k.index(3));
+    (void)picked;
+    k.copy(f, A.at({k.index(0)}));
+  });
+  std::string errors = program.verify();
+  EXPECT_EQ(errors.find("loc(unknown)"), std::string::npos) << errors;
+  EXPECT_NE(errors.find("FrontendTest.cpp:" + std::to_string(indexLine) +
+                        ":1: error: 'tile.load' op expected fragment index"),
+            std::string::npos)
+      << errors;
+  // Verified one op at a time: fix the first error to see the next.
+  Program math;
+  Kernel m = math.kernel("m", 128);
+  Buffer B = m.tensor("B", {kDynamic}, math.f32());
+  m.body({ceildiv(B, 0, 128)}, [&](Kernel &m) {
+    expLine = __LINE__ + 1;
+    (void)exp(m.index(2));
+  });
+  errors = math.verify();
+  EXPECT_NE(errors.find("FrontendTest.cpp:" + std::to_string(expLine) +
+                        ":1: error: 'math.exp' op operand #0 must be "
+                        "floating-point-like"),
+            std::string::npos)
+      << errors;
+  Program choose;
+  Kernel c = choose.kernel("c", 128);
+  Buffer C = c.tensor("C", {kDynamic}, choose.f32());
+  c.body({ceildiv(C, 0, 128)}, [&](Kernel &c) {
+    selectLine = __LINE__ + 1;
+    (void)select(c.constant(1.0, choose.f32()), c.index(1), c.index(2));
+  });
+  errors = choose.verify();
+  EXPECT_NE(errors.find("FrontendTest.cpp:" + std::to_string(selectLine) +
+                        ":1: error: 'arith.select' op"),
+            std::string::npos)
+      << errors;
+}
+
+TEST(Frontend, CastConvertsBetweenIndicesAndFloats) {
+  Program program;
+  Kernel k = program.kernel("k", 128);
+  Buffer A = k.tensor("A", {kDynamic}, program.f32());
+  k.body({ceildiv(A, 0, 128)}, [&](Kernel &k) {
+    Buffer f = k.allocFragment({128}, program.f32());
+    k.copy(A.at({k.index(0)}), f);
+    k.parallel({128}, [&](const Indices &i) {
+      f[i] = Expr(f[i]) + cast(i[0], program.f32());
+    });
+    Expr back =
+        cast(k.constant(2.0, program.f32()), k.builder().getIndexType());
+    k.copy(f, A.at({back}));
+  });
+  EXPECT_EQ(program.verify(), "");
+  std::string ir = program.str();
+  EXPECT_NE(ir.find("arith.index_cast"), std::string::npos) << ir;
+  EXPECT_NE(ir.find("arith.sitofp"), std::string::npos) << ir;
+  EXPECT_NE(ir.find("arith.fptosi"), std::string::npos) << ir;
+}
+
+} // namespace
