@@ -493,4 +493,119 @@ TEST(Frontend, CastConvertsBetweenIndicesAndFloats) {
   EXPECT_NE(ir.find("arith.fptosi"), std::string::npos) << ir;
 }
 
+/// Expects `build` to throw std::invalid_argument with `text`.
+template <typename Config, typename Build>
+void expectRefused(Config config, Build build, const std::string &text) {
+  try {
+    config.validate();
+    ADD_FAILURE() << "validate() accepted a configuration: " << text;
+  } catch (const std::invalid_argument &e) {
+    EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();
+  }
+  // The build function refuses it too, before building anything.
+  Program program;
+  EXPECT_THROW(build(program, config), std::invalid_argument) << text;
+  EXPECT_EQ(program.str().find("tile.kernel"), std::string::npos);
+}
+
+TEST(Generators, RefuseConfigurationsTheyDoNotSupport) {
+  // The defaults are supported.
+  EXPECT_NO_THROW(VectorAddConfig().validate());
+  EXPECT_NO_THROW(GemmConfig().validate());
+  EXPECT_NO_THROW(GemmSoftmaxConfig().validate());
+  EXPECT_NO_THROW(AttentionConfig().validate());
+  EXPECT_NO_THROW(SoftmaxConfig().validate());
+  EXPECT_NO_THROW(BiasGeluConfig().validate());
+  EXPECT_NO_THROW(PrintDemoConfig().validate());
+
+  auto gemm = [](auto change) {
+    GemmConfig c;
+    change(c);
+    return c;
+  };
+  // block_k 0 divided by zero; raster panel -1 named the kernel "..._r-1".
+  expectRefused(gemm([](GemmConfig &c) { c.blockK = 0; }), buildGemm,
+                "gemm: block_k must be at least 16 (the K of one m16n8k16 "
+                "MMA), but got 0");
+  expectRefused(gemm([](GemmConfig &c) { c.rasterPanel = -1; }), buildGemm,
+                "gemm: raster_panel must be from 0 to 65535");
+  expectRefused(gemm([](GemmConfig &c) { c.stages = 100000; }), buildGemm,
+                "gemm: stages must be from 1 to 8");
+  expectRefused(gemm([](GemmConfig &c) { c.stages = 0; }), buildGemm,
+                "but got 0");
+  expectRefused(gemm([](GemmConfig &c) { c.blockK = 4096; }), buildGemm,
+                "gemm: needs at least 6144 KiB of shared memory per block (3 "
+                "stages of its 128x4096 A and 4096x128 B f16 tiles), but a "
+                "block has at most 227 KiB");
+  expectRefused(gemm([](GemmConfig &c) { c.blockM = c.blockN = 1 << 30; }),
+                buildGemm, "shared memory");
+  expectRefused(gemm([](GemmConfig &c) {
+                  c.blockM = c.blockN = 256;
+                  c.blockK = 16;
+                  c.stages = 1;
+                }),
+                buildGemm,
+                "gemm: needs at least 512 registers per thread (its 256x256 "
+                "f32 accumulator over 128 threads), a thread has 255");
+  expectRefused(gemm([](GemmConfig &c) { c.threads = 0; }), buildGemm,
+                "gemm: threads must be a multiple of 32 from 32 to 1024");
+  expectRefused(gemm([](GemmConfig &c) { c.outDtype = "i8"; }), buildGemm,
+                "gemm: out_dtype must be one of f32, f16, bf16, but got 'i8'");
+  expectRefused(gemm([](GemmConfig &c) { c.epilogue = "relu"; }), buildGemm,
+                "gemm: epilogue must be one of none, bias_gelu, "
+                "bias_gelu_tanh, but got 'relu'");
+  expectRefused(gemm([](GemmConfig &c) { c.divisibility = 0; }), buildGemm,
+                "gemm: divisibility must be at least 1");
+
+  GemmSoftmaxConfig gs;
+  gs.headDim = -64; // made compile() run out of memory
+  expectRefused(gs, buildGemmSoftmax,
+                "gemm_softmax: head_dim must be at least 8 (0: no V; else "
+                "the N of one m16n8k16 MMA), but got -64");
+  AttentionConfig attention;
+  attention.blockN = 0;
+  expectRefused(attention, buildAttention,
+                "attention: block_n must be at least 16");
+  attention = AttentionConfig();
+  attention.headDim = 1 << 20;
+  expectRefused(attention, buildAttention, "attention: needs at least");
+  SoftmaxConfig softmax;
+  softmax.online = true;
+  softmax.stages = 100000;
+  expectRefused(softmax, buildSoftmax, "softmax: stages must be from 1 to 8");
+  softmax = SoftmaxConfig();
+  softmax.stages = 2;
+  expectRefused(softmax, buildSoftmax,
+                "softmax: stages must be 1 without online");
+  softmax = SoftmaxConfig();
+  softmax.blockN = int64_t(1) << 40;
+  expectRefused(softmax, buildSoftmax,
+                "softmax: needs at least 4294967296 registers per thread");
+  VectorAddConfig va;
+  va.blockN = int64_t(1) << 40; // made compile() run out of memory
+  expectRefused(va, buildVectorAdd, "vector_add: needs at least");
+  va = VectorAddConfig();
+  va.dtype = "f8";
+  expectRefused(va, buildVectorAdd,
+                "vector_add: dtype must be one of f16, bf16, f32, f64, i32, "
+                "i64, but got 'f8'");
+  BiasGeluConfig bg;
+  bg.blockN = -1;
+  expectRefused(bg, buildBiasGelu, "bias_gelu: block_n must be at least 1");
+  PrintDemoConfig pd;
+  pd.cols = 0;
+  expectRefused(pd, buildPrintDemo, "print_demo: cols must be at least 1");
+}
+
+TEST(Generators, SharedMemoryEstimateIsALowerBoundOfTheManifests) {
+  // What validate() and tile-tune compare with a block's limit, against
+  // what the compiler plans (the manifests of the library's GEMMs).
+  GemmConfig plain;
+  EXPECT_EQ(plain.sharedMemoryBytes(), 49152); // as GemmCompilesTo...
+  GemmConfig fused{128, 128, 64, 128, "f16", 3, 0};
+  fused.epilogue = "bias_gelu";
+  fused.divisibility = 8;
+  EXPECT_EQ(fused.sharedMemoryBytes(), 98560); // tile-kernels.mlir STAGEDSMEM
+}
+
 } // namespace
