@@ -885,6 +885,9 @@ void Kernel::forLoop(Expr lower, Expr upper, int64_t step,
 
 void Kernel::pipelined(Expr lower, Expr upper, int64_t stages,
                        const std::function<void(Expr)> &body, SourceLoc loc) {
+  if (stages < 1)
+    badArgument(loc, "Kernel::pipelined: expected at least 1 stage, but got " +
+                         llvm::Twine(stages));
   Operation *loop = buildForLoop(lower, upper, 1, body, loc);
   loop->setAttr(mlir::tile::kNumStagesAttrName, b.getI64IntegerAttr(stages));
 }

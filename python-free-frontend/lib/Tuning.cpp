@@ -6,10 +6,12 @@
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
-#include "llvm/Support/MemoryBuffer.h"
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
 #include <mutex>
 #include <thread>
 
@@ -59,23 +61,37 @@ static size_t jsonNesting(llvm::StringRef text) {
 
 std::optional<DeviceLimits> readDeviceLimits(const std::string &path,
                                              std::string &error) {
-  auto buffer = llvm::MemoryBuffer::getFile(path);
-  if (!buffer) {
-    error = buffer.getError().message();
-    return std::nullopt;
+  // At most 1 MiB (tile-device-info writes a few hundred bytes per GPU), in
+  // chunks: a pipe works, /dev/zero does not read forever.
+  constexpr size_t kMaxBytes = 1 << 20;
+  std::string text;
+  {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+      error = std::strerror(errno);
+      return std::nullopt;
+    }
+    char chunk[65536];
+    while (in.read(chunk, sizeof(chunk)) || in.gcount() > 0) {
+      text.append(chunk, in.gcount());
+      if (text.size() > kMaxBytes) {
+        error = llvm::formatv("not the output of tile-device-info --json: "
+                              "longer than {0} bytes",
+                              kMaxBytes);
+        return std::nullopt;
+      }
+    }
   }
   // tile-device-info's output nests 3 deep.
   constexpr size_t kMaxNesting = 64;
-  if (size_t nesting = jsonNesting((*buffer)->getBuffer());
-      nesting > kMaxNesting) {
+  if (size_t nesting = jsonNesting(text); nesting > kMaxNesting) {
     error = llvm::formatv("not the output of tile-device-info --json: its "
                           "arrays and objects nest {0} deep, at most {1} "
                           "are read",
                           nesting, kMaxNesting);
     return std::nullopt;
   }
-  llvm::Expected<llvm::json::Value> json =
-      llvm::json::parse((*buffer)->getBuffer());
+  llvm::Expected<llvm::json::Value> json = llvm::json::parse(text);
   if (!json) {
     error = "not JSON: " + llvm::toString(json.takeError());
     return std::nullopt;

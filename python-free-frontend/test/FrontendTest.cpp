@@ -366,6 +366,15 @@ TEST(FrontendMisuse, BadArgumentsThrowAtTheCallersLine) {
           k.forLoop(k.index(0), k.index(4), 0, [](Expr) {}),
           std::invalid_argument,
           "Kernel::forLoop: expected a step of at least 1, but got 0");
+      EXPECT_THROW_AT(k.pipelined(k.index(0), k.index(4), -3, [](Expr) {}),
+                      std::invalid_argument,
+                      "Kernel::pipelined: expected at least 1 stage, but got "
+                      "-3");
+      EXPECT_THROW_AT(k.forLoop(k.constant(0, program.i32()),
+                                k.constant(4, program.i32()), 1, [](Expr) {}),
+                      std::invalid_argument,
+                      "Kernel::forLoop: expected index bounds, but got i32 "
+                      "and i32");
       EXPECT_THROW_AT(k.when(k.index(1), [] {}), std::invalid_argument,
                       "Kernel::when: expected an i1 condition, but got index");
       EXPECT_THROW_AT(cast(k.index(1), f.type()), std::invalid_argument,

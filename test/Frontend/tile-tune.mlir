@@ -116,6 +116,10 @@
 // RUN: %python -c "print('{\"x\": ' + '[' * 100000 + ']' * 100000 + '}')" > %t.dev/deep.json
 // RUN: not tile-tune --dry-run --device=%t.dev/deep.json 2>&1 | FileCheck %s --check-prefix=DEEP
 // DEEP: tile-tune: {{.*}}deep.json: not the output of tile-device-info --json: its arrays and objects nest 100001 deep, at most 64 are read
+// RUN: not tile-tune --dry-run --device=/dev/zero 2>&1 | FileCheck %s --check-prefix=DEVZERO
+// DEVZERO: tile-tune: /dev/zero: not the output of tile-device-info --json: longer than 1048576 bytes
+// RUN: not tile-tune --dry-run --device=%t.dev/missing.json 2>&1 | FileCheck %s --check-prefix=DEVMISSING
+// DEVMISSING: tile-tune: {{.*}}missing.json: No such file or directory
 // RUN: echo '{"format": "tile-device-info", "version": 1, "driver": "13.0", "devices": [{"name": "Odd GPU", "chip": "sm_90", "shared_memory_per_block_optin": -1, "registers_per_block": 65536, "max_threads_per_block": 1024}]}' > %t.dev/negative.json
 // RUN: not tile-tune --dry-run --device=%t.dev/negative.json 2>&1 | FileCheck %s --check-prefix=DEVNEG
 // DEVNEG: tile-tune: {{.*}}negative.json: its first device has shared_memory_per_block_optin = -1, expected a positive count
