@@ -10,6 +10,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cctype>
+
 using namespace tile::fe;
 
 namespace {
@@ -604,6 +607,42 @@ TEST(Generators, RefuseConfigurationsTheyDoNotSupport) {
   PrintDemoConfig pd;
   pd.cols = 0;
   expectRefused(pd, buildPrintDemo, "print_demo: cols must be at least 1");
+}
+
+TEST(Generators, ValidConfigurationsHaveIdentifierNames) {
+  // Every value validate() lets through makes a name that is a PTX
+  // identifier ([A-Za-z_][A-Za-z0-9_]*): no '-', no unchecked type names.
+  auto identifier = [](const std::string &name) {
+    if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0])))
+      return false;
+    return std::all_of(name.begin(), name.end(), [](char c) {
+      return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+    });
+  };
+  std::vector<std::string> names;
+  for (int64_t raster : {int64_t(0), int64_t(1), int64_t(65535)})
+    for (int64_t divisibility : {int64_t(1), int64_t(8), int64_t(1) << 40})
+      for (const char *epilogue : {"none", "bias_gelu_tanh"}) {
+        GemmConfig c{16, 8, 16, 32, "bf16", 8, raster, true, "bf16", true};
+        c.divisibility = divisibility;
+        c.epilogue = epilogue;
+        c.stagedEpilogue = true;
+        c.validate();
+        names.push_back(c.kernelName());
+      }
+  auto valid = [](const auto &config) {
+    config.validate();
+    return config.kernelName();
+  };
+  names.push_back(
+      valid(AttentionConfig{16, 16, 16, 32, 8, "bf16", true, true}));
+  names.push_back(valid(GemmSoftmaxConfig{16, 8, 16, 32, 1, "bf16", 8}));
+  names.push_back(valid(SoftmaxConfig{1, 1, 32, "f32", true, 8}));
+  names.push_back(valid(BiasGeluConfig{1, 1, 32, "bf16", true}));
+  names.push_back(valid(VectorAddConfig{1, 32, "i64"}));
+  names.push_back(valid(PrintDemoConfig{1, 1, 32}));
+  for (const std::string &name : names)
+    EXPECT_TRUE(identifier(name)) << name;
 }
 
 TEST(Generators, SharedMemoryEstimateIsALowerBoundOfTheManifests) {
