@@ -43,29 +43,137 @@ struct Options {
   int runs = 10;
 };
 
+/// The integer `text` is, all of it, from 1 to `max`.
+std::optional<int64_t> positive(const std::string &text, int64_t max) {
+  if (text.empty() || text.size() > 18 ||
+      text.find_first_not_of("0123456789") != std::string::npos)
+    return std::nullopt;
+  int64_t value = std::stoll(text);
+  if (value < 1 || value > max)
+    return std::nullopt;
+  return value;
+}
+
+// Limits of the search problem: each of A (M x K), B (K x N) and C (M x N)
+// is allocated on the host and the device.
+constexpr int64_t kMaxDim = int64_t(1) << 20;
+constexpr int64_t kMaxElements = int64_t(1) << 32;
+constexpr int kMaxRuns = 10000;
+
+/// The options, or nullopt after saying on stderr what is wrong.
 std::optional<Options> parse(int argc, char **argv) {
   Options o;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     auto value = [&](const char *flag) { return bench::flagValue(arg, flag); };
     if (auto v = value("--shape")) {
-      if (std::sscanf(v->c_str(), "%ldx%ldx%ld", &o.m, &o.n, &o.k) != 3)
+      // MxNxK, each from 1 to kMaxDim.
+      size_t x1 = v->find('x'), x2 = x1 == std::string::npos
+                                         ? std::string::npos
+                                         : v->find('x', x1 + 1);
+      std::optional<int64_t> m, n, k;
+      if (x2 != std::string::npos) {
+        m = positive(v->substr(0, x1), kMaxDim);
+        n = positive(v->substr(x1 + 1, x2 - x1 - 1), kMaxDim);
+        k = positive(v->substr(x2 + 1), kMaxDim);
+      }
+      if (!m || !n || !k) {
+        std::cerr << "tile-tune-run: expected --shape=MxNxK with M, N and K "
+                     "from 1 to "
+                  << kMaxDim << ", but got '" << *v << "'\n";
         return std::nullopt;
+      }
+      o.m = *m, o.n = *n, o.k = *k;
+      for (int64_t elements : {o.m * o.k, o.k * o.n, o.m * o.n})
+        if (elements > kMaxElements) {
+          std::cerr << "tile-tune-run: --shape=" << *v << " has a matrix of "
+                    << elements << " elements, at most " << kMaxElements
+                    << " are allocated\n";
+          return std::nullopt;
+        }
     } else if (auto v = value("--cache")) {
       o.cache = *v;
     } else if (auto v = value("--runs")) {
-      o.runs = std::max(1, std::atoi(v->c_str()));
+      std::optional<int64_t> runs = positive(*v, kMaxRuns);
+      if (!runs) {
+        std::cerr << "tile-tune-run: expected --runs from 1 to " << kMaxRuns
+                  << ", but got '" << *v << "'\n";
+        return std::nullopt;
+      }
+      o.runs = int(*runs);
     } else if (arg == "--force") {
       o.force = true;
-    } else if (arg[0] != '-' && o.dir.empty()) {
+    } else if (!arg.empty() && arg[0] != '-' && o.dir.empty()) {
       o.dir = arg;
     } else {
+      std::cerr << "tile-tune-run: unexpected argument '" << arg << "'\n";
       return std::nullopt;
     }
   }
-  if (o.dir.empty() || o.m <= 0 || o.n <= 0 || o.k <= 0)
+  if (o.dir.empty() || o.m <= 0) {
+    std::cerr << "tile-tune-run: give the folder of a tile-tune search and "
+                 "--shape\n";
     return std::nullopt;
+  }
   return o;
+}
+
+/// What tune.json says about the search (written by tile-tune).
+struct Search {
+  std::string generator, dtypes, toolchain;
+  bool inBf16 = false;
+  std::string outType;
+};
+
+/// Reads `dir`/tune.json; nullopt after saying on stderr what is wrong
+/// with it (missing, not JSON, truncated, a field missing or of another
+/// type, a search this program cannot run).
+std::optional<Search> readSearch(const std::string &dir) {
+  std::string path = dir + "/tune.json";
+  std::ifstream file(path);
+  if (!file) {
+    std::cerr << "tile-tune-run: no " << path
+              << " (run tile-tune --out-dir=" << dir << ")\n";
+    return std::nullopt;
+  }
+  auto invalid = [&](const std::string &why) {
+    std::cerr << "tile-tune-run: " << path
+              << " is not a tile-tune search: " << why << "\n";
+    return std::nullopt;
+  };
+  nlohmann::json json;
+  try {
+    json = nlohmann::json::parse(file);
+  } catch (const nlohmann::json::exception &e) {
+    return invalid(e.what());
+  }
+  if (!json.is_object() || json.value("format", nlohmann::json()) !=
+                               nlohmann::json("tile-tune-search"))
+    return invalid("expected an object with \"format\": "
+                   "\"tile-tune-search\"");
+  Search search;
+  for (auto [field, out] : {std::pair{"generator", &search.generator},
+                            {"dtypes", &search.dtypes},
+                            {"toolchain", &search.toolchain}}) {
+    if (!json.contains(field) || !json[field].is_string())
+      return invalid(std::string("expected a string \"") + field + "\"");
+    *out = json[field].get<std::string>();
+  }
+  if (search.generator != "gemm")
+    return invalid("generator '" + search.generator +
+                   "': tile-tune-run times GEMM searches only");
+  size_t arrow = search.dtypes.find("->");
+  std::string in = search.dtypes.substr(0, arrow);
+  search.outType =
+      arrow == std::string::npos ? "" : search.dtypes.substr(arrow + 2);
+  if ((in != "f16" && in != "bf16") ||
+      (search.outType != "f32" && search.outType != "f16" &&
+       search.outType != "bf16"))
+    return invalid("dtypes '" + search.dtypes +
+                   "': expected IN->OUT, IN f16 or bf16, OUT f32, f16 or "
+                   "bf16");
+  search.inBf16 = in == "bf16";
+  return search;
 }
 
 /// Why candidate `v` cannot run on `device`, read from its manifest before
@@ -93,24 +201,24 @@ std::string utcNow() {
 
 } // namespace
 
-int main(int argc, char **argv) {
+static int run(int argc, char **argv) {
   std::optional<Options> options = parse(argc, argv);
   if (!options) {
     std::cerr << "usage: tile-tune-run DIR --shape=MxNxK [--cache=FILE] "
                  "[--force] [--runs=N]\n";
     return 2;
   }
-  std::ifstream searchFile(options->dir + "/tune.json");
-  if (!searchFile) {
-    std::cerr << "tile-tune-run: no " << options->dir
-              << "/tune.json (run tile-tune --out-dir=" << options->dir
-              << ")\n";
+  std::optional<Search> search = readSearch(options->dir);
+  if (!search)
+    return 2;
+  const std::string &generator = search->generator;
+  std::string indexError;
+  auto candidates = bench::loadVariants(options->dir, generator, &indexError);
+  if (!candidates) {
+    std::cerr << "tile-tune-run: " << indexError << "\n";
     return 2;
   }
-  nlohmann::json search = nlohmann::json::parse(searchFile);
-  std::string generator = search.at("generator");
-  auto candidates = bench::loadVariants(options->dir, generator);
-  if (!candidates || candidates->empty()) {
+  if (candidates->empty()) {
     std::cerr << "tile-tune-run: no candidates in " << options->dir << "\n";
     return 2;
   }
@@ -125,13 +233,15 @@ int main(int argc, char **argv) {
   std::string shape = std::to_string(options->m) + "x" +
                       std::to_string(options->n) + "x" +
                       std::to_string(options->k);
-  bench::TuneKey key{device.name(),
-                     std::to_string(cc.major) + "." + std::to_string(cc.minor),
-                     generator,
-                     shape,
-                     search.at("dtypes"),
-                     search.at("toolchain")};
+  bench::TuneKey key{
+      device.name(),  std::to_string(cc.major) + "." + std::to_string(cc.minor),
+      generator,      shape,
+      search->dtypes, search->toolchain};
   bench::TuneCache cache(options->cache);
+  if (!cache.error().empty())
+    std::cerr << "tile-tune-run: " << options->cache
+              << " is not a tuning cache (" << cache.error()
+              << "): searching, and replacing it with this search's result\n";
   if (!options->force)
     if (std::optional<bench::TuneResult> hit = cache.lookup(key)) {
       std::cout << "cached: " << hit->winner << ", " << hit->medianUs
@@ -143,9 +253,8 @@ int main(int argc, char **argv) {
   // Random normal inputs, rounded to the input type; the reference uses the
   // rounded values.
   const int64_t m = options->m, n = options->n, k = options->k;
-  std::string dtypes = key.dtypes;
-  bool inBf16 = dtypes.rfind("bf16", 0) == 0;
-  std::string outType = dtypes.substr(dtypes.find("->") + 2);
+  bool inBf16 = search->inBf16;
+  const std::string &outType = search->outType;
   std::mt19937 rng(7);
   std::normal_distribution<float> dist(0.0f, 1.0f);
   std::vector<uint16_t> a(m * k), b(k * n);
@@ -253,7 +362,9 @@ int main(int argc, char **argv) {
     Row row{v.name, "", 0, v.config};
     try {
       evaluate(v, row);
-    } catch (const rt::Error &error) {
+    } catch (const std::exception &error) {
+      // rt::Error from the runtime; a configuration in index.json of the
+      // wrong type or value (nlohmann, gemmArgs, keepsDivisibility).
       row.status = std::string("failed: ") + error.what();
     }
     std::cout << "[" << c + 1 << "/" << candidates->size() << "] " << row.name
@@ -290,4 +401,15 @@ int main(int argc, char **argv) {
   else
     std::cout << "cached in " << options->cache << "\n";
   return 0;
+}
+
+int main(int argc, char **argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception &e) {
+    // Device memory or a stream that the runtime cannot get (rt::Error),
+    // host memory (std::bad_alloc).
+    std::cerr << "tile-tune-run: " << e.what() << "\n";
+    return 1;
+  }
 }

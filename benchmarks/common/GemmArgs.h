@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace tile::bench {
@@ -53,6 +54,9 @@ gemmArgs(const nlohmann::json &config, const rt::DeviceBuffer &a,
 inline bool keepsDivisibility(const nlohmann::json &config, int64_t m,
                               int64_t n, int64_t k) {
   int64_t d = config.value("divisibility", int64_t(1));
+  if (d < 1)
+    throw std::invalid_argument("gemm config with divisibility " +
+                                std::to_string(d) + ", expected at least 1");
   int64_t rowA = config.value("transpose_a", false) ? m : k;
   int64_t rowB = config.value("transpose_b", false) ? k : n;
   return rowA % d == 0 && rowB % d == 0 && n % d == 0;

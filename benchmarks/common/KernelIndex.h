@@ -37,21 +37,53 @@ inline std::string kernelDir(const std::string &fallback) {
 }
 
 /// The variants of `generator` (all of them for "") in `dir`/index.json;
-/// nullopt when the index is missing (kernels not compiled).
+/// nullopt when the index is missing (kernels not compiled) or is not a
+/// kernel index (not JSON, truncated, a field missing or of another type):
+/// then `error`, when given, says why (else standard error does, so that a
+/// broken index is not mistaken for a missing one).
 inline std::optional<std::vector<KernelVariant>>
-loadVariants(const std::string &dir, const std::string &generator) {
-  std::ifstream in(dir + "/index.json");
-  if (!in)
+loadVariants(const std::string &dir, const std::string &generator,
+             std::string *error = nullptr) {
+  std::string path = dir + "/index.json";
+  std::ifstream in(path);
+  if (!in) {
+    if (error)
+      *error = "no " + path;
     return std::nullopt;
-  nlohmann::json index = nlohmann::json::parse(in);
+  }
+  auto invalid = [&](const std::string &why) {
+    std::string message = path + ": not a kernel index: " + why;
+    if (error)
+      *error = message;
+    else
+      std::cerr << message << "\n";
+    return std::nullopt;
+  };
+  nlohmann::json index;
+  try {
+    index = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception &e) {
+    return invalid(e.what());
+  }
+  if (!index.is_object() || !index.contains("kernels") ||
+      !index["kernels"].is_array())
+    return invalid("expected an object with a \"kernels\" array");
   std::vector<KernelVariant> variants;
-  for (const auto &entry : index.at("kernels")) {
-    if (!generator.empty() && entry.at("generator") != generator)
+  size_t number = 0;
+  for (const auto &entry : index["kernels"]) {
+    std::string where = "kernel #" + std::to_string(number++);
+    if (!entry.is_object())
+      return invalid(where + " is not an object");
+    for (const char *field : {"name", "generator", "cubin", "manifest"})
+      if (!entry.contains(field) || !entry[field].is_string())
+        return invalid(where + ": expected a string \"" + field + "\"");
+    if (!entry.contains("config") || !entry["config"].is_object())
+      return invalid(where + ": expected an object \"config\"");
+    if (!generator.empty() && entry["generator"] != generator)
       continue;
-    variants.push_back({entry.at("name"), entry.at("generator"),
-                        entry.at("config"),
-                        dir + "/" + entry.at("cubin").get<std::string>(),
-                        dir + "/" + entry.at("manifest").get<std::string>()});
+    variants.push_back({entry["name"], entry["generator"], entry["config"],
+                        dir + "/" + entry["cubin"].get<std::string>(),
+                        dir + "/" + entry["manifest"].get<std::string>()});
   }
   return variants;
 }
@@ -60,8 +92,12 @@ loadVariants(const std::string &dir, const std::string &generator) {
 /// there are none.
 inline std::vector<KernelVariant>
 requireVariants(const std::string &fallback, const std::string &generator) {
-  std::string dir = kernelDir(fallback);
-  auto variants = loadVariants(dir, generator);
+  std::string dir = kernelDir(fallback), error;
+  auto variants = loadVariants(dir, generator, &error);
+  if (!variants && error.rfind("no ", 0) != 0) {
+    std::cerr << error << "\n";
+    return {};
+  }
   if (!variants || variants->empty()) {
     std::cerr << "no compiled " << generator << " kernels in " << dir
               << " (run tile-kernels --out-dir=" << dir << ")\n";

@@ -15,6 +15,7 @@
 
 #include <fstream>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -47,28 +48,40 @@ struct TuneResult {
   std::string date; // when it was measured (UTC, ISO 8601)
 };
 
-/// A JSON file of results, one per key.
+/// A JSON file of results, one per key. A file that cannot be read as a
+/// cache (not JSON, an entry with a field missing or of another type)
+/// starts empty, with error() saying why; the next store() replaces it.
 class TuneCache {
 public:
   explicit TuneCache(std::string path) : path(std::move(path)) {
     std::ifstream in(this->path);
     if (!in)
       return;
-    nlohmann::json file = nlohmann::json::parse(in, nullptr,
-                                                /*allow_exceptions=*/false);
-    if (!file.is_object() || !file.contains("results"))
-      return;
-    for (const auto &entry : file["results"]) {
-      const auto &k = entry.at("key");
-      results.push_back(
-          {{k.at("gpu"), k.at("compute_capability"), k.at("generator"),
-            k.at("shape"), k.at("dtypes"), k.at("toolchain")},
-           entry.at("winner"),
-           entry.at("config"),
-           entry.at("median_us"),
-           entry.value("date", "")});
+    try {
+      nlohmann::json file = nlohmann::json::parse(in);
+      if (!file.is_object() || !file.contains("results") ||
+          !file["results"].is_array())
+        throw std::invalid_argument(
+            "expected an object with a \"results\" array");
+      for (const auto &entry : file["results"]) {
+        const auto &k = entry.at("key");
+        results.push_back(
+            {{k.at("gpu"), k.at("compute_capability"), k.at("generator"),
+              k.at("shape"), k.at("dtypes"), k.at("toolchain")},
+             entry.at("winner"),
+             entry.at("config"),
+             entry.at("median_us"),
+             entry.value("date", "")});
+      }
+    } catch (const std::exception &e) {
+      // nlohmann's parse, type and missing-field errors, and the above.
+      results.clear();
+      loadError = e.what();
     }
   }
+
+  /// Why the file could not be read ("" when it was, or did not exist).
+  const std::string &error() const { return loadError; }
 
   /// The result stored under exactly `key`.
   std::optional<TuneResult> lookup(const TuneKey &key) const {
@@ -107,11 +120,13 @@ private:
                           {"results", list}}
                .dump(2)
         << "\n";
+    out.close(); // a full disk fails here
     return bool(out);
   }
 
   std::string path;
   std::vector<TuneResult> results;
+  std::string loadError;
 };
 
 } // namespace tile::bench

@@ -18,6 +18,8 @@
 #include "mlir/IR/Verifier.h"
 
 #include <cassert>
+#include <cmath>
+#include <cstdio>
 #include <stdexcept>
 
 using namespace mlir;
@@ -25,26 +27,147 @@ using namespace mlir;
 namespace tile::fe {
 
 //===----------------------------------------------------------------------===//
-// Expressions
+// Errors
 //===----------------------------------------------------------------------===//
 
 namespace {
 
-enum class BinaryKind { Add, Sub, Mul, Div, Rem, Max, Min };
-
-Kernel *ownerOf(const Expr &lhs, const Expr &rhs) {
-  Kernel *kernel = lhs.owner() ? lhs.owner() : rhs.owner();
-  if (!kernel)
-    throw std::logic_error("tile::fe: expression used outside a kernel body");
-  return kernel;
+std::string where(SourceLoc loc) {
+  return std::string(loc.file ? loc.file : "<unknown>") + ":" +
+         std::to_string(loc.line) + ": error: ";
 }
 
-Expr binary(BinaryKind kind, Expr lhs, Expr rhs) {
-  Kernel *kernel = ownerOf(lhs, rhs);
-  OpBuilder &b = kernel->builder();
-  Location loc = b.getUnknownLoc();
+/// A bad argument at the caller's line.
+[[noreturn]] void badArgument(SourceLoc loc, const llvm::Twine &message) {
+  throw std::invalid_argument(where(loc) + message.str());
+}
+
+/// A call in the wrong place at the caller's line.
+[[noreturn]] void misuse(SourceLoc loc, const llvm::Twine &message) {
+  throw std::logic_error(where(loc) + message.str());
+}
+
+std::string str(Type type) {
+  if (!type)
+    return "<null type>";
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << type;
+  return text;
+}
+
+/// `type`, a buffer type checked by its own verifier: a type the dialect
+/// rejects (rank 0 or 5, a size below 1, a dynamic tile, an i1 element)
+/// throws with the verifier's message at the caller's line.
+mlir::tile::BufferType checkedBufferType(MLIRContext *ctx, Location at,
+                                         SourceLoc loc, const char *what,
+                                         ArrayRef<int64_t> shape,
+                                         Type elementType,
+                                         mlir::tile::MemoryScope scope) {
+  if (!elementType)
+    badArgument(loc, llvm::Twine(what) + ": expected an element type, but "
+                                         "got a null mlir::Type");
+  std::string message;
+  mlir::tile::BufferType type;
+  {
+    ScopedDiagnosticHandler capture(ctx, [&](Diagnostic &diag) {
+      message = diag.str();
+      return success();
+    });
+    type = mlir::tile::BufferType::getChecked(
+        [&] { return mlir::emitError(at); }, shape, elementType, scope);
+  }
+  if (!type)
+    badArgument(loc, llvm::Twine(what) + ": " + message);
+  return type;
+}
+
+/// `value` as written: 1000000000000, 0.5, 1e+300, nan.
+std::string numberText(double value) {
+  if (std::trunc(value) == value && std::fabs(value) < 1e18)
+    return std::to_string(static_cast<int64_t>(value));
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.17g", value);
+  return text;
+}
+
+bool isScalarType(Type type) {
+  return type && (type.isIntOrIndex() || isa<FloatType>(type));
+}
+
+/// The kernel whose body `expr` belongs to; it must hold a value, and that
+/// kernel's body must be being built.
+Kernel &kernelOf(const Expr &expr, SourceLoc loc, const char *what) {
+  if (!expr.value() || !expr.owner())
+    misuse(loc, llvm::Twine(what) + ": expected an expression, but got a "
+                                    "default-constructed Expr (it holds no "
+                                    "value)");
+  if (!expr.owner()->building())
+    misuse(loc, llvm::Twine(what) +
+                    ": expected an expression inside its kernel's body, but "
+                    "the body is not being built");
+  return *expr.owner();
+}
+
+Kernel &kernelOf(std::initializer_list<const Expr *> exprs, SourceLoc loc,
+                 const char *what) {
+  Kernel *kernel = nullptr;
+  for (const Expr *expr : exprs) {
+    Kernel &owner = kernelOf(*expr, loc, what);
+    if (kernel && kernel != &owner)
+      badArgument(loc, llvm::Twine(what) +
+                           ": expected operands of one kernel, but got "
+                           "expressions of two kernels");
+    kernel = &owner;
+  }
+  return *kernel;
+}
+
+void requireSameType(const Expr &lhs, const Expr &rhs, SourceLoc loc,
+                     const char *what) {
   if (lhs.type() != rhs.type())
-    throw std::invalid_argument("tile::fe: operands of different types");
+    badArgument(loc, llvm::Twine(what) +
+                         ": expected operands of one type, but got " +
+                         str(lhs.type()) + " and " + str(rhs.type()));
+}
+
+//===----------------------------------------------------------------------===//
+// Expressions
+//===----------------------------------------------------------------------===//
+
+enum class BinaryKind { Add, Sub, Mul, Div, Rem, Max, Min };
+
+const char *nameOf(BinaryKind kind) {
+  switch (kind) {
+  case BinaryKind::Add:
+    return "operator+";
+  case BinaryKind::Sub:
+    return "operator-";
+  case BinaryKind::Mul:
+    return "operator*";
+  case BinaryKind::Div:
+    return "operator/";
+  case BinaryKind::Rem:
+    return "operator%";
+  case BinaryKind::Max:
+    return "max";
+  case BinaryKind::Min:
+    return "min";
+  }
+  return "?";
+}
+
+Expr binary(BinaryKind kind, Expr lhs, Expr rhs, SourceLoc at) {
+  const char *what = nameOf(kind);
+  Kernel *kernel = &kernelOf({&lhs, &rhs}, at, what);
+  requireSameType(lhs, rhs, at, what);
+  if (!isScalarType(lhs.type()))
+    badArgument(at, llvm::Twine(what) +
+                        ": expected an index, integer or float operand, but "
+                        "got " +
+                        str(lhs.type()));
+  OpBuilder &b = kernel->builder();
+  Location loc = kernel->location(at);
   Value l = lhs.value(), r = rhs.value();
   Value result;
   if (isa<FloatType>(lhs.type())) {
@@ -99,119 +222,181 @@ Expr binary(BinaryKind kind, Expr lhs, Expr rhs) {
   return Expr(kernel, result);
 }
 
+Expr binary(BinaryKind kind, const Operand &lhs, const Operand &rhs) {
+  return binary(kind, lhs.expr, rhs.expr, lhs.loc);
+}
+
 /// A literal of the type of `like`.
-Expr literal(const Expr &like, double value) {
-  Kernel *kernel = like.owner();
-  if (!kernel)
-    throw std::logic_error("tile::fe: expression used outside a kernel body");
-  return kernel->constant(value, like.type());
+Expr literal(const Operand &like, double value) {
+  return kernelOf(like.expr, like.loc, "a literal operand")
+      .constant(value, like.expr.type(), like.loc);
 }
 
 } // namespace
 
-Expr operator+(Expr l, Expr r) { return binary(BinaryKind::Add, l, r); }
-Expr operator-(Expr l, Expr r) { return binary(BinaryKind::Sub, l, r); }
-Expr operator*(Expr l, Expr r) { return binary(BinaryKind::Mul, l, r); }
-Expr operator/(Expr l, Expr r) { return binary(BinaryKind::Div, l, r); }
-Expr operator%(Expr l, Expr r) { return binary(BinaryKind::Rem, l, r); }
-Expr operator+(Expr l, double r) { return l + literal(l, r); }
-Expr operator-(Expr l, double r) { return l - literal(l, r); }
-Expr operator*(Expr l, double r) { return l * literal(l, r); }
-Expr operator/(Expr l, double r) { return l / literal(l, r); }
-Expr operator%(Expr l, double r) { return l % literal(l, r); }
-Expr operator+(double l, Expr r) { return literal(r, l) + r; }
-Expr operator*(double l, Expr r) { return literal(r, l) * r; }
-Expr max(Expr l, Expr r) { return binary(BinaryKind::Max, l, r); }
-Expr ceilDiv(Expr l, Expr r) {
-  Kernel *kernel = ownerOf(l, r);
-  OpBuilder &b = kernel->builder();
-  return Expr(kernel, arith::CeilDivUIOp::create(b, b.getUnknownLoc(),
-                                                 l.value(), r.value()));
+Expr operator+(Operand l, Operand r) { return binary(BinaryKind::Add, l, r); }
+Expr operator-(Operand l, Operand r) { return binary(BinaryKind::Sub, l, r); }
+Expr operator*(Operand l, Operand r) { return binary(BinaryKind::Mul, l, r); }
+Expr operator/(Operand l, Operand r) { return binary(BinaryKind::Div, l, r); }
+Expr operator%(Operand l, Operand r) { return binary(BinaryKind::Rem, l, r); }
+Expr operator+(Operand l, double r) {
+  return l + Operand(literal(l, r), l.loc);
 }
-Expr ceilDiv(Expr l, double r) { return ceilDiv(l, literal(l, r)); }
-Expr min(Expr l, Expr r) { return binary(BinaryKind::Min, l, r); }
+Expr operator-(Operand l, double r) {
+  return l - Operand(literal(l, r), l.loc);
+}
+Expr operator*(Operand l, double r) {
+  return l * Operand(literal(l, r), l.loc);
+}
+Expr operator/(Operand l, double r) {
+  return l / Operand(literal(l, r), l.loc);
+}
+Expr operator%(Operand l, double r) {
+  return l % Operand(literal(l, r), l.loc);
+}
+Expr operator+(double l, Operand r) {
+  return Operand(literal(r, l), r.loc) + r;
+}
+Expr operator*(double l, Operand r) {
+  return Operand(literal(r, l), r.loc) * r;
+}
+Expr max(Expr l, Expr r, SourceLoc loc) {
+  return binary(BinaryKind::Max, l, r, loc);
+}
+Expr min(Expr l, Expr r, SourceLoc loc) {
+  return binary(BinaryKind::Min, l, r, loc);
+}
+Expr ceilDiv(Expr l, Expr r, SourceLoc loc) {
+  Kernel &kernel = kernelOf({&l, &r}, loc, "ceilDiv");
+  requireSameType(l, r, loc, "ceilDiv");
+  if (!l.type().isIntOrIndex())
+    badArgument(loc, "ceilDiv: expected index or integer operands, but got " +
+                         str(l.type()));
+  return Expr(&kernel,
+              arith::CeilDivUIOp::create(kernel.builder(), kernel.location(loc),
+                                         l.value(), r.value()));
+}
+Expr ceilDiv(Expr l, double r, SourceLoc loc) {
+  return ceilDiv(l, literal(Operand(l, loc), r), loc);
+}
 
-Expr operator|(Expr l, Expr r) {
-  Kernel *kernel = ownerOf(l, r);
-  OpBuilder &b = kernel->builder();
+Expr operator|(Operand lhs, Operand rhs) {
+  Expr l = lhs.expr, r = rhs.expr;
+  Kernel &kernel = kernelOf({&l, &r}, lhs.loc, "operator|");
   if (l.type() != r.type() || !l.type().isSignlessInteger())
-    throw std::invalid_argument("tile::fe: | needs two i1 or integer values "
-                                "of one type");
-  return Expr(kernel,
-              arith::OrIOp::create(b, b.getUnknownLoc(), l.value(), r.value()));
+    badArgument(lhs.loc, "operator|: expected two i1 or integer values of "
+                         "one type, but got " +
+                             str(l.type()) + " and " + str(r.type()));
+  return Expr(&kernel,
+              arith::OrIOp::create(kernel.builder(), kernel.location(lhs.loc),
+                                   l.value(), r.value()));
 }
-Expr fma(Expr a, Expr x, Expr c) {
-  Kernel *kernel = ownerOf(a, x);
-  OpBuilder &b = kernel->builder();
+Expr fma(Expr a, Expr x, Expr c, SourceLoc loc) {
+  Kernel &kernel = kernelOf({&a, &x, &c}, loc, "fma");
   if (a.type() != x.type() || a.type() != c.type() || !isa<FloatType>(a.type()))
-    throw std::invalid_argument("tile::fe: fma needs three floats of one type");
-  return Expr(kernel, math::FmaOp::create(b, b.getUnknownLoc(), a.value(),
-                                          x.value(), c.value()));
+    badArgument(loc, "fma: expected three floats of one type, but got " +
+                         str(a.type()) + ", " + str(x.type()) + " and " +
+                         str(c.type()));
+  return Expr(&kernel,
+              math::FmaOp::create(kernel.builder(), kernel.location(loc),
+                                  a.value(), x.value(), c.value()));
 }
 
-/// A one-operand math op on `x`.
-template <typename MathOp> static Expr unaryMath(Expr x) {
-  OpBuilder &b = x.owner()->builder();
-  return Expr(x.owner(), MathOp::create(b, b.getUnknownLoc(), x.value()));
+/// A one-operand math op on `x` (its operand type is checked by the op's
+/// verifier, reported at `loc`).
+template <typename MathOp>
+static Expr unaryMath(Expr x, SourceLoc loc, const char *what) {
+  Kernel &kernel = kernelOf(x, loc, what);
+  return Expr(&kernel, MathOp::create(kernel.builder(), kernel.location(loc),
+                                      x.value()));
 }
-Expr exp(Expr x) { return unaryMath<math::ExpOp>(x); }
-Expr exp2(Expr x) { return unaryMath<math::Exp2Op>(x); }
-Expr log(Expr x) { return unaryMath<math::LogOp>(x); }
-Expr tanh(Expr x) { return unaryMath<math::TanhOp>(x); }
-Expr erf(Expr x) { return unaryMath<math::ErfOp>(x); }
-Expr less(Expr lhs, Expr rhs) {
-  Kernel *kernel = ownerOf(lhs, rhs);
-  OpBuilder &b = kernel->builder();
-  Location loc = b.getUnknownLoc();
-  if (lhs.type() != rhs.type())
-    throw std::invalid_argument("tile::fe: operands of different types");
+Expr exp(Expr x, SourceLoc loc) {
+  return unaryMath<math::ExpOp>(x, loc, "exp");
+}
+Expr exp2(Expr x, SourceLoc loc) {
+  return unaryMath<math::Exp2Op>(x, loc, "exp2");
+}
+Expr log(Expr x, SourceLoc loc) {
+  return unaryMath<math::LogOp>(x, loc, "log");
+}
+Expr tanh(Expr x, SourceLoc loc) {
+  return unaryMath<math::TanhOp>(x, loc, "tanh");
+}
+Expr erf(Expr x, SourceLoc loc) {
+  return unaryMath<math::ErfOp>(x, loc, "erf");
+}
+Expr less(Expr lhs, Expr rhs, SourceLoc loc) {
+  Kernel &kernel = kernelOf({&lhs, &rhs}, loc, "less");
+  requireSameType(lhs, rhs, loc, "less");
+  OpBuilder &b = kernel.builder();
+  Location at = kernel.location(loc);
   if (isa<FloatType>(lhs.type()))
-    return Expr(kernel, arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT,
-                                              lhs.value(), rhs.value()));
-  return Expr(kernel, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
-                                            lhs.value(), rhs.value()));
+    return Expr(&kernel, arith::CmpFOp::create(b, at, arith::CmpFPredicate::OLT,
+                                               lhs.value(), rhs.value()));
+  if (!lhs.type().isIntOrIndex())
+    badArgument(loc, "less: expected index, integer or float operands, but "
+                     "got " +
+                         str(lhs.type()));
+  return Expr(&kernel, arith::CmpIOp::create(b, at, arith::CmpIPredicate::slt,
+                                             lhs.value(), rhs.value()));
 }
-Expr select(Expr condition, Expr whenTrue, Expr whenFalse) {
-  Kernel *kernel = ownerOf(whenTrue, whenFalse);
-  OpBuilder &b = kernel->builder();
-  if (whenTrue.type() != whenFalse.type())
-    throw std::invalid_argument("tile::fe: select of different types");
-  return Expr(kernel,
-              arith::SelectOp::create(b, b.getUnknownLoc(), condition.value(),
-                                      whenTrue.value(), whenFalse.value()));
+Expr select(Expr condition, Expr whenTrue, Expr whenFalse, SourceLoc loc) {
+  Kernel &kernel = kernelOf({&condition, &whenTrue, &whenFalse}, loc, "select");
+  requireSameType(whenTrue, whenFalse, loc, "select");
+  return Expr(&kernel,
+              arith::SelectOp::create(kernel.builder(), kernel.location(loc),
+                                      condition.value(), whenTrue.value(),
+                                      whenFalse.value()));
 }
-Expr gelu(Expr x) { return x * 0.5 * (1.0 + erf(x * M_SQRT1_2)); }
-Expr geluTanh(Expr x) {
+Expr gelu(Expr x, SourceLoc loc) {
+  Operand at(x, loc);
+  return Operand(at * 0.5, loc) *
+         Operand(1.0 + Operand(erf(at * M_SQRT1_2, loc), loc), loc);
+}
+Expr geluTanh(Expr x, SourceLoc loc) {
   constexpr double kSqrt2OverPi = 0.7978845608028654;
-  return x * 0.5 * (1.0 + tanh((x + x * x * x * 0.044715) * kSqrt2OverPi));
+  Operand at(x, loc);
+  auto op = [&](Expr e) { return Operand(e, loc); };
+  return op(at * 0.5) *
+         op(1.0 +
+            op(tanh(op(at + op(op(op(at * at) * at) * 0.044715)) * kSqrt2OverPi,
+                    loc)));
 }
 
-Expr cast(Expr x, Type type) {
-  OpBuilder &b = x.owner()->builder();
-  Location loc = b.getUnknownLoc();
+Expr cast(Expr x, Type type, SourceLoc loc) {
+  Kernel &kernel = kernelOf(x, loc, "cast");
   Type from = x.type();
+  if (!isScalarType(from) || !isScalarType(type))
+    badArgument(loc, "cast: expected index, integer or float types, but got " +
+                         str(from) + " to " + str(type));
   if (from == type)
     return x;
-  Value result;
-  if (isa<FloatType>(from) && isa<FloatType>(type) &&
+  OpBuilder &b = kernel.builder();
+  Location at = kernel.location(loc);
+  bool fromFloat = isa<FloatType>(from), toFloat = isa<FloatType>(type);
+  if (fromFloat && toFloat &&
       from.getIntOrFloatBitWidth() == type.getIntOrFloatBitWidth())
     // f16 <-> bf16: no direct conversion; f32 holds both exactly.
-    return cast(cast(x, b.getF32Type()), type);
-  if (isa<FloatType>(from) && isa<FloatType>(type))
+    return cast(cast(x, b.getF32Type(), loc), type, loc);
+  // index <-> float: through i64 (arith has no direct conversion).
+  if ((from.isIndex() && toFloat) || (fromFloat && type.isIndex()))
+    return cast(cast(x, b.getI64Type(), loc), type, loc);
+  Value result;
+  if (fromFloat && toFloat)
     result = from.getIntOrFloatBitWidth() < type.getIntOrFloatBitWidth()
-                 ? Value(arith::ExtFOp::create(b, loc, type, x.value()))
-                 : Value(arith::TruncFOp::create(b, loc, type, x.value()));
+                 ? Value(arith::ExtFOp::create(b, at, type, x.value()))
+                 : Value(arith::TruncFOp::create(b, at, type, x.value()));
   else if (from.isIndex() || type.isIndex())
-    result = arith::IndexCastOp::create(b, loc, type, x.value());
-  else if (isa<FloatType>(type))
-    result = arith::SIToFPOp::create(b, loc, type, x.value());
-  else if (isa<FloatType>(from))
-    result = arith::FPToSIOp::create(b, loc, type, x.value());
+    result = arith::IndexCastOp::create(b, at, type, x.value());
+  else if (toFloat)
+    result = arith::SIToFPOp::create(b, at, type, x.value());
+  else if (fromFloat)
+    result = arith::FPToSIOp::create(b, at, type, x.value());
   else if (from.getIntOrFloatBitWidth() < type.getIntOrFloatBitWidth())
-    result = arith::ExtSIOp::create(b, loc, type, x.value());
+    result = arith::ExtSIOp::create(b, at, type, x.value());
   else
-    result = arith::TruncIOp::create(b, loc, type, x.value());
-  return Expr(x.owner(), result);
+    result = arith::TruncIOp::create(b, at, type, x.value());
+  return Expr(&kernel, result);
 }
 
 //===----------------------------------------------------------------------===//
@@ -221,46 +406,64 @@ Expr cast(Expr x, Type type) {
 Value Buffer::value() const {
   if (val)
     return val;
-  if (!kernel || !kernel->op)
+  if (!kernel)
+    throw std::logic_error("tile::fe: a default-constructed Buffer is used "
+                           "(it holds no tensor or tile)");
+  if (!kernel->op)
     throw std::logic_error("tile::fe: a tensor parameter is used before "
                            "Kernel::body created the kernel");
   return llvm::cast<mlir::tile::KernelOp>(kernel->op).getParam(paramIndex);
 }
 
 Type Buffer::type() const {
+  if (!kernel)
+    throw std::logic_error("tile::fe: a default-constructed Buffer is used "
+                           "(it holds no tensor or tile)");
   return val ? val.getType() : kernel->paramTypes[paramIndex];
 }
 
 Expr Buffer::dim(int64_t dim, SourceLoc loc) const {
+  if (!kernel)
+    misuse(loc, "Buffer::dim: expected a tensor or tile, but got a "
+                "default-constructed Buffer");
+  Value source = kernel->use(*this, loc, "Buffer::dim");
   OpBuilder &b = kernel->builder();
-  return Expr(kernel,
-              mlir::tile::DimOp::create(b, kernel->location(loc),
-                                        b.getIndexType(), value(), dim));
-}
-
-static SmallVector<Value> toValues(const Indices &indices) {
-  SmallVector<Value> values;
-  for (const Expr &e : indices)
-    values.push_back(e.value());
-  return values;
+  return Expr(kernel, mlir::tile::DimOp::create(b, kernel->location(loc),
+                                                b.getIndexType(), source, dim));
 }
 
 ElementRef::operator Expr() const {
+  const char *what = "reading a tile element";
   Kernel *kernel = buffer.owner();
+  if (!kernel)
+    misuse(loc, llvm::Twine(what) + ": expected a tile, but got a "
+                                    "default-constructed Buffer");
+  Value source = kernel->use(buffer, loc, what);
+  SmallVector<Value> values;
+  for (const Expr &index : indices)
+    values.push_back(kernel->use(index, loc, what));
   OpBuilder &b = kernel->builder();
   return Expr(
       kernel,
       mlir::tile::LoadOp::create(
-          b, b.getUnknownLoc(),
-          llvm::cast<mlir::tile::BufferType>(buffer.type()).getElementType(),
-          buffer.value(), toValues(indices)));
+          b, kernel->location(loc),
+          llvm::cast<mlir::tile::BufferType>(source.getType()).getElementType(),
+          source, values));
 }
 
 ElementRef &ElementRef::operator=(Expr value) {
+  const char *what = "assigning a tile element";
   Kernel *kernel = buffer.owner();
-  OpBuilder &b = kernel->builder();
-  mlir::tile::StoreOp::create(b, b.getUnknownLoc(), value.value(),
-                              buffer.value(), toValues(indices));
+  if (!kernel)
+    misuse(loc, llvm::Twine(what) + ": expected a tile, but got a "
+                                    "default-constructed Buffer");
+  Value dest = kernel->use(buffer, loc, what);
+  SmallVector<Value> values;
+  for (const Expr &index : indices)
+    values.push_back(kernel->use(index, loc, what));
+  Value stored = kernel->use(value, loc, what);
+  mlir::tile::StoreOp::create(kernel->builder(), kernel->location(loc), stored,
+                              dest, values);
   return *this;
 }
 
@@ -273,10 +476,11 @@ GridExtent ceildiv(const Buffer &tensor, int64_t dim, int64_t divisor) {
 
 GridExtent constant(int64_t size) { return {-1, 0, size}; }
 
-TensorSize size(const Buffer &tensor, int64_t dim) {
+TensorSize size(const Buffer &tensor, int64_t dim, SourceLoc loc) {
   if (tensor.parameterIndex() < 0)
-    throw std::invalid_argument("tile::fe::size: a launch contract can only "
-                                "relate the sizes of tensor parameters");
+    badArgument(loc, "size: expected a tensor parameter (a launch contract "
+                     "relates the sizes of tensor parameters), but got a "
+                     "tile");
   return {tensor.owner(), tensor.parameterIndex(), dim};
 }
 
@@ -371,16 +575,48 @@ Kernel::Kernel(Program &program, std::string name, int64_t threads,
       b(&program.context()) {}
 
 Location Kernel::location(SourceLoc loc) {
-  return FileLineColLoc::get(&prog->context(), loc.file, loc.line, 1);
+  return FileLineColLoc::get(&prog->context(), loc.file ? loc.file : "",
+                             loc.line, 1);
+}
+
+void Kernel::requireBody(SourceLoc loc, const char *what) const {
+  if (!inBody)
+    misuse(loc, llvm::Twine(what) +
+                    ": expected a call inside the build function of "
+                    "Kernel::body, but " +
+                    (op ? "the body has been built" : "body was not called"));
+}
+
+Value Kernel::use(const Buffer &buffer, SourceLoc loc, const char *what) const {
+  if (!buffer.kernel)
+    misuse(loc, llvm::Twine(what) + ": expected a tensor or tile, but got a "
+                                    "default-constructed Buffer");
+  if (buffer.kernel != this)
+    badArgument(loc, llvm::Twine(what) +
+                         ": expected a tensor or tile of kernel '" + name +
+                         "', but got one of kernel '" + buffer.kernel->name +
+                         "'");
+  requireBody(loc, what);
+  return buffer.value();
+}
+
+Value Kernel::use(const Expr &expr, SourceLoc loc, const char *what) const {
+  Kernel &owner = kernelOf(expr, loc, what);
+  if (&owner != this)
+    badArgument(loc, llvm::Twine(what) +
+                         ": expected an expression of kernel '" + name +
+                         "', but got one of kernel '" + owner.name + "'");
+  return expr.value();
 }
 
 Buffer Kernel::tensor(const std::string &paramName, std::vector<int64_t> shape,
-                      Type elementType) {
+                      Type elementType, SourceLoc loc) {
   if (op)
-    throw std::logic_error("tile::fe: parameters must be declared before "
-                           "Kernel::body");
-  paramTypes.push_back(mlir::tile::BufferType::get(
-      shape, elementType, mlir::tile::MemoryScope::Global));
+    misuse(loc, "Kernel::tensor: parameters must be declared before "
+                "Kernel::body");
+  paramTypes.push_back(checkedBufferType(&prog->context(), location(loc), loc,
+                                         "Kernel::tensor", shape, elementType,
+                                         mlir::tile::MemoryScope::Global));
   paramNames.push_back(paramName);
   Buffer buffer;
   buffer.kernel = this;
@@ -388,43 +624,58 @@ Buffer Kernel::tensor(const std::string &paramName, std::vector<int64_t> shape,
   return buffer;
 }
 
-int Kernel::scalarParam(const std::string &paramName, Type type) {
+int Kernel::scalarParam(const std::string &paramName, Type type,
+                        SourceLoc loc) {
   if (op)
-    throw std::logic_error("tile::fe: parameters must be declared before "
-                           "Kernel::body");
+    misuse(loc, "Kernel::scalarParam: parameters must be declared before "
+                "Kernel::body");
+  if (!type)
+    badArgument(loc, "Kernel::scalarParam: expected a type, but got a null "
+                     "mlir::Type");
   paramTypes.push_back(type);
   paramNames.push_back(paramName);
   return paramTypes.size() - 1;
 }
 
-void Kernel::divisible(const Buffer &tensor, int dim, int64_t divisor) {
+void Kernel::rasterPanel(int64_t rows, SourceLoc loc) {
   if (op)
-    throw std::logic_error("tile::fe: divisible must be declared before "
-                           "Kernel::body");
+    misuse(loc, "Kernel::rasterPanel: must be called before Kernel::body");
+  if (rows < 0)
+    badArgument(loc, "Kernel::rasterPanel: expected 0 (off) or a number of "
+                     "grid rows, but got " +
+                         llvm::Twine(rows));
+  raster = rows;
+}
+
+void Kernel::divisible(const Buffer &tensor, int dim, int64_t divisor,
+                       SourceLoc loc) {
+  if (op)
+    misuse(loc, "tile::fe: divisible must be declared before Kernel::body");
   if (tensor.kernel != this || tensor.paramIndex < 0)
-    throw std::logic_error("tile::fe: divisible expects a tensor parameter "
-                           "of this kernel");
+    badArgument(loc, "tile::fe: divisible expects a tensor parameter of this "
+                     "kernel");
   divisibility.push_back({tensor.paramIndex, dim, divisor});
 }
 
-void Kernel::require(const SizeRelation &relation) {
+void Kernel::require(const SizeRelation &relation, SourceLoc loc) {
   if (op)
-    throw std::logic_error("tile::fe: require must be declared before "
-                           "Kernel::body");
+    misuse(loc, "Kernel::require: expected a call before Kernel::body, but "
+                "the body has been built");
   if (relation.lhs.kernel != this ||
       (relation.rhs && relation.rhs->kernel != this))
-    throw std::logic_error("tile::fe: require expects sizes of this "
-                           "kernel's tensor parameters");
+    badArgument(loc, "Kernel::require: expected sizes of tensor parameters "
+                     "of kernel '" +
+                         name + "', but got a size of another kernel's");
   for (const TensorSize &size :
        {relation.lhs, relation.rhs.value_or(relation.lhs)}) {
     int64_t rank =
         llvm::cast<mlir::tile::BufferType>(paramTypes[size.paramIndex])
             .getRank();
     if (size.dim < 0 || size.dim >= rank)
-      throw std::logic_error("tile::fe: require expects a dimension of '" +
-                             paramNames[size.paramIndex] + "' from 0 to " +
-                             std::to_string(rank - 1) + ", but got " +
-                             std::to_string(size.dim));
+      badArgument(loc, "Kernel::require: expected a dimension of '" +
+                           paramNames[size.paramIndex] + "' (0 to " +
+                           std::to_string(rank - 1) + "), but got " +
+                           std::to_string(size.dim));
   }
   contract.push_back(relation);
 }
@@ -432,7 +683,7 @@ void Kernel::require(const SizeRelation &relation) {
 void Kernel::body(std::vector<GridExtent> grid,
                   const std::function<void(Kernel &)> &build, SourceLoc loc) {
   if (op)
-    throw std::logic_error("tile::fe: Kernel::body called twice");
+    misuse(loc, "Kernel::body called twice");
   MLIRContext *ctx = &prog->context();
   SmallVector<mlir::tile::GridExtentAttr> extents;
   for (const GridExtent &extent : grid)
@@ -468,53 +719,109 @@ void Kernel::body(std::vector<GridExtent> grid,
     kernel.setRequirementsAttr(b.getArrayAttr(relations));
   }
   b.setInsertionPointToStart(&kernel.getEntryBlock());
+  // Ops can be built while `build` runs (also when it throws, the kernel
+  // is closed: later calls are misuse).
+  struct Building {
+    bool &flag;
+    explicit Building(bool &flag) : flag(flag) { flag = true; }
+    ~Building() { flag = false; }
+  } building(inBody);
   build(*this);
 }
 
-Expr Kernel::blockIndex(int dim) const {
-  return Expr(const_cast<Kernel *>(this),
-              llvm::cast<mlir::tile::KernelOp>(op).getBlockIndex(dim));
+Expr Kernel::blockIndex(int dim, SourceLoc loc) const {
+  requireBody(loc, "Kernel::blockIndex");
+  auto kernel = llvm::cast<mlir::tile::KernelOp>(op);
+  int64_t rank = kernel.getEntryBlock().getNumArguments() - paramTypes.size();
+  if (dim < 0 || dim >= rank)
+    badArgument(loc, "Kernel::blockIndex: expected a dimension of the " +
+                         llvm::Twine(rank) + "-D grid of kernel '" + name +
+                         "' (0 to " + llvm::Twine(rank - 1) + "), but got " +
+                         llvm::Twine(dim));
+  return Expr(const_cast<Kernel *>(this), kernel.getBlockIndex(dim));
 }
 
-Expr Kernel::scalar(int paramIndex) const {
+Expr Kernel::scalar(int paramIndex, SourceLoc loc) const {
+  requireBody(loc, "Kernel::scalar");
+  if (paramIndex < 0 || paramIndex >= int64_t(paramTypes.size()))
+    badArgument(loc, "Kernel::scalar: expected a parameter index of kernel '" +
+                         name + "' (0 to " +
+                         llvm::Twine(int64_t(paramTypes.size()) - 1) +
+                         "), but got " + llvm::Twine(paramIndex));
+  if (isa<mlir::tile::BufferType>(paramTypes[paramIndex]))
+    badArgument(loc, "Kernel::scalar: expected a scalar parameter (the index "
+                     "scalarParam returned), but parameter " +
+                         llvm::Twine(paramIndex) + " ('" +
+                         paramNames[paramIndex] + "') is a tensor");
   return Expr(const_cast<Kernel *>(this),
               llvm::cast<mlir::tile::KernelOp>(op).getParam(paramIndex));
 }
 
 Expr Kernel::index(int64_t value, SourceLoc loc) {
+  requireBody(loc, "Kernel::index");
   return Expr(this, arith::ConstantIndexOp::create(b, location(loc), value));
 }
 
 Expr Kernel::constant(double value, Type type, SourceLoc loc) {
+  requireBody(loc, "Kernel::constant");
+  if (!isScalarType(type))
+    badArgument(loc, "Kernel::constant: expected an index, integer or float "
+                     "type, but got " +
+                         str(type));
   TypedAttr attr;
-  if (isa<FloatType>(type))
+  if (isa<FloatType>(type)) {
     attr = b.getFloatAttr(type, value);
-  else
+  } else {
+    // An integer type takes an integral value it can represent (signed or
+    // unsigned); anything else would be changed silently.
+    unsigned width = type.isIndex() ? 64 : type.getIntOrFloatBitWidth();
+    double low = -std::ldexp(1.0, width - 1);
+    double high = std::ldexp(1.0, std::min(width, 63u));
+    if (!(value >= low && value < high) || std::trunc(value) != value)
+      badArgument(loc, "Kernel::constant: expected an integer that " +
+                           str(type) + " can hold, but got " +
+                           numberText(value));
     attr = b.getIntegerAttr(type, static_cast<int64_t>(value));
+  }
   return Expr(this, arith::ConstantOp::create(b, location(loc), attr));
 }
 
 template <typename AllocOp>
 Buffer Kernel::allocTile(std::vector<int64_t> shape, Type elementType,
                          mlir::tile::MemoryScope scope, SourceLoc loc) {
+  const char *what = scope == mlir::tile::MemoryScope::Shared
+                         ? "Kernel::allocShared"
+                         : "Kernel::allocFragment";
+  requireBody(loc, what);
+  Location at = location(loc);
+  auto type = checkedBufferType(&prog->context(), at, loc, what, shape,
+                                elementType, scope);
   Buffer buffer;
   buffer.kernel = this;
-  buffer.val = AllocOp::create(
-      b, location(loc), mlir::tile::BufferType::get(shape, elementType, scope));
+  buffer.val = AllocOp::create(b, at, type);
   return buffer;
 }
 
 Buffer Kernel::subview(const Buffer &tensor, Indices leading, SourceLoc loc) {
-  auto type = mlir::cast<mlir::tile::BufferType>(tensor.type());
-  auto shape = type.getShape().drop_front(
-      std::min<size_t>(leading.size(), type.getRank()));
+  Value source = use(tensor, loc, "Kernel::subview");
+  auto type = mlir::cast<mlir::tile::BufferType>(source.getType());
+  if (leading.empty() || int64_t(leading.size()) >= type.getRank())
+    badArgument(loc, "Kernel::subview: expected 1 to " +
+                         llvm::Twine(type.getRank() - 1) +
+                         " leading indices of a rank-" +
+                         llvm::Twine(type.getRank()) + " tensor, but got " +
+                         llvm::Twine(leading.size()));
+  SmallVector<Value> indices;
+  for (const Expr &index : leading)
+    indices.push_back(use(index, loc, "Kernel::subview"));
+  Location at = location(loc);
+  auto viewType =
+      checkedBufferType(&prog->context(), at, loc, "Kernel::subview",
+                        type.getShape().drop_front(leading.size()),
+                        type.getElementType(), mlir::tile::MemoryScope::Global);
   Buffer view;
   view.kernel = this;
-  view.val = mlir::tile::SubviewOp::create(
-      b, location(loc),
-      mlir::tile::BufferType::get(shape, type.getElementType(),
-                                  mlir::tile::MemoryScope::Global),
-      tensor.value(), toValues(leading));
+  view.val = mlir::tile::SubviewOp::create(b, at, viewType, source, indices);
   return view;
 }
 
@@ -533,18 +840,31 @@ Buffer Kernel::allocFragment(std::vector<int64_t> shape, Type elementType,
 void Kernel::copyImpl(const Buffer &source, const Indices &sourceOffsets,
                       const Buffer &dest, const Indices &destOffsets,
                       SourceLoc loc) {
-  mlir::tile::CopyOp::create(b, location(loc), source.value(),
-                             toValues(sourceOffsets), dest.value(),
-                             toValues(destOffsets));
+  auto values = [&](const Indices &offsets) {
+    SmallVector<Value> result;
+    for (const Expr &offset : offsets)
+      result.push_back(use(offset, loc, "Kernel::copy"));
+    return result;
+  };
+  Value from = use(source, loc, "Kernel::copy");
+  Value to = use(dest, loc, "Kernel::copy");
+  mlir::tile::CopyOp::create(b, location(loc), from, values(sourceOffsets), to,
+                             values(destOffsets));
 }
 
 void Kernel::copy(const BufferRegion &source, const Buffer &dest,
                   SourceLoc loc) {
+  if (!source.buffer)
+    badArgument(loc, "Kernel::copy: expected a region of a tensor, but got "
+                     "a region without a buffer");
   copyImpl(*source.buffer, source.offsets, dest, {}, loc);
 }
 
 void Kernel::copy(const Buffer &source, const BufferRegion &dest,
                   SourceLoc loc) {
+  if (!dest.buffer)
+    badArgument(loc, "Kernel::copy: expected a region of a tensor, but got "
+                     "a region without a buffer");
   copyImpl(source, {}, *dest.buffer, dest.offsets, loc);
 }
 
@@ -553,51 +873,71 @@ void Kernel::copy(const Buffer &source, const Buffer &dest, SourceLoc loc) {
 }
 
 void Kernel::fill(const Buffer &dest, Expr value, SourceLoc loc) {
-  mlir::tile::FillOp::create(b, location(loc), dest.value(), value.value());
+  Value tile = use(dest, loc, "Kernel::fill");
+  mlir::tile::FillOp::create(b, location(loc), tile,
+                             use(value, loc, "Kernel::fill"));
 }
 
-static void buildReduce(Kernel &k, mlir::tile::ReduceKind kind,
-                        const Buffer &src, const Buffer &dst, bool accumulate,
-                        SourceLoc loc) {
-  mlir::tile::ReduceOp::create(k.builder(), k.location(loc), kind, src.value(),
-                               dst.value(), /*dim=*/1, accumulate);
+static void buildReduce(Kernel &k, mlir::tile::ReduceKind kind, Value src,
+                        Value dst, bool accumulate, SourceLoc loc) {
+  mlir::tile::ReduceOp::create(k.builder(), k.location(loc), kind, src, dst,
+                               /*dim=*/1, accumulate);
 }
 void Kernel::reduceMax(const Buffer &src, const Buffer &dst, bool accumulate,
                        SourceLoc loc) {
-  buildReduce(*this, mlir::tile::ReduceKind::max, src, dst, accumulate, loc);
+  buildReduce(*this, mlir::tile::ReduceKind::max,
+              use(src, loc, "Kernel::reduceMax"),
+              use(dst, loc, "Kernel::reduceMax"), accumulate, loc);
 }
 void Kernel::reduceSum(const Buffer &src, const Buffer &dst, bool accumulate,
                        SourceLoc loc) {
-  buildReduce(*this, mlir::tile::ReduceKind::sum, src, dst, accumulate, loc);
+  buildReduce(*this, mlir::tile::ReduceKind::sum,
+              use(src, loc, "Kernel::reduceSum"),
+              use(dst, loc, "Kernel::reduceSum"), accumulate, loc);
 }
 void Kernel::reduceMin(const Buffer &src, const Buffer &dst, bool accumulate,
                        SourceLoc loc) {
-  buildReduce(*this, mlir::tile::ReduceKind::min, src, dst, accumulate, loc);
+  buildReduce(*this, mlir::tile::ReduceKind::min,
+              use(src, loc, "Kernel::reduceMin"),
+              use(dst, loc, "Kernel::reduceMin"), accumulate, loc);
 }
 
 Expr Kernel::threadMin(const Buffer &fragment, SourceLoc loc) {
+  Value tile = use(fragment, loc, "Kernel::threadMin");
   return Expr(this, mlir::tile::ThreadReduceOp::create(
                         b, location(loc), b.getF32Type(),
-                        mlir::tile::ReduceKind::min, fragment.value()));
+                        mlir::tile::ReduceKind::min, tile));
 }
 
 void Kernel::clear(const Buffer &dest, SourceLoc loc) {
-  mlir::tile::ClearOp::create(b, location(loc), dest.value());
+  mlir::tile::ClearOp::create(b, location(loc),
+                              use(dest, loc, "Kernel::clear"));
 }
 
 void Kernel::gemm(const Buffer &a, const Buffer &bTile, const Buffer &c,
                   bool transposeB, bool transposeA, bool clearAccum,
                   SourceLoc loc) {
-  mlir::tile::GemmOp::create(b, location(loc), a.value(), bTile.value(),
-                             c.value(), transposeB, transposeA, clearAccum);
+  Value av = use(a, loc, "Kernel::gemm"), bv = use(bTile, loc, "Kernel::gemm"),
+        cv = use(c, loc, "Kernel::gemm");
+  mlir::tile::GemmOp::create(b, location(loc), av, bv, cv, transposeB,
+                             transposeA, clearAccum);
 }
 
 Operation *Kernel::buildForLoop(Expr lower, Expr upper, int64_t step,
                                 const std::function<void(Expr)> &body,
                                 SourceLoc loc) {
+  Value from = use(lower, loc, "Kernel::forLoop"),
+        to = use(upper, loc, "Kernel::forLoop");
+  if (!from.getType().isIndex() || !to.getType().isIndex())
+    badArgument(loc, "Kernel::forLoop: expected index bounds, but got " +
+                         str(from.getType()) + " and " + str(to.getType()));
+  if (step < 1)
+    badArgument(loc, "Kernel::forLoop: expected a step of at least 1, but "
+                     "got " +
+                         llvm::Twine(step));
   Location l = location(loc);
   Value stepValue = arith::ConstantIndexOp::create(b, l, step);
-  auto loop = scf::ForOp::create(b, l, lower.value(), upper.value(), stepValue);
+  auto loop = scf::ForOp::create(b, l, from, to, stepValue);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(loop.getBody()->getTerminator());
   body(Expr(this, loop.getInductionVar()));
@@ -611,15 +951,20 @@ void Kernel::forLoop(Expr lower, Expr upper, int64_t step,
 
 void Kernel::pipelined(Expr lower, Expr upper, int64_t stages,
                        const std::function<void(Expr)> &body, SourceLoc loc) {
+  if (stages < 1)
+    badArgument(loc, "Kernel::pipelined: expected at least 1 stage, but got " +
+                         llvm::Twine(stages));
   Operation *loop = buildForLoop(lower, upper, 1, body, loc);
   loop->setAttr(mlir::tile::kNumStagesAttrName, b.getI64IntegerAttr(stages));
 }
 
 void Kernel::when(Expr condition, const std::function<void()> &body,
                   SourceLoc loc) {
-  if (!condition.type().isInteger(1))
-    throw std::invalid_argument("tile::fe: when() needs an i1 condition");
-  auto branch = scf::IfOp::create(b, location(loc), condition.value());
+  Value cond = use(condition, loc, "Kernel::when");
+  if (!cond.getType().isInteger(1))
+    badArgument(loc, "Kernel::when: expected an i1 condition, but got " +
+                         str(cond.getType()));
+  auto branch = scf::IfOp::create(b, location(loc), cond);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(branch.thenBlock()->getTerminator());
   body();
@@ -637,12 +982,12 @@ static void buildPrint(OpBuilder &b, Location loc, const std::string &label,
 
 void Kernel::print(const std::string &label, Expr value, PrintFrom from,
                    SourceLoc loc) {
-  buildPrint(b, location(loc), label, value.value(), from);
+  buildPrint(b, location(loc), label, use(value, loc, "Kernel::print"), from);
 }
 
 void Kernel::print(const std::string &label, const Buffer &tile, PrintFrom from,
                    SourceLoc loc) {
-  buildPrint(b, location(loc), label, tile.value(), from);
+  buildPrint(b, location(loc), label, use(tile, loc, "Kernel::print"), from);
 }
 
 void Kernel::rolledParallel(std::vector<int64_t> extents,
@@ -657,6 +1002,7 @@ void Kernel::rolledParallel(std::vector<int64_t> extents,
 void Kernel::parallel(std::vector<int64_t> extents,
                       const std::function<void(const Indices &)> &body,
                       SourceLoc loc) {
+  requireBody(loc, "Kernel::parallel");
   auto loop = mlir::tile::ParallelOp::create(b, location(loc), extents);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(loop.getBodyBlock().getTerminator());

@@ -10,6 +10,10 @@ namespace tile::fe {
 
 bool writeTextFile(const std::string &tool, const std::string &path,
                    const std::string &contents) {
+  if (path == "-") {
+    llvm::outs() << contents;
+    return flushStandardOutput(tool);
+  }
   std::error_code ec;
   llvm::raw_fd_ostream os(path, ec);
   if (ec) {
@@ -18,13 +22,44 @@ bool writeTextFile(const std::string &tool, const std::string &path,
     return false;
   }
   os << contents;
+  os.close();
+  if (os.has_error()) {
+    llvm::errs() << tool << ": cannot write " << path << ": "
+                 << os.error().message() << "\n";
+    // Reported: the stream must not abort when it is destroyed.
+    os.clear_error();
+    return false;
+  }
   return true;
+}
+
+bool flushStandardOutput(const std::string &tool) {
+  llvm::raw_fd_ostream &os = llvm::outs();
+  os.flush();
+  if (!os.has_error())
+    return true;
+  llvm::errs() << tool
+               << ": cannot write standard output: " << os.error().message()
+               << "\n";
+  os.clear_error();
+  return false;
 }
 
 bool KernelDirectory::create() {
   if (auto ec = llvm::sys::fs::create_directories(dir)) {
     llvm::errs() << tool << ": cannot create " << dir << ": " << ec.message()
                  << "\n";
+    return false;
+  }
+  // create_directories accepts an existing path of any kind.
+  if (!llvm::sys::fs::is_directory(dir)) {
+    llvm::errs() << tool << ": cannot create " << dir
+                 << ": it exists and is not a folder\n";
+    return false;
+  }
+  if (auto ec = llvm::sys::fs::access(dir, llvm::sys::fs::AccessMode::Write)) {
+    llvm::errs() << tool << ": cannot write into " << dir << ": "
+                 << ec.message() << "\n";
     return false;
   }
   return true;

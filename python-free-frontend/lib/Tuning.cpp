@@ -6,9 +6,12 @@
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
-#include "llvm/Support/MemoryBuffer.h"
 
+#include <algorithm>
 #include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
 #include <mutex>
 #include <thread>
 
@@ -32,15 +35,63 @@ std::optional<DeviceLimits> limitsForChip(const std::string &chip) {
   return limits;
 }
 
+/// The deepest nesting of arrays and objects in `text` (outside strings):
+/// llvm::json::parse recurses once per level, so a file nested 10^6 deep
+/// would overflow the stack.
+static size_t jsonNesting(llvm::StringRef text) {
+  size_t depth = 0, deepest = 0;
+  bool inString = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (inString) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        inString = false;
+    } else if (c == '"') {
+      inString = true;
+    } else if (c == '[' || c == '{') {
+      deepest = std::max(deepest, ++depth);
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return deepest;
+}
+
 std::optional<DeviceLimits> readDeviceLimits(const std::string &path,
                                              std::string &error) {
-  auto buffer = llvm::MemoryBuffer::getFile(path);
-  if (!buffer) {
-    error = buffer.getError().message();
+  // At most 1 MiB (tile-device-info writes a few hundred bytes per GPU), in
+  // chunks: a pipe works, /dev/zero does not read forever.
+  constexpr size_t kMaxBytes = 1 << 20;
+  std::string text;
+  {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+      error = std::strerror(errno);
+      return std::nullopt;
+    }
+    char chunk[65536];
+    while (in.read(chunk, sizeof(chunk)) || in.gcount() > 0) {
+      text.append(chunk, in.gcount());
+      if (text.size() > kMaxBytes) {
+        error = llvm::formatv("not the output of tile-device-info --json: "
+                              "longer than {0} bytes",
+                              kMaxBytes);
+        return std::nullopt;
+      }
+    }
+  }
+  // tile-device-info's output nests 3 deep.
+  constexpr size_t kMaxNesting = 64;
+  if (size_t nesting = jsonNesting(text); nesting > kMaxNesting) {
+    error = llvm::formatv("not the output of tile-device-info --json: its "
+                          "arrays and objects nest {0} deep, at most {1} "
+                          "are read",
+                          nesting, kMaxNesting);
     return std::nullopt;
   }
-  llvm::Expected<llvm::json::Value> json =
-      llvm::json::parse((*buffer)->getBuffer());
+  llvm::Expected<llvm::json::Value> json = llvm::json::parse(text);
   if (!json) {
     error = "not JSON: " + llvm::toString(json.takeError());
     return std::nullopt;
@@ -75,6 +126,16 @@ std::optional<DeviceLimits> readDeviceLimits(const std::string &path,
             "max_threads_per_block";
     return std::nullopt;
   }
+  for (auto [field, value] :
+       {std::pair{"shared_memory_per_block_optin", *shared},
+        {"registers_per_block", *registers},
+        {"max_threads_per_block", *threads}})
+    if (value < 1 || value > (int64_t(1) << 30)) {
+      error = llvm::formatv("its first device has {0} = {1}, expected a "
+                            "positive count",
+                            field, value);
+      return std::nullopt;
+    }
   DeviceLimits limits;
   limits.name = name->str();
   limits.chip = deviceChip->str();
@@ -83,8 +144,6 @@ std::optional<DeviceLimits> readDeviceLimits(const std::string &path,
   limits.maxThreadsPerBlock = *threads;
   return limits;
 }
-
-static int64_t bytesOf(llvm::StringRef dtype) { return dtype == "f32" ? 4 : 2; }
 
 TuneSpace gemmTuneSpace(const std::string &inDtype, const std::string &outDtype,
                         const GemmSpaceAxes &axes) {
@@ -109,21 +168,15 @@ TuneSpace gemmTuneSpace(const std::string &inDtype, const std::string &outDtype,
                 c.divisibility = divisibility;
                 space.candidates.push_back(gemmVariant(c));
               }
-  space.sharedBytes = [](const llvm::json::Object &config) -> int64_t {
-    // `stages` copies of the A (M x K) and B (K x N) tiles.
-    int64_t m = *config.getInteger("block_m"),
-            n = *config.getInteger("block_n"),
-            k = *config.getInteger("block_k"),
-            stages = *config.getInteger("stages");
-    int64_t element = bytesOf(config.getString("in_dtype").value_or("f16"));
-    return std::max<int64_t>(stages, 1) * (m * k + k * n) * element;
-  };
-  space.minRegisters = [](const llvm::json::Object &config) -> int64_t {
-    // The f32 accumulator tile, spread over the block's threads.
-    return *config.getInteger("block_m") * *config.getInteger("block_n") /
-           std::max<int64_t>(1, *config.getInteger("threads"));
-  };
   return space;
+}
+
+/// The first line of a diagnostic dump without its location: it says it;
+/// the rest are notes.
+static std::string firstError(const std::string &diagnostics) {
+  std::string first = diagnostics.substr(0, diagnostics.find('\n'));
+  size_t error = first.find("error: ");
+  return error == std::string::npos ? first : first.substr(error + 7);
 }
 
 std::vector<TuneCandidate> pruneStatically(const TuneSpace &space,
@@ -132,38 +185,29 @@ std::vector<TuneCandidate> pruneStatically(const TuneSpace &space,
   for (const Variant &variant : space.candidates) {
     TuneCandidate candidate;
     candidate.variant = variant;
+    candidate.name = variant.name;
+    // The target's limits (the generator checks the largest chip's).
     int64_t threads = variant.config.getInteger("threads").value_or(0);
-    if (threads > limits.maxThreadsPerBlock || threads % 32 != 0)
+    if (threads > limits.maxThreadsPerBlock)
       candidate.pruned.push_back(
-          llvm::formatv("{0} threads: a block takes a multiple of 32 up to "
-                        "{1}",
-                        threads, limits.maxThreadsPerBlock));
-    if (space.sharedBytes) {
-      int64_t shared = space.sharedBytes(variant.config);
-      if (shared > limits.maxSharedPerBlock)
-        candidate.pruned.push_back(llvm::formatv(
-            "needs {0} KiB of shared memory, {1} allows {2} KiB per block",
-            shared / 1024, limits.name, limits.maxSharedPerBlock / 1024));
-    }
-    if (space.minRegisters) {
-      int64_t registers = space.minRegisters(variant.config);
-      if (registers > 255)
-        candidate.pruned.push_back(llvm::formatv(
-            "needs at least {0} registers per thread (its accumulator), a "
-            "thread has 255",
-            registers));
-    }
-    // The generator's own rules (warps must tile the block in whole MMA
-    // tiles, copies must spread over the threads, ...).
-    Program program;
-    candidate.name = variant.build(program);
-    std::string diagnostics = program.verify();
-    if (!diagnostics.empty()) {
-      // The first line says it; the rest are notes.
-      std::string first = diagnostics.substr(0, diagnostics.find('\n'));
-      size_t error = first.find("error: ");
-      candidate.pruned.push_back(
-          error == std::string::npos ? first : first.substr(error + 7));
+          llvm::formatv("{0} threads, {1} allows {2} per block", threads,
+                        limits.name, limits.maxThreadsPerBlock));
+    if (variant.sharedMemoryBytes > limits.maxSharedPerBlock)
+      candidate.pruned.push_back(llvm::formatv(
+          "needs {0} KiB of shared memory, {1} allows {2} KiB per block",
+          variant.sharedMemoryBytes / 1024, limits.name,
+          limits.maxSharedPerBlock / 1024));
+    // The generator's own rules: its validate() (sizes, stages, registers)
+    // when building, then the dialect's verifier (warps must tile the block
+    // in whole MMA tiles, copies must spread over the threads, ...).
+    try {
+      Program program;
+      variant.build(program);
+      std::string diagnostics = program.verify();
+      if (!diagnostics.empty())
+        candidate.pruned.push_back(firstError(diagnostics));
+    } catch (const std::exception &e) {
+      candidate.pruned.push_back(e.what());
     }
     candidates.push_back(std::move(candidate));
   }
@@ -183,11 +227,16 @@ void compileCandidates(std::vector<TuneCandidate> &candidates,
   auto worker = [&] {
     for (size_t i = next++; i < work.size(); i = next++) {
       TuneCandidate &c = *work[i];
-      Program program; // one MLIR context per candidate and thread
-      c.variant.build(program);
-      c.compiled = compile(program.module(), options, c.name + ".cubin");
+      try {
+        Program program; // one MLIR context per candidate and thread
+        c.variant.build(program);
+        c.compiled = compile(program.module(), options, c.name + ".cubin");
+      } catch (const std::exception &e) {
+        c.compiled.ok = false;
+        c.compiled.error = e.what();
+      }
       if (!c.compiled.ok) {
-        c.pruned.push_back("does not compile: " + c.compiled.error);
+        c.pruned.push_back("does not compile: " + firstError(c.compiled.error));
       } else {
         std::vector<mlir::tile::KernelReport> reports =
             mlir::tile::analyzePtx(c.compiled.ptx);
@@ -210,7 +259,9 @@ void compileCandidates(std::vector<TuneCandidate> &candidates,
     }
   };
   std::vector<std::thread> threads;
-  for (unsigned j = 0; j < std::max(1u, jobs); ++j)
+  size_t workers =
+      std::clamp<size_t>(jobs, 1, std::max<size_t>(1, work.size()));
+  for (size_t j = 0; j < workers; ++j)
     threads.emplace_back(worker);
   for (std::thread &t : threads)
     t.join();

@@ -5,7 +5,7 @@
 namespace tile::fe {
 
 Variant vectorAddVariant(const VectorAddConfig &c) {
-  return {"vector_add",
+  return {"vector_add", c.kernelName(),
           llvm::json::Object{{"block_n", c.blockN},
                              {"threads", c.threads},
                              {"dtype", c.dtype}},
@@ -13,14 +13,14 @@ Variant vectorAddVariant(const VectorAddConfig &c) {
 }
 
 Variant printDemoVariant(const PrintDemoConfig &c) {
-  return {"print_demo",
+  return {"print_demo", c.kernelName(),
           llvm::json::Object{
               {"rows", c.rows}, {"cols", c.cols}, {"threads", c.threads}},
           [c](Program &p) { return buildPrintDemo(p, c); }};
 }
 
 Variant biasGeluVariant(const BiasGeluConfig &c) {
-  return {"bias_gelu",
+  return {"bias_gelu", c.kernelName(),
           llvm::json::Object{{"block_m", c.blockM},
                              {"block_n", c.blockN},
                              {"threads", c.threads},
@@ -30,7 +30,7 @@ Variant biasGeluVariant(const BiasGeluConfig &c) {
 }
 
 Variant gemmSoftmaxVariant(const GemmSoftmaxConfig &c) {
-  return {"gemm_softmax",
+  return {"gemm_softmax", c.kernelName(),
           llvm::json::Object{{"block_m", c.blockM},
                              {"block_n", c.blockN},
                              {"block_k", c.blockK},
@@ -42,7 +42,7 @@ Variant gemmSoftmaxVariant(const GemmSoftmaxConfig &c) {
 }
 
 Variant attentionVariant(const AttentionConfig &c) {
-  return {"attention",
+  return {"attention", c.kernelName(),
           llvm::json::Object{{"block_m", c.blockM},
                              {"block_n", c.blockN},
                              {"head_dim", c.headDim},
@@ -55,7 +55,7 @@ Variant attentionVariant(const AttentionConfig &c) {
 }
 
 Variant softmaxVariant(const SoftmaxConfig &c) {
-  return {"softmax",
+  return {"softmax", c.kernelName(),
           llvm::json::Object{{"rows", c.rows},
                              {"block_n", c.blockN},
                              {"threads", c.threads},
@@ -66,7 +66,7 @@ Variant softmaxVariant(const SoftmaxConfig &c) {
 }
 
 Variant gemmVariant(const GemmConfig &c) {
-  return {"gemm",
+  return {"gemm", c.kernelName(),
           llvm::json::Object{{"block_m", c.blockM},
                              {"block_n", c.blockN},
                              {"block_k", c.blockK},
@@ -80,7 +80,7 @@ Variant gemmVariant(const GemmConfig &c) {
                              {"epilogue", c.epilogue},
                              {"divisibility", c.divisibility},
                              {"staged_epilogue", c.stagedEpilogue}},
-          [c](Program &p) { return buildGemm(p, c); }};
+          [c](Program &p) { return buildGemm(p, c); }, c.sharedMemoryBytes()};
 }
 
 } // namespace tile::fe

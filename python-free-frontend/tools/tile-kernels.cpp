@@ -315,7 +315,7 @@ int compileAll() {
   }
   llvm::outs() << "compiled kernels: " << outDir << "/index.json ("
                << (failures ? "with failures" : "all ok") << ")\n";
-  return failures ? 1 : 0;
+  return failures || !flushStandardOutput("tile-kernels") ? 1 : 0;
 }
 
 /// --stages when given, else the generator's own default (the option's
@@ -325,6 +325,13 @@ int64_t stagesOr(int64_t generatorDefault) {
 }
 
 int emitOne() {
+  if (emit != "mlir" && emit != "ptx" && emit != "cubin" &&
+      emit != "manifest") {
+    llvm::errs() << "tile-kernels: expected --emit=mlir, ptx, cubin or "
+                    "manifest, but got '"
+                 << emit << "'\n";
+    return 1;
+  }
   Variant variant;
   if (kernelName == "vector_add")
     variant = vectorAddVariant({blockN, threads, dtype});
@@ -373,22 +380,9 @@ int emitOne() {
       llvm::errs() << compiled.error;
       return 1;
     }
-    if (emit == "ptx")
-      out = compiled.ptx;
-    else if (emit == "cubin")
-      out = compiled.cubin;
-    else if (emit == "manifest")
-      out = compiled.manifest;
-    else {
-      llvm::errs() << "tile-kernels: expected --emit=mlir, ptx, cubin or "
-                      "manifest, but got '"
-                   << emit << "'\n";
-      return 1;
-    }
-  }
-  if (output == "-") {
-    llvm::outs() << out;
-    return 0;
+    out = emit == "ptx"     ? compiled.ptx
+          : emit == "cubin" ? compiled.cubin
+                            : compiled.manifest;
   }
   return writeTextFile("tile-kernels", output, out) ? 0 : 1;
 }
@@ -426,7 +420,7 @@ int main(int argc, char **argv) {
            "--causal, --lse)\n"
         << "print_demo   device printing: an index, a shared tile and the "
            "fragment elements of a warp (tile.print)\n";
-    return 0;
+    return flushStandardOutput("tile-kernels") ? 0 : 1;
   }
   try {
     if (!outDir.empty())

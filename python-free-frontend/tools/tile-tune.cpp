@@ -151,13 +151,48 @@ int main(int argc, char **argv) {
                  << "' (sm_80, sm_86, sm_89, sm_90)\n";
     return 1;
   }
+  if (maxShared < 0 || maxShared > 1024 * 1024) {
+    llvm::errs() << "tile-tune: expected --max-shared-kib from 1 to 1048576 "
+                    "(0: the chip's table), but got "
+                 << maxShared << "\n";
+    return 1;
+  }
   if (maxShared > 0) {
     limits->maxSharedPerBlock = maxShared * 1024;
     limits->name = chip + " (--max-shared-kib)";
   }
+  // The types hold for every candidate: the generator's own check of them
+  // (on its default configuration) says at once what it takes.
+  {
+    GemmConfig types;
+    types.inDtype = inDtype;
+    types.outDtype = outDtype;
+    try {
+      types.validate();
+    } catch (const std::invalid_argument &e) {
+      llvm::errs() << "tile-tune: " << e.what() << "\n";
+      return 1;
+    }
+  }
   if (!dryRun && outDir.empty()) {
     llvm::errs() << "tile-tune: give --out-dir (or --dry-run)\n";
     return 1;
+  }
+  std::string toolkit =
+      cudaToolkit.empty() ? defaultCudaToolkit() : std::string(cudaToolkit);
+  // Before compiling anything: ptxas must run and the folder be writable.
+  KernelDirectory out("tile-tune", outDir, chip);
+  if (!dryRun) {
+    if (mlir::tile::ptxasVersion(toolkit).empty()) {
+      llvm::errs() << "tile-tune: cannot run " << toolkit
+                   << "/bin/ptxas --version (the CUDA toolkit"
+                   << (cudaToolkit.empty() ? " found at build time"
+                                           : " of --cuda-toolkit")
+                   << "): no candidate could be compiled to a cubin\n";
+      return 1;
+    }
+    if (!out.create())
+      return 1;
   }
 
   GemmSpaceAxes axes;
@@ -193,7 +228,7 @@ int main(int argc, char **argv) {
     for (const std::string &reason : c.pruned)
       llvm::outs() << "  pruned " << c.name << ": " << reason << "\n";
   if (dryRun)
-    return 0;
+    return flushStandardOutput("tile-tune") ? 0 : 1;
 
   CompileOptions options;
   options.target.chip = chip;
@@ -208,22 +243,30 @@ int main(int argc, char **argv) {
                         llvm::errs() << "\n";
                     });
 
-  KernelDirectory out("tile-tune", outDir, chip);
-  if (!out.create())
-    return 1;
   llvm::outs() << llvm::formatv("{0,-44} {1,5} {2,6} {3,8} {4,10}  {5}\n",
                                 "candidate", "regs", "spill", "smem KiB",
                                 "compile ms", "status");
   llvm::json::Array searched;
+  std::string firstFailure;
   for (const TuneCandidate &c : candidates) {
     bool compiled = c.compiled.ok;
     std::string status = c.alive() ? "ok" : c.pruned.back();
-    if (compiled)
+    // Every candidate that went to the compiler: its resources, or why it
+    // did not compile.
+    bool failedToCompile = c.pruned.size() == 1 && !compiled &&
+                           c.pruned[0].rfind("does not compile", 0) == 0;
+    if (failedToCompile && firstFailure.empty())
+      firstFailure = c.name + ": " + status;
+    if (compiled || failedToCompile)
       llvm::outs() << llvm::formatv(
-          "{0,-44} {1,5} {2,6} {3,8} {4,10:f1}  {5}\n", c.name,
-          c.registers ? std::to_string(*c.registers) : "-", c.spillBytes,
-          space.sharedBytes(c.variant.config) / 1024,
-          c.compiled.compileSeconds * 1e3, status);
+          "{0,-44} {1,5} {2,6} {3,8} {4,10}  {5}\n", c.name,
+          c.registers ? std::to_string(*c.registers) : "-",
+          compiled ? std::to_string(c.spillBytes) : "-",
+          c.variant.sharedMemoryBytes / 1024,
+          compiled
+              ? llvm::formatv("{0:f1}", c.compiled.compileSeconds * 1e3).str()
+              : "-",
+          status);
     llvm::json::Array reasons;
     for (const std::string &r : c.pruned)
       reasons.push_back(r);
@@ -248,10 +291,7 @@ int main(int argc, char **argv) {
                      {"version", 1},
                      {"generator", space.generator},
                      {"dtypes", inDtype + "->" + outDtype},
-                     {"toolchain",
-                      toolchainId(candidates, cudaToolkit.empty()
-                                                  ? defaultCudaToolkit()
-                                                  : std::string(cudaToolkit))},
+                     {"toolchain", toolchainId(candidates, toolkit)},
                      {"chip", std::string(chip)},
                      {"limits",
                       llvm::json::Object{
@@ -262,5 +302,12 @@ int main(int argc, char **argv) {
     return 1;
   llvm::outs() << survivors << " candidates compiled into " << outDir
                << " (index.json, tune.json)\n";
-  return survivors ? 0 : 1;
+  if (!survivors)
+    llvm::errs() << "tile-tune: no candidate survived"
+                 << (firstFailure.empty() ? " pruning"
+                                          : "; the first that did not "
+                                            "compile: " +
+                                                firstFailure)
+                 << "\n";
+  return survivors && flushStandardOutput("tile-tune") ? 0 : 1;
 }

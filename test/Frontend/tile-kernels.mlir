@@ -30,7 +30,7 @@
 // MANIFEST: "divisor": 1024
 
 // RUN: not tile-kernels --kernel=vector_add --dtype=f8 2>&1 | FileCheck %s --check-prefix=BADTYPE
-// BADTYPE: unknown element type 'f8'
+// BADTYPE: tile-kernels: vector_add: dtype must be one of f16, bf16, f32, f64, i32, i64, but got 'f8'
 
 // RUN: not tile-kernels --kernel=nope 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // UNKNOWN: unknown kernel 'nope'
@@ -61,7 +61,7 @@
 // RUN: tile-kernels --kernel=gemm --block-m=128 --block-n=128 --block-k=32 --num-threads=128 --out-dtype=f16 --epilogue=bias_gelu_tanh --emit=mlir | FileCheck %s --check-prefix=EPITANH
 // EPITANH: math.tanh
 // RUN: not tile-kernels --kernel=gemm --epilogue=relu 2>&1 | FileCheck %s --check-prefix=BADEPI
-// BADEPI: unknown GEMM epilogue 'relu' (none, bias_gelu, bias_gelu_tanh)
+// BADEPI: tile-kernels: gemm: epilogue must be one of none, bias_gelu, bias_gelu_tanh, but got 'relu'
 
 // A GEMM that promises rows of multiples of 8 (`--divisibility=8`): the
 // promise on A, B, C and the bias, `_div8` in the name, and in the manifest
@@ -80,7 +80,7 @@
 // RUN: tile-kernels --kernel=gemm --block-m=128 --block-n=128 --block-k=32 --num-threads=128 --out-dtype=f16 --emit=ptx | FileCheck %s --check-prefix=ANYPTX
 // ANYPTX: {{ld|st}}.global.b16
 // RUN: not tile-kernels --kernel=gemm --divisibility=0 2>&1 | FileCheck %s --check-prefix=BADDIV
-// BADDIV: GEMM divisibility must be at least 1, but got 0
+// BADDIV: tile-kernels: gemm: divisibility must be at least 1 (1: any shape; the promised row multiple), but got 0
 
 // The staged epilogue (`--staged-epilogue`): the accumulator goes to a shared
 // tile (the pipeline's freed stages: no more shared memory than without),
@@ -225,3 +225,55 @@
 // LSE: math.log
 // LSE: %[[VIEW:.*]] = tile.subview %LSE[%{{.*}}, %{{.*}}] : !tile.buffer<?x?x?xf32, global> to !tile.buffer<?xf32, global>
 // LSE: tile.copy %{{.*}} to %[[VIEW]][%{{.*}}] : !tile.buffer<64xf32, fragment> to !tile.buffer<?xf32, global>
+
+// Configurations the generators do not support are refused before any IR
+// is built, with the field, the value, the limit and why (each generator's
+// validate(), the one check that tile-kernels, tile-tune and the build
+// functions share): no crash (block_k 0 divided by zero), no kernel name
+// with a '-' (raster panel -1), no out-of-memory or endless compile (huge
+// sizes and stages).
+// RUN: not tile-kernels --kernel=gemm --block-k=0 --emit=ptx 2>&1 | FileCheck %s --check-prefix=LIMIT-BK0
+// LIMIT-BK0: tile-kernels: gemm: block_k must be at least 16 (the K of one m16n8k16 MMA), but got 0
+// RUN: not tile-kernels --kernel=gemm --raster-panel=-1 --emit=ptx 2>&1 | FileCheck %s --check-prefix=LIMIT-RASTER
+// LIMIT-RASTER: tile-kernels: gemm: raster_panel must be from 0 to 65535 (0: off; grid rows per panel, and a grid has at most 65535), but got -1
+// RUN: not tile-kernels --kernel=gemm --stages=100000 --emit=ptx 2>&1 | FileCheck %s --check-prefix=LIMIT-STAGES
+// LIMIT-STAGES: tile-kernels: gemm: stages must be from 1 to 8 (1: synchronous copies; the K loop's cp.async pipeline depth), but got 100000
+// RUN: not tile-kernels --kernel=gemm --block-m=100000 --block-n=128 --num-threads=128 --emit=ptx 2>&1 | FileCheck %s --check-prefix=LIMIT-BM
+// LIMIT-BM: tile-kernels: gemm: needs at least 18774 KiB of shared memory per block (3 stages of its 100000x32 A and 32x128 B f16 tiles), but a block has at most 227 KiB on any supported chip (sm_90)
+// RUN: not tile-kernels --kernel=gemm --block-k=4096 --block-n=128 --num-threads=128 --emit=ptx 2>&1 | FileCheck %s --check-prefix=LIMIT-BK
+// LIMIT-BK: tile-kernels: gemm: needs at least 6144 KiB of shared memory per block (3 stages of its 128x4096 A and 4096x128 B f16 tiles)
+// RUN: not tile-kernels --kernel=gemm --block-m=256 --block-n=256 --block-k=16 --num-threads=128 --stages=1 --emit=ptx 2>&1 | FileCheck %s --check-prefix=LIMIT-ACC
+// LIMIT-ACC: tile-kernels: gemm: needs at least 512 registers per thread (its 256x256 f32 accumulator over 128 threads), a thread has 255
+// RUN: not tile-kernels --kernel=gemm --out-dtype=i32 --emit=ptx 2>&1 | FileCheck %s --check-prefix=LIMIT-OUT
+// LIMIT-OUT: tile-kernels: gemm: out_dtype must be one of f32, f16, bf16, but got 'i32'
+// RUN: not tile-kernels --kernel=gemm --num-threads=2000 --emit=ptx 2>&1 | FileCheck %s --check-prefix=LIMIT-THREADS
+// LIMIT-THREADS: tile-kernels: gemm: threads must be a multiple of 32 from 32 to 1024 (1 to 32 warps per block), but got 2000
+// RUN: not tile-kernels --kernel=gemm_softmax --head-dim=-64 --emit=ptx 2>&1 | FileCheck %s --check-prefix=LIMIT-HD
+// LIMIT-HD: tile-kernels: gemm_softmax: head_dim must be at least 8 (0: no V; else the N of one m16n8k16 MMA), but got -64
+// RUN: not tile-kernels --kernel=softmax --online --stages=100000 --emit=ptx 2>&1 | FileCheck %s --check-prefix=LIMIT-SSTAGES
+// LIMIT-SSTAGES: tile-kernels: softmax: stages must be from 1 to 8 (1: chunks straight from global memory; more: chunks through that many shared tiles), but got 100000
+// RUN: not tile-kernels --kernel=softmax --stages=3 --emit=ptx 2>&1 | FileCheck %s --check-prefix=LIMIT-SNOTONLINE
+// LIMIT-SNOTONLINE: tile-kernels: softmax: stages must be 1 without online (only the online softmax streams chunks through shared memory), but got 3
+// RUN: not tile-kernels --kernel=softmax --block-m=1 --block-n=1048576 --num-threads=1024 --emit=ptx 2>&1 | FileCheck %s --check-prefix=LIMIT-ROW
+// LIMIT-ROW: tile-kernels: softmax: needs at least 1024 registers per thread (its 1x1048576 f32 fragment over 1024 threads), a thread has 255
+// RUN: not tile-kernels --kernel=vector_add --block-n=1099511627776 --emit=ptx 2>&1 | FileCheck %s --check-prefix=LIMIT-VA
+// LIMIT-VA: tile-kernels: vector_add: needs at least 4294967296 registers per thread (each of its fragments of 1099511627776 f32 over 256 threads), a thread has 255
+// RUN: not tile-kernels --kernel=attention --dtype=f16 --head-dim=256 --block-m=128 --block-n=128 --num-threads=128 --emit=ptx 2>&1 | FileCheck %s --check-prefix=LIMIT-ATTN
+// LIMIT-ATTN: tile-kernels: attention: needs at least 320 KiB of shared memory per block (its 128x256 Q tile and 2 stages of 128x256 K and V tiles)
+// RUN: not tile-kernels --kernel=bias_gelu --block-m=0 --emit=ptx 2>&1 | FileCheck %s --check-prefix=LIMIT-BG
+// LIMIT-BG: tile-kernels: bias_gelu: block_m must be at least 1 (rows per block), but got 0
+
+// Output that cannot be written is an error, not an abort: a full disk
+// behind -o or behind standard output; an --out-dir that is a file fails
+// before anything is compiled; a bad --emit before the kernel is built.
+// RUN: not tile-kernels --kernel=vector_add --emit=ptx -o /dev/full 2>&1 | FileCheck %s --check-prefix=FULL
+// FULL: tile-kernels: cannot write /dev/full: No space left on device
+// RUN: not tile-kernels --list 2>&1 > /dev/full | FileCheck %s --check-prefix=FULLOUT
+// FULLOUT: tile-kernels: cannot write standard output: No space left on device
+// RUN: echo "a file" > %t.file
+// RUN: not tile-kernels --out-dir=%t.file 2>&1 | FileCheck %s --check-prefix=OUTFILE
+// OUTFILE-NOT: compile ms
+// OUTFILE: tile-kernels: cannot create {{.*}}.file: it exists and is not a folder
+// OUTFILE-NOT: compile ms
+// RUN: not tile-kernels --kernel=vector_add --emit=sass 2>&1 | FileCheck %s --check-prefix=BADEMIT
+// BADEMIT: tile-kernels: expected --emit=mlir, ptx, cubin or manifest, but got 'sass'

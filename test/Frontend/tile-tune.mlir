@@ -5,7 +5,7 @@
 //
 // RUN: tile-tune --dry-run | FileCheck %s --check-prefix=SPACE
 // SPACE: gemm: 216 configurations, 48 pruned before compiling, 168 to compile (sm_90 (compute-capability table); shared memory per block 227 KiB)
-// SPACE: pruned gemm_f16_f32_128x256x32_t128_s2_div8: needs at least 256 registers per thread (its accumulator), a thread has 255
+// SPACE: pruned gemm_f16_f32_128x256x32_t128_s2_div8: gemm: needs at least 256 registers per thread (its 128x256 f32 accumulator over 128 threads), a thread has 255
 // SPACE: pruned gemm_f16_f32_256x256x64_t256_s4_div8: needs 256 KiB of shared memory, sm_90 (compute-capability table) allows 227 KiB per block
 //
 // A smaller budget, a thread count the tile cannot be spread over, and a
@@ -67,3 +67,63 @@
 // NOSPACE: tile-tune: no configuration space for 'softmax' yet (gemm has one)
 // RUN: not tile-tune --chip=sm_75 --dry-run 2>&1 | FileCheck %s --check-prefix=NOCHIP
 // NOCHIP: tile-tune: no limits known for chip 'sm_75' (sm_80, sm_86, sm_89, sm_90)
+//
+// Values the generator does not support are pruned with its reason (the
+// GEMM's validate(), as tile-kernels reports it): nothing crashes, and no
+// kernel named with a '-' reaches the compiler.
+// RUN: tile-tune --dry-run --divisibility=0 --block-m=128 --block-n=128 --block-k=64 --stages=3 --num-threads=128 --raster-panel=0 | FileCheck %s --check-prefix=DIV0
+// DIV0: gemm: 1 configurations, 1 pruned before compiling, 0 to compile
+// DIV0: pruned gemm_f16_f32_128x128x64_t128_s3: gemm: divisibility must be at least 1 (1: any shape; the promised row multiple), but got 0
+// RUN: rm -rf %t.limits && tile-tune --block-m=128 --block-n=128 --block-k=0,32 --stages=3 --num-threads=128 --raster-panel=-1,0 --jobs=1 --out-dir=%t.limits 2>&1 | FileCheck %s --check-prefix=LIMITS
+// LIMITS: gemm: 4 configurations, 3 pruned before compiling, 1 to compile
+// LIMITS-DAG: pruned gemm_f16_f32_128x128x0_t128_s3_r-1_div8: gemm: block_k must be at least 16 (the K of one m16n8k16 MMA), but got 0
+// LIMITS-DAG: pruned gemm_f16_f32_128x128x0_t128_s3_div8: gemm: block_k must be at least 16
+// LIMITS-DAG: pruned gemm_f16_f32_128x128x32_t128_s3_r-1_div8: gemm: raster_panel must be from 0 to 65535 (0: off; grid rows per panel, and a grid has at most 65535), but got -1
+// LIMITS: gemm_f16_f32_128x128x32_t128_s3_div8 {{.*}} ok
+// LIMITS: 1 candidates compiled into
+// RUN: not ls %t.limits/gemm_f16_f32_128x128x32_t128_s3_r-1_div8.ptx
+//
+// The types hold for every candidate: a type the GEMM does not take is an
+// error at once.
+// RUN: not tile-tune --dry-run --out-dtype=i8 2>&1 | FileCheck %s --check-prefix=BADOUT
+// BADOUT: tile-tune: gemm: out_dtype must be one of f32, f16, bf16, but got 'i8'
+// RUN: not tile-tune --dry-run --in-dtype=f32 2>&1 | FileCheck %s --check-prefix=BADIN
+// BADIN: tile-tune: gemm: in_dtype must be one of f16, bf16, but got 'f32'
+// RUN: not tile-tune --dry-run --max-shared-kib=-1 2>&1 | FileCheck %s --check-prefix=BADSHARED
+// BADSHARED: tile-tune: expected --max-shared-kib from 1 to 1048576 (0: the chip's table), but got -1
+//
+// A toolkit whose ptxas does not run stops before compiling; one that
+// cannot compile says why for every candidate, and the first reason when
+// none survives; an --out-dir that is a file fails before compiling.
+// RUN: rm -rf %t.tk %t.none && not tile-tune --block-m=128 --block-n=128 --block-k=32 --stages=3 --num-threads=128 --raster-panel=0 --cuda-toolkit=%t.tk --out-dir=%t.none 2>&1 | FileCheck %s --check-prefix=NOPTXAS
+// NOPTXAS: tile-tune: cannot run {{.*}}.tk/bin/ptxas --version (the CUDA toolkit of --cuda-toolkit): no candidate could be compiled to a cubin
+// NOPTXAS-NOT: compiled
+// RUN: mkdir -p %t.tk/bin && cp %S/Inputs/stub-ptxas.sh %t.tk/bin/ptxas
+// RUN: not tile-tune --block-m=128 --block-n=128 --block-k=32 --stages=3 --num-threads=128 --raster-panel=0 --jobs=1 --cuda-toolkit=%t.tk --out-dir=%t.none > %t.stub.out 2> %t.stub.err
+// RUN: FileCheck %s --check-prefix=STUB < %t.stub.out
+// RUN: FileCheck %s --check-prefix=STUBERR < %t.stub.err
+// STUB: gemm_f16_f32_128x128x32_t128_s3_div8{{ +}}-{{ +}}-{{ +}}48{{ +}}-{{ +}}does not compile: {{.+}}
+// STUB: 0 candidates compiled into
+// STUBERR: tile-tune: no candidate survived; the first that did not compile: gemm_f16_f32_128x128x32_t128_s3_div8: does not compile: {{.+}}
+// RUN: echo "a file" > %t.file
+// RUN: not tile-tune --block-m=128 --block-n=128 --block-k=32 --stages=3 --num-threads=128 --raster-panel=0 --out-dir=%t.file 2>&1 | FileCheck %s --check-prefix=OUTFILE
+// OUTFILE: tile-tune: cannot create {{.*}}.file: it exists and is not a folder
+// OUTFILE-NOT: compiled
+//
+// A --device file nested deeper than tile-device-info writes is refused
+// before parsing (llvm::json's parser recurses once per level), and so are
+// limits that are not positive counts.
+// RUN: %python -c "print('{\"x\": ' + '[' * 100000 + ']' * 100000 + '}')" > %t.dev/deep.json
+// RUN: not tile-tune --dry-run --device=%t.dev/deep.json 2>&1 | FileCheck %s --check-prefix=DEEP
+// DEEP: tile-tune: {{.*}}deep.json: not the output of tile-device-info --json: its arrays and objects nest 100001 deep, at most 64 are read
+// RUN: not tile-tune --dry-run --device=/dev/zero 2>&1 | FileCheck %s --check-prefix=DEVZERO
+// DEVZERO: tile-tune: /dev/zero: not the output of tile-device-info --json: longer than 1048576 bytes
+// RUN: not tile-tune --dry-run --device=%t.dev/missing.json 2>&1 | FileCheck %s --check-prefix=DEVMISSING
+// DEVMISSING: tile-tune: {{.*}}missing.json: No such file or directory
+// RUN: echo '{"format": "tile-device-info", "version": 1, "driver": "13.0", "devices": [{"name": "Odd GPU", "chip": "sm_90", "shared_memory_per_block_optin": -1, "registers_per_block": 65536, "max_threads_per_block": 1024}]}' > %t.dev/negative.json
+// RUN: not tile-tune --dry-run --device=%t.dev/negative.json 2>&1 | FileCheck %s --check-prefix=DEVNEG
+// DEVNEG: tile-tune: {{.*}}negative.json: its first device has shared_memory_per_block_optin = -1, expected a positive count
+//
+// Standard output on a full disk is an error, not LLVM's abort.
+// RUN: not tile-tune --dry-run 2>&1 > /dev/full | FileCheck %s --check-prefix=FULLOUT
+// FULLOUT: tile-tune: cannot write standard output: No space left on device

@@ -12,6 +12,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 
 using namespace tile::bench;
 
@@ -70,6 +71,34 @@ TEST(TuneCache, UnreadableFileStartsEmpty) {
   std::ofstream(path) << "{ not json";
   TuneCache cache(path);
   EXPECT_EQ(cache.size(), 0u);
+  EXPECT_NE(cache.error().find("parse error"), std::string::npos)
+      << cache.error();
+  std::remove(path.c_str());
+}
+
+TEST(TuneCache, MalformedEntriesStartEmptyWithTheReason) {
+  std::string path =
+      (std::filesystem::temp_directory_path() / "tile-tune-cache-odd.json")
+          .string();
+  // Valid JSON that is not a cache: each threw out of the constructor.
+  for (const char *text :
+       {"{\"results\": 7}", "{\"results\": [5]}", "{\"results\": [{}]}",
+        "{\"results\": [{\"key\": {\"gpu\": 1}}]}",
+        "{\"results\": [{\"key\": {\"gpu\": \"g\", \"compute_capability\": "
+        "\"9.0\", \"generator\": \"gemm\", \"shape\": \"1x1x1\", \"dtypes\": "
+        "\"f16->f32\", \"toolchain\": \"t\"}, \"winner\": \"w\", \"config\": "
+        "{}, "
+        "\"median_us\": \"fast\"}]}"}) {
+    std::ofstream(path) << text;
+    TuneCache cache(path);
+    EXPECT_EQ(cache.size(), 0u) << text;
+    EXPECT_FALSE(cache.error().empty()) << text;
+    // The next store replaces the file with a readable cache.
+    ASSERT_TRUE(cache.store({h200Key(), "w", {}, 1.0, "now"})) << text;
+    TuneCache reread(path);
+    EXPECT_EQ(reread.error(), "") << text;
+    EXPECT_TRUE(reread.lookup(h200Key())) << text;
+  }
   std::remove(path.c_str());
 }
 

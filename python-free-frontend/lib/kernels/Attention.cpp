@@ -13,6 +13,7 @@
 
 #include "tile/Frontend/Kernels.h"
 
+#include "ConfigCheck.h"
 #include "RowSoftmax.h"
 
 #include <cmath>
@@ -28,7 +29,34 @@ std::string AttentionConfig::kernelName() const {
          std::to_string(stages) + (lse ? "_lse" : "");
 }
 
+void AttentionConfig::validate() const {
+  ConfigCheck check("attention");
+  check.oneOf("dtype", dtype, {"f16", "bf16"});
+  check.threads(threads);
+  check.atLeast("block_m", blockM, 16, "the M of one m16n8k16 MMA");
+  check.atLeast("block_n", blockN, 16, "the K of one m16n8k16 MMA in P V");
+  check.atLeast("head_dim", headDim, 16, "the K of one m16n8k16 MMA in Q K^T");
+  check.range("stages", stages, 1, kMaxStages,
+              "1: no pipeline; the K/V loop's cp.async pipeline depth");
+  int64_t bytes = bytesOf(dtype);
+  // Q, and `stages` copies of the K and V tiles.
+  check.sharedMemory(checkedProduct({blockM, headDim, bytes}) +
+                         checkedProduct({2, stages, blockN, headDim, bytes}),
+                     "its " + shapeText(blockM, headDim) + " Q tile and " +
+                         std::to_string(stages) + " stages of " +
+                         shapeText(blockN, headDim) + " K and V tiles");
+  // The f32 scores S = Q K^T are computed while the f32 output
+  // accumulator holds its rows: both live at once.
+  check.registers(
+      registersPerThread(checkedProduct({blockM, blockN}), 4, threads) +
+          registersPerThread(checkedProduct({blockM, headDim}), 4, threads),
+      "its " + shapeText(blockM, blockN) + " f32 scores and " +
+          shapeText(blockM, headDim) + " f32 accumulator over " +
+          std::to_string(threads) + " threads");
+}
+
 std::string buildAttention(Program &program, const AttentionConfig &config) {
+  config.validate();
   mlir::Type in = parseElementType(program, config.dtype);
   mlir::Type f32 = program.f32();
   std::string name = config.kernelName();

@@ -9,6 +9,8 @@
 
 #include "tile/Frontend/Kernels.h"
 
+#include "ConfigCheck.h"
+
 namespace tile::fe {
 
 std::string BiasGeluConfig::kernelName() const {
@@ -17,7 +19,23 @@ std::string BiasGeluConfig::kernelName() const {
          "_t" + std::to_string(threads);
 }
 
+void BiasGeluConfig::validate() const {
+  ConfigCheck check("bias_gelu");
+  check.oneOf("dtype", dtype, {"f16", "bf16", "f32"});
+  check.threads(threads);
+  check.atLeast("block_m", blockM, 1, "rows per block");
+  check.atLeast("block_n", blockN, 1, "columns per block");
+  check.sharedMemory(checkedProduct({blockN, bytesOf(dtype)}),
+                     "its bias tile of " + std::to_string(blockN) + " " +
+                         dtype);
+  check.registers(registersPerThread(checkedProduct({blockM, blockN}),
+                                     bytesOf(dtype), threads),
+                  "its " + shapeText(blockM, blockN) + " " + dtype +
+                      " fragment over " + std::to_string(threads) + " threads");
+}
+
 std::string buildBiasGelu(Program &program, const BiasGeluConfig &config) {
+  config.validate();
   mlir::Type type = parseElementType(program, config.dtype);
   mlir::Type f32 = program.f32();
   int64_t bM = config.blockM, bN = config.blockN;

@@ -9,11 +9,11 @@
 
 #include "tile/Frontend/Kernels.h"
 
+#include "ConfigCheck.h"
 #include "RowSoftmax.h"
 
 #include <cmath>
 #include <optional>
-#include <stdexcept>
 
 namespace tile::fe {
 
@@ -31,7 +31,54 @@ std::string GemmConfig::kernelName() const {
          (divisibility > 1 ? "_div" + std::to_string(divisibility) : "");
 }
 
+int64_t GemmConfig::sharedMemoryBytes() const {
+  // `stages` copies of the A (M x K) and B (K x N) tiles; the staged
+  // accumulator reuses them once the loop is done; the bias slice.
+  int64_t pipeline = checkedProduct(
+      {std::max<int64_t>(stages, 1),
+       checkedProduct({blockM, blockK}) + checkedProduct({blockK, blockN}),
+       bytesOf(inDtype)});
+  bool hasEpilogue = epilogue != "none";
+  int64_t accumulator =
+      hasEpilogue && stagedEpilogue ? checkedProduct({blockM, blockN, 4}) : 0;
+  int64_t bias = hasEpilogue ? checkedProduct({blockN, bytesOf(outDtype)}) : 0;
+  return std::max(pipeline, accumulator) + bias;
+}
+
+void GemmConfig::validate() const {
+  ConfigCheck check("gemm");
+  check.oneOf("in_dtype", inDtype, {"f16", "bf16"});
+  check.oneOf("out_dtype", outDtype, {"f32", "f16", "bf16"});
+  check.oneOf("epilogue", epilogue, {"none", "bias_gelu", "bias_gelu_tanh"});
+  check.threads(threads);
+  check.atLeast("block_m", blockM, 16, "the M of one m16n8k16 MMA");
+  check.atLeast("block_n", blockN, 8, "the N of one m16n8k16 MMA");
+  check.atLeast("block_k", blockK, 16, "the K of one m16n8k16 MMA");
+  check.range("stages", stages, 1, kMaxStages,
+              "1: synchronous copies; the K loop's cp.async pipeline depth");
+  check.range("raster_panel", rasterPanel, 0, 65535,
+              "0: off; grid rows per panel, and a grid has at most 65535");
+  check.atLeast("divisibility", divisibility, 1,
+                "1: any shape; the promised row multiple");
+  bool hasEpilogue = epilogue != "none";
+  check.sharedMemory(
+      sharedMemoryBytes(),
+      std::to_string(stages) + (stages == 1 ? " stage" : " stages") +
+          " of its " + shapeText(blockM, blockK) + " A and " +
+          shapeText(blockK, blockN) + " B " + inDtype + " tiles" +
+          (hasEpilogue && stagedEpilogue
+               ? " or its staged " + shapeText(blockM, blockN) +
+                     " f32 accumulator"
+               : "") +
+          (hasEpilogue ? ", and the bias" : ""));
+  check.registers(
+      registersPerThread(checkedProduct({blockM, blockN}), 4, threads),
+      "its " + shapeText(blockM, blockN) + " f32 accumulator over " +
+          std::to_string(threads) + " threads");
+}
+
 std::string buildGemm(Program &program, const GemmConfig &config) {
+  config.validate();
   mlir::Type f16 = parseElementType(program, config.inDtype);
   mlir::Type f32 = program.f32();
   mlir::Type out = parseElementType(program, config.outDtype);
@@ -43,10 +90,6 @@ std::string buildGemm(Program &program, const GemmConfig &config) {
   Buffer B = k.tensor("B", {kDynamic, kDynamic}, f16);
   Buffer C = k.tensor("C", {kDynamic, kDynamic}, out);
   bool epilogue = config.epilogue != "none";
-  if (epilogue && config.epilogue != "bias_gelu" &&
-      config.epilogue != "bias_gelu_tanh")
-    throw std::invalid_argument("unknown GEMM epilogue '" + config.epilogue +
-                                "' (none, bias_gelu, bias_gelu_tanh)");
   std::optional<Buffer> bias;
   if (epilogue)
     bias = k.tensor("Bias", {kDynamic}, out);
@@ -66,10 +109,6 @@ std::string buildGemm(Program &program, const GemmConfig &config) {
   if (bias)
     k.require(size(*bias, 0) == size(C, 1));
   k.rasterPanel(config.rasterPanel);
-  if (config.divisibility < 1)
-    throw std::invalid_argument(
-        "GEMM divisibility must be at least 1, but got " +
-        std::to_string(config.divisibility));
   if (config.divisibility > 1) {
     for (const Buffer &tensor : {A, B, C})
       k.divisible(tensor, 1, config.divisibility);
@@ -135,8 +174,49 @@ std::string GemmSoftmaxConfig::kernelName() const {
          std::to_string(stages);
 }
 
+void GemmSoftmaxConfig::validate() const {
+  ConfigCheck check("gemm_softmax");
+  check.oneOf("in_dtype", inDtype, {"f16", "bf16"});
+  check.threads(threads);
+  check.atLeast("block_m", blockM, 16, "the M of one m16n8k16 MMA");
+  check.atLeast("block_n", blockN, 8, "the N of one m16n8k16 MMA");
+  check.atLeast("block_k", blockK, 16, "the K of one m16n8k16 MMA");
+  check.range("stages", stages, 1, kMaxStages,
+              "1: synchronous copies; the K loop's cp.async pipeline depth");
+  if (headDim != 0)
+    check.atLeast("head_dim", headDim, 8,
+                  "0: no V; else the N of one m16n8k16 MMA");
+  int64_t bytes = bytesOf(inDtype);
+  // `stages` copies of the A and B tiles; V's tile reuses them after the
+  // loop.
+  check.sharedMemory(
+      std::max(checkedProduct({stages,
+                               checkedProduct({blockM, blockK}) +
+                                   checkedProduct({blockN, blockK}),
+                               bytes}),
+               checkedProduct({blockN, headDim, bytes})),
+      std::to_string(stages) + " stages of its " + shapeText(blockM, blockK) +
+          " A and " + shapeText(blockN, blockK) + " B tiles" +
+          (headDim ? ", or its " + shapeText(blockN, headDim) + " V tile"
+                   : std::string()));
+  // The f32 scores; with V, the probabilities (input type) and the f32
+  // output live at once in P x V.
+  check.registers(
+      registersPerThread(checkedProduct({blockM, blockN}), 4, threads),
+      "its " + shapeText(blockM, blockN) + " f32 scores over " +
+          std::to_string(threads) + " threads");
+  if (headDim)
+    check.registers(
+        registersPerThread(checkedProduct({blockM, blockN}), bytes, threads) +
+            registersPerThread(checkedProduct({blockM, headDim}), 4, threads),
+        "its " + shapeText(blockM, blockN) + " " + inDtype +
+            " probabilities and " + shapeText(blockM, headDim) +
+            " f32 output over " + std::to_string(threads) + " threads");
+}
+
 std::string buildGemmSoftmax(Program &program,
                              const GemmSoftmaxConfig &config) {
+  config.validate();
   mlir::Type in = parseElementType(program, config.inDtype);
   mlir::Type f32 = program.f32();
   std::string name = config.kernelName();

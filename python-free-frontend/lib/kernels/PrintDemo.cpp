@@ -7,6 +7,8 @@
 
 #include "tile/Frontend/Kernels.h"
 
+#include "ConfigCheck.h"
+
 namespace tile::fe {
 
 std::string PrintDemoConfig::kernelName() const {
@@ -14,7 +16,20 @@ std::string PrintDemoConfig::kernelName() const {
          "_t" + std::to_string(threads);
 }
 
+void PrintDemoConfig::validate() const {
+  ConfigCheck check("print_demo");
+  check.threads(threads);
+  check.atLeast("rows", rows, 1, "rows of the tile");
+  check.atLeast("cols", cols, 1, "columns of the tile");
+  check.sharedMemory(checkedProduct({rows, cols, 4}),
+                     "its " + shapeText(rows, cols) + " f32 tile");
+  check.registers(registersPerThread(checkedProduct({rows, cols}), 4, threads),
+                  "its " + shapeText(rows, cols) + " f32 fragment over " +
+                      std::to_string(threads) + " threads");
+}
+
 std::string buildPrintDemo(Program &program, const PrintDemoConfig &config) {
+  config.validate();
   std::string name = config.kernelName();
   Kernel k = program.kernel(name, config.threads);
   Buffer X = k.tensor("X", {kDynamic, config.cols}, program.f32());

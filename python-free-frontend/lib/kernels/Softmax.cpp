@@ -10,6 +10,7 @@
 
 #include "tile/Frontend/Kernels.h"
 
+#include "ConfigCheck.h"
 #include "RowSoftmax.h"
 
 #include <cmath>
@@ -23,6 +24,32 @@ std::string SoftmaxConfig::kernelName() const {
          std::to_string(rows) + "x" + std::to_string(blockN) + "_t" +
          std::to_string(threads) +
          (online && stages > 1 ? "_s" + std::to_string(stages) : "");
+}
+
+void SoftmaxConfig::validate() const {
+  ConfigCheck check("softmax");
+  check.oneOf("dtype", dtype, {"f16", "bf16", "f32"});
+  check.threads(threads);
+  check.atLeast("rows", rows, 1, "rows per block");
+  check.atLeast("block_n", blockN, 1, "columns held on chip");
+  if (online)
+    check.range("stages", stages, 1, kMaxStages,
+                "1: chunks straight from global memory; more: chunks "
+                "through that many shared tiles");
+  else if (stages != 1)
+    check.fail("stages must be 1 without online (only the online softmax "
+               "streams chunks through shared memory), but got " +
+               std::to_string(stages));
+  // Staged, one pass at a time streams its chunks through `stages` shared
+  // tiles of rows x block_n.
+  if (online && stages > 1)
+    check.sharedMemory(checkedProduct({stages, rows, blockN, bytesOf(dtype)}),
+                       std::to_string(stages) + " stages of a " +
+                           shapeText(rows, blockN) + " " + dtype + " chunk");
+  check.registers(
+      registersPerThread(checkedProduct({rows, blockN}), 4, threads),
+      "its " + shapeText(rows, blockN) + " f32 fragment over " +
+          std::to_string(threads) + " threads");
 }
 
 namespace {
@@ -145,6 +172,7 @@ static std::string buildOnlineSoftmax(Program &program,
 }
 
 std::string buildSoftmax(Program &program, const SoftmaxConfig &config) {
+  config.validate();
   if (config.online)
     return buildOnlineSoftmax(program, config);
   mlir::Type f32 = program.f32();

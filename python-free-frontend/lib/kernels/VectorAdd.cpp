@@ -7,6 +7,8 @@
 
 #include "tile/Frontend/Kernels.h"
 
+#include "ConfigCheck.h"
+
 #include <stdexcept>
 
 namespace tile::fe {
@@ -33,7 +35,19 @@ std::string VectorAddConfig::kernelName() const {
          std::to_string(threads);
 }
 
+void VectorAddConfig::validate() const {
+  ConfigCheck check("vector_add");
+  check.oneOf("dtype", dtype, {"f16", "bf16", "f32", "f64", "i32", "i64"});
+  check.threads(threads);
+  check.atLeast("block_n", blockN, 1, "elements per block");
+  // A fragment's share of a thread lives in its registers.
+  check.registers(registersPerThread(blockN, bytesOf(dtype), threads),
+                  "each of its fragments of " + std::to_string(blockN) + " " +
+                      dtype + " over " + std::to_string(threads) + " threads");
+}
+
 std::string buildVectorAdd(Program &program, const VectorAddConfig &config) {
+  config.validate();
   mlir::Type dtype = parseElementType(program, config.dtype);
   int64_t blockN = config.blockN;
   std::string name = config.kernelName();

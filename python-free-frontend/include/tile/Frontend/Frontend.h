@@ -33,6 +33,7 @@
 
 #include <array>
 #include <functional>
+#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <string>
@@ -63,7 +64,8 @@ public:
   Expr() = default;
   Expr(Kernel *kernel, mlir::Value value) : kernel(kernel), val(value) {}
   mlir::Value value() const { return val; }
-  mlir::Type type() const { return val.getType(); }
+  /// The value's type (null for a default-constructed Expr).
+  mlir::Type type() const { return val ? val.getType() : mlir::Type(); }
   Kernel *owner() const { return kernel; }
 
 private:
@@ -71,56 +73,16 @@ private:
   mlir::Value val;
 };
 
-Expr operator+(Expr lhs, Expr rhs);
-Expr operator-(Expr lhs, Expr rhs);
-Expr operator*(Expr lhs, Expr rhs);
-/// Unsigned division for index/integers, division for floats.
-Expr operator/(Expr lhs, Expr rhs);
-Expr operator%(Expr lhs, Expr rhs);
-// A literal on one side takes the type of the other side.
-Expr operator+(Expr lhs, double rhs);
-Expr operator-(Expr lhs, double rhs);
-Expr operator*(Expr lhs, double rhs);
-Expr operator/(Expr lhs, double rhs);
-Expr operator%(Expr lhs, double rhs);
-Expr operator+(double lhs, Expr rhs);
-Expr operator*(double lhs, Expr rhs);
-/// Rounding-up division of non-negative index/integer values.
-Expr ceilDiv(Expr lhs, Expr rhs);
-Expr ceilDiv(Expr lhs, double rhs);
-Expr max(Expr lhs, Expr rhs);
-Expr min(Expr lhs, Expr rhs);
-/// Logical (i1) or bitwise (integer) or.
-Expr operator|(Expr lhs, Expr rhs);
-/// a * b + c, rounded once (math.fma: one FFMA).
-Expr fma(Expr a, Expr b, Expr c);
-Expr exp(Expr x);
-Expr exp2(Expr x);
-Expr log(Expr x);
-Expr tanh(Expr x);
-Expr erf(Expr x);
-/// lhs < rhs (signed for integers and indices, ordered for floats): an i1.
-Expr less(Expr lhs, Expr rhs);
-/// condition ? whenTrue : whenFalse.
-Expr select(Expr condition, Expr whenTrue, Expr whenFalse);
-/// GELU, exact: x/2 (1 + erf(x / sqrt 2)).
-Expr gelu(Expr x);
-/// GELU, tanh approximation: x/2 (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))).
-Expr geluTanh(Expr x);
-/// Converts between float types (extf/truncf; f16 <-> bf16 through f32) or
-/// integer/index types.
-Expr cast(Expr x, mlir::Type type);
-
 using Indices = std::vector<Expr>;
 
 class Buffer;
 
 /// One element of a shared or fragment tile inside `Kernel::parallel`:
-/// reading it loads, assigning to it stores.
+/// reading it loads, assigning to it stores (at the line of `tile[i]`).
 class ElementRef {
 public:
-  ElementRef(const Buffer &buffer, Indices indices)
-      : buffer(buffer), indices(std::move(indices)) {}
+  ElementRef(const Buffer &buffer, Indices indices, SourceLoc loc)
+      : buffer(buffer), indices(std::move(indices)), loc(loc) {}
   operator Expr() const; // NOLINT: implicit load, as in TileLang.
   ElementRef &operator=(Expr value);
   ElementRef &operator=(const ElementRef &other) {
@@ -130,7 +92,81 @@ public:
 private:
   const Buffer &buffer;
   Indices indices;
+  SourceLoc loc;
 };
+
+/// An operand of an arithmetic operator (`+ - * / % |`): an `Expr` or a
+/// tile element, with the source line of the expression (operators cannot
+/// take a defaulted location argument; the implicit conversion to Operand
+/// captures it where the operator is used).
+class Operand {
+public:
+  Operand(Expr expr, SourceLoc loc = {}) // NOLINT: implicit by design.
+      : expr(expr), loc(loc) {}
+  Operand(const ElementRef &element, SourceLoc loc = {}) // NOLINT
+      : expr(element), loc(loc) {}
+  Expr expr;
+  SourceLoc loc;
+};
+
+/// The indices of `tile[...]`: `i` (Indices), `{a, b}`, or one Expr, with
+/// the source line of the access.
+struct ElementIndices {
+  ElementIndices(Indices indices, SourceLoc loc = {}) // NOLINT
+      : indices(std::move(indices)), loc(loc) {}
+  ElementIndices(std::initializer_list<Expr> indices, // NOLINT
+                 SourceLoc loc = {})
+      : indices(indices), loc(loc) {}
+  ElementIndices(Expr index, SourceLoc loc = {}) // NOLINT
+      : indices{index}, loc(loc) {}
+  ElementIndices(const ElementRef &index, SourceLoc loc = {}) // NOLINT
+      : indices{Expr(index)}, loc(loc) {}
+  Indices indices;
+  SourceLoc loc;
+};
+
+// Arithmetic between two values of one type. The ops get the line of the
+// expression.
+Expr operator+(Operand lhs, Operand rhs);
+Expr operator-(Operand lhs, Operand rhs);
+Expr operator*(Operand lhs, Operand rhs);
+/// Unsigned division for index/integers, division for floats.
+Expr operator/(Operand lhs, Operand rhs);
+Expr operator%(Operand lhs, Operand rhs);
+// A literal on one side takes the type of the other side (an integer type
+// takes only integral literals that it can represent).
+Expr operator+(Operand lhs, double rhs);
+Expr operator-(Operand lhs, double rhs);
+Expr operator*(Operand lhs, double rhs);
+Expr operator/(Operand lhs, double rhs);
+Expr operator%(Operand lhs, double rhs);
+Expr operator+(double lhs, Operand rhs);
+Expr operator*(double lhs, Operand rhs);
+/// Logical (i1) or bitwise (integer) or.
+Expr operator|(Operand lhs, Operand rhs);
+/// Rounding-up division of non-negative index/integer values.
+Expr ceilDiv(Expr lhs, Expr rhs, SourceLoc loc = {});
+Expr ceilDiv(Expr lhs, double rhs, SourceLoc loc = {});
+Expr max(Expr lhs, Expr rhs, SourceLoc loc = {});
+Expr min(Expr lhs, Expr rhs, SourceLoc loc = {});
+/// a * b + c, rounded once (math.fma: one FFMA).
+Expr fma(Expr a, Expr b, Expr c, SourceLoc loc = {});
+Expr exp(Expr x, SourceLoc loc = {});
+Expr exp2(Expr x, SourceLoc loc = {});
+Expr log(Expr x, SourceLoc loc = {});
+Expr tanh(Expr x, SourceLoc loc = {});
+Expr erf(Expr x, SourceLoc loc = {});
+/// lhs < rhs (signed for integers and indices, ordered for floats): an i1.
+Expr less(Expr lhs, Expr rhs, SourceLoc loc = {});
+/// condition ? whenTrue : whenFalse.
+Expr select(Expr condition, Expr whenTrue, Expr whenFalse, SourceLoc loc = {});
+/// GELU, exact: x/2 (1 + erf(x / sqrt 2)).
+Expr gelu(Expr x, SourceLoc loc = {});
+/// GELU, tanh approximation: x/2 (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))).
+Expr geluTanh(Expr x, SourceLoc loc = {});
+/// Converts between float types (extf/truncf; f16 <-> bf16 through f32),
+/// integer/index types, and integers/indices and floats.
+Expr cast(Expr x, mlir::Type type, SourceLoc loc = {});
 
 /// A tile region of a buffer at given offsets, for `Kernel::copy`.
 struct BufferRegion {
@@ -146,8 +182,9 @@ public:
   mlir::Type type() const;
   /// The tile of this (global) buffer starting at `offsets`.
   BufferRegion at(Indices offsets) const { return {this, std::move(offsets)}; }
-  ElementRef operator[](Indices indices) const { return {*this, indices}; }
-  ElementRef operator[](Expr index) const { return {*this, Indices{index}}; }
+  ElementRef operator[](ElementIndices indices) const {
+    return {*this, std::move(indices.indices), indices.loc};
+  }
   /// Size of dimension `dim` (a kernel parameter when dynamic).
   Expr dim(int64_t dim, SourceLoc loc = {}) const;
   Kernel *owner() const { return kernel; }
@@ -181,7 +218,7 @@ struct TensorSize {
   int paramIndex;
   int64_t dim;
 };
-TensorSize size(const Buffer &tensor, int64_t dim);
+TensorSize size(const Buffer &tensor, int64_t dim, SourceLoc loc = {});
 
 /// One relation of a launch contract: `size(A, 1) == size(B, 0)`,
 /// `size(X, 1) <= 4096`.
@@ -230,8 +267,6 @@ private:
   mlir::OwningOpRef<mlir::ModuleOp> mod;
 };
 
-/// A kernel under construction. Buffers keep a pointer to it: keep it where
-/// `Program::kernel` put it.
 /// Who prints a tile.print: one thread or the 32 lanes of one warp, of one
 /// block (default block (0, 0, 0)).
 struct PrintFrom {
@@ -246,6 +281,18 @@ struct PrintFrom {
   std::array<int64_t, 3> block = {0, 0, 0};
 };
 
+/// A kernel under construction. Buffers keep a pointer to it: keep it where
+/// `Program::kernel` put it.
+///
+/// Misuse of the API throws when the call is made, with the caller's
+/// `file:line: error: ` in front of the message: std::invalid_argument for
+/// a bad argument (a grid dimension or parameter that the kernel lacks, a
+/// type a tile cannot have, operands of different types or kernels, a
+/// default-constructed Expr or Buffer), std::logic_error for a call in the
+/// wrong place (an op built outside `body`, a parameter declared inside
+/// it). What needs the whole kernel (the dialect's rules: layouts, fragment
+/// sizes against the thread count, op operand types) is reported by
+/// `Program::verify` and `compile` as diagnostics at the caller's line.
 class Kernel {
 public:
   Kernel(const Kernel &) = delete;
@@ -253,29 +300,30 @@ public:
 
   /// Declares a global tensor parameter; `shape` may contain kDynamic.
   Buffer tensor(const std::string &name, std::vector<int64_t> shape,
-                mlir::Type elementType);
+                mlir::Type elementType, SourceLoc loc = {});
   /// Declares a scalar parameter (f32, i32, ...); use `scalar(i)` in the body.
-  int scalarParam(const std::string &name, mlir::Type type);
+  int scalarParam(const std::string &name, mlir::Type type, SourceLoc loc = {});
 
   /// Rasterize a 2-D grid in panels of `rows` grid rows for L2 reuse (the
   /// kernel's raster_panel); call before `body`. 0 turns it off.
-  void rasterPanel(int64_t rows) { raster = rows; }
+  void rasterPanel(int64_t rows, SourceLoc loc = {});
   /// Promises that dimension `dim` of tensor parameter `tensor` is a
   /// multiple of `divisor` at every launch (the kernel's `divisible`; the
   /// runtime checks it); call before `body`.
-  void divisible(const Buffer &tensor, int dim, int64_t divisor);
+  void divisible(const Buffer &tensor, int dim, int64_t divisor,
+                 SourceLoc loc = {});
   /// Adds a relation between tensor sizes that every launch must meet (the
   /// kernel's `requires`; the runtime refuses launches that break it), e.g.
   /// `k.require(size(A, 1) == size(B, 0))`; call before `body`. (Not named
   /// `requires`: that is a keyword in C++20.)
-  void require(const SizeRelation &relation);
+  void require(const SizeRelation &relation, SourceLoc loc = {});
   /// Creates the kernel with its grid and fills its body by calling `build`.
   void body(std::vector<GridExtent> grid,
             const std::function<void(Kernel &)> &build, SourceLoc loc = {});
 
   // Inside the body.
-  Expr blockIndex(int dim) const;
-  Expr scalar(int paramIndex) const;
+  Expr blockIndex(int dim, SourceLoc loc = {}) const;
+  Expr scalar(int paramIndex, SourceLoc loc = {}) const;
   Expr index(int64_t value, SourceLoc loc = {});
   Expr constant(double value, mlir::Type type, SourceLoc loc = {});
   /// The global buffer of `tensor`'s trailing dimensions at the leading
@@ -348,14 +396,22 @@ public:
   mlir::OpBuilder &builder() { return b; }
   mlir::Location location(SourceLoc loc);
   Program &program() { return *prog; }
+  /// Whether `body`'s build function is running: ops can be built only then.
+  bool building() const { return inBody; }
 
 private:
   friend class Program;
   friend class Buffer;
+  friend class ElementRef;
   Kernel(Program &program, std::string name, int64_t threads, SourceLoc loc);
   mlir::Operation *buildForLoop(Expr lower, Expr upper, int64_t step,
                                 const std::function<void(Expr)> &body,
                                 SourceLoc loc);
+  /// Throws unless ops can be built here (inside `body`).
+  void requireBody(SourceLoc loc, const char *what) const;
+  /// The value of `buffer` or `expr`, which must belong to this kernel.
+  mlir::Value use(const Buffer &buffer, SourceLoc loc, const char *what) const;
+  mlir::Value use(const Expr &expr, SourceLoc loc, const char *what) const;
   template <typename AllocOp>
   Buffer allocTile(std::vector<int64_t> shape, mlir::Type elementType,
                    mlir::tile::MemoryScope scope, SourceLoc loc);
@@ -379,6 +435,7 @@ private:
   // The tile.kernel once `body` is called; declared tensors resolve to its
   // block arguments from then on.
   mlir::Operation *op = nullptr;
+  bool inBody = false;
 };
 
 } // namespace tile::fe

@@ -20,17 +20,24 @@
 
 namespace tile::fe {
 
-/// Writes `contents` to `path` ("-": standard output); when it cannot, says
-/// why on standard error after "<tool>: " and returns false.
+/// Writes `contents` to `path` ("-": standard output); when it cannot
+/// (also when the write itself fails, e.g. on a full disk), says why on
+/// standard error after "<tool>: " and returns false.
 bool writeTextFile(const std::string &tool, const std::string &path,
                    const std::string &contents);
+
+/// Flushes standard output; when that fails (a full disk, a closed pipe),
+/// says why on standard error after "<tool>: " and returns false (instead
+/// of LLVM's "IO failure on output stream" abort at exit).
+bool flushStandardOutput(const std::string &tool);
 
 class KernelDirectory {
 public:
   KernelDirectory(std::string tool, std::string dir, std::string chip)
       : tool(std::move(tool)), dir(std::move(dir)), chip(std::move(chip)) {}
 
-  /// Creates the folder (and its parents).
+  /// Creates the folder (and its parents); false, with the reason on
+  /// standard error, when it cannot or is not a writable folder.
   bool create();
   /// Writes the compiled kernel's files and lists it in the index.
   bool add(const Variant &variant, const std::string &name,

@@ -14,6 +14,27 @@
 
 namespace tile::fe {
 
+// What a generator's configuration may ask for. Every config has a
+// `validate()` that its build function calls first (and tile-kernels and
+// tile-tune through it): it throws std::invalid_argument naming the field,
+// the value and the limit when the generator does not support the
+// configuration, before any IR is built. Layout rules that need the IR
+// (MMA tile multiples, fragment sizes against the thread count) stay with
+// the dialect's verifier, reported at the generator's line.
+
+/// Shared memory of one block on the largest supported chip (sm_90, with
+/// the opt-in; sm_80 has 163 KiB, sm_86/89 99 KiB): a configuration whose
+/// tiles need more cannot run anywhere. tile-tune prunes against the
+/// target's own limit.
+constexpr int64_t kMaxSharedMemoryPerBlock = 227 * 1024;
+/// Registers of one thread: a configuration whose fragments (at 32 bits
+/// per register) need more cannot run without spilling all of them.
+constexpr int64_t kMaxRegistersPerThread = 255;
+/// The deepest software pipeline a generator builds: each stage holds
+/// another copy of the pipelined tiles and unrolls another copy of the
+/// loop's prologue (the library uses 1 to 4).
+constexpr int64_t kMaxStages = 8;
+
 /// C = A + B for 1-D tensors of any length; each block handles `blockN`
 /// elements with `threads` threads.
 struct VectorAddConfig {
@@ -25,6 +46,9 @@ struct VectorAddConfig {
   /// A kernel name that encodes the configuration, e.g.
   /// vector_add_f32_1024x256.
   std::string kernelName() const;
+  /// Throws std::invalid_argument when the generator does not support
+  /// this configuration (the field, its value and the limit).
+  void validate() const;
 };
 
 /// Adds the vector-add kernel to `program`; returns its name.
@@ -40,6 +64,9 @@ struct PrintDemoConfig {
   int64_t threads = 64;
   /// e.g. print_demo_16x8_t64
   std::string kernelName() const;
+  /// Throws std::invalid_argument when the generator does not support
+  /// this configuration (the field, its value and the limit).
+  void validate() const;
 };
 std::string buildPrintDemo(Program &program, const PrintDemoConfig &config);
 
@@ -85,6 +112,13 @@ struct GemmConfig {
   /// e.g. gemm_f16_f32_128x128x32_t128_s3 (input, output, tile, threads,
   /// stages[, raster panel][, _nt][, _bias_gelu][, _div8]).
   std::string kernelName() const;
+  /// The shared memory its tiles need at least (the pipeline's stages of
+  /// the A and B tiles, or the staged accumulator, and the bias), in
+  /// bytes: what validate() and tile-tune compare with a block's limit.
+  int64_t sharedMemoryBytes() const;
+  /// Throws std::invalid_argument when the generator does not support
+  /// this configuration (the field, its value and the limit).
+  void validate() const;
 };
 
 /// Adds the GEMM kernel to `program`; returns its name.
@@ -104,6 +138,9 @@ struct BiasGeluConfig {
 
   /// e.g. bias_gelu_f16_4x1024_t256 (bias_gelu_tanh_... for the tanh form).
   std::string kernelName() const;
+  /// Throws std::invalid_argument when the generator does not support
+  /// this configuration (the field, its value and the limit).
+  void validate() const;
 };
 
 /// Adds the bias + GELU kernel to `program`; returns its name.
@@ -130,6 +167,9 @@ struct GemmSoftmaxConfig {
   /// e.g. gemm_softmax_f16_64x64x32_t128_s2 (gemm_softmax_pv64_... with
   /// headDim 64).
   std::string kernelName() const;
+  /// Throws std::invalid_argument when the generator does not support
+  /// this configuration (the field, its value and the limit).
+  void validate() const;
 };
 
 /// Adds the GEMM + row softmax kernel to `program`; returns its name.
@@ -157,6 +197,9 @@ struct AttentionConfig {
 
   /// e.g. attention_causal_f16_d64_64x64_t128_s2 (_lse with lse).
   std::string kernelName() const;
+  /// Throws std::invalid_argument when the generator does not support
+  /// this configuration (the field, its value and the limit).
+  void validate() const;
 };
 
 /// Adds the attention kernel to `program`; returns its name.
@@ -183,6 +226,9 @@ struct SoftmaxConfig {
   /// e.g. softmax_f16_1x4096_t256 (softmax_online_... when online, with
   /// _s<stages> when staged).
   std::string kernelName() const;
+  /// Throws std::invalid_argument when the generator does not support
+  /// this configuration (the field, its value and the limit).
+  void validate() const;
 };
 
 /// Adds the softmax kernel to `program`; returns its name.

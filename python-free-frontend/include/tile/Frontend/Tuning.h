@@ -2,11 +2,12 @@
 //
 // The compile-side half of the autotuner: a generator declares its
 // configuration space; each candidate is pruned before compiling when it
-// cannot run on the target (threads, shared memory, the generator's own
-// verifier: MMA tile divisibility and layout rules) and after compiling when
-// ptxas gives it more registers than a block may hold; each pruned
-// candidate keeps its reason. The survivors compile in parallel on the CPU
-// into a kernel directory that the GPU side times and validates.
+// cannot run on the target (threads and shared memory against the target's
+// limits, the generator's validate(): sizes, stages, registers; the
+// dialect's verifier: MMA tile divisibility and layout rules) and after
+// compiling when ptxas gives it more registers than a block may hold; each
+// pruned candidate keeps its reason. The survivors compile in parallel on the
+// CPU into a kernel directory that the GPU side times and validates.
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,19 +39,17 @@ struct DeviceLimits {
 std::optional<DeviceLimits> limitsForChip(const std::string &chip);
 
 /// The limits of the first device in a `tile-device-info --json` file
-/// (written on the GPU machine); nullopt with the reason in `error`.
+/// (written on the GPU machine); nullopt with the reason in `error` (also
+/// for JSON nested deeper than such a file is, refused before parsing).
 std::optional<DeviceLimits> readDeviceLimits(const std::string &path,
                                              std::string &error);
 
-/// A generator's configuration space.
+/// A generator's configuration space. Each candidate's shared memory
+/// (Variant::sharedMemoryBytes) is checked against the target's limit; its
+/// generator's validate() checks the rest.
 struct TuneSpace {
   std::string generator;
   std::vector<Variant> candidates;
-  /// Shared memory a configuration needs, in bytes (before compiling).
-  std::function<int64_t(const llvm::json::Object &)> sharedBytes;
-  /// A lower bound of the registers per thread (e.g. the accumulator's);
-  /// above 255 the configuration cannot run without spilling everything.
-  std::function<int64_t(const llvm::json::Object &)> minRegisters;
 };
 
 /// The values a GEMM space takes per parameter.
@@ -82,14 +81,15 @@ struct TuneCandidate {
 };
 
 /// Builds every candidate of `space` and prunes, with reasons, the ones
-/// whose threads, shared memory or known registers exceed `limits` or
-/// whose program does not verify.
+/// whose threads or shared memory exceed `limits`, whose generator refuses
+/// the configuration or whose program does not verify.
 std::vector<TuneCandidate> pruneStatically(const TuneSpace &space,
                                            const DeviceLimits &limits);
 
-/// Compiles the live candidates on `jobs` threads (`progress(done, total)`
-/// after each), then prunes those whose registers exceed the block's
-/// register file (ptxas -v).
+/// Compiles the live candidates on `jobs` threads (at most one per
+/// candidate; `progress(done, total)` after each), then prunes those that
+/// do not compile (with the compiler's first error) and those whose
+/// registers exceed the block's register file (ptxas -v).
 void compileCandidates(std::vector<TuneCandidate> &candidates,
                        const CompileOptions &options,
                        const DeviceLimits &limits, unsigned jobs,

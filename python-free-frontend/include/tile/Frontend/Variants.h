@@ -22,9 +22,16 @@ namespace tile::fe {
 /// One kernel variant: a generator with its configuration.
 struct Variant {
   std::string generator;
+  /// The kernel's name (the configuration's kernelName()).
+  std::string name;
   llvm::json::Object config;
-  /// Builds the kernel into the program and returns its name.
+  /// Builds the kernel into the program and returns its name; throws
+  /// std::invalid_argument when the generator does not support the
+  /// configuration (its validate()).
   std::function<std::string(Program &)> build;
+  /// The shared memory its tiles need at least, in bytes, where the
+  /// generator says (GemmConfig::sharedMemoryBytes); 0 otherwise.
+  int64_t sharedMemoryBytes = 0;
 };
 
 Variant vectorAddVariant(const VectorAddConfig &c);
