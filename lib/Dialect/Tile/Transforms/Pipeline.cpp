@@ -235,7 +235,8 @@ LogicalResult LoopPipeliner::run() {
     return failure();
   Location loc = loop.getLoc();
 
-  // S stages of each tile the copies fill.
+  // S stages of each tile the copies fill, in the tile's layout (a
+  // #tile.swizzle applies to each stage: tile.stage keeps the layout).
   for (Value tile : tiles) {
     auto alloc = tile.getDefiningOp<AllocSharedOp>();
     auto type = cast<BufferType>(tile.getType());
@@ -244,7 +245,8 @@ LogicalResult LoopPipeliner::run() {
     builder.setInsertionPoint(alloc);
     staged[tile] = AllocSharedOp::create(
         builder, alloc.getLoc(),
-        BufferType::get(shape, type.getElementType(), MemoryScope::Shared));
+        BufferType::get(shape, type.getElementType(), MemoryScope::Shared,
+                        type.getLayout()));
   }
 
   // Rows whose length is not a multiple of the copy chunk (an odd K in a
