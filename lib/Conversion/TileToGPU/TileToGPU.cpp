@@ -794,16 +794,24 @@ SmallVector<Value> KernelLowering::delinearize(Location loc, Value linear,
   return coords;
 }
 
-FailureOr<int64_t> KernelLowering::fragmentVector(Operation *user,
-                                                  Attribute layout) {
+/// Consecutive elements per chunk of a distributed fragment layout; none
+/// for a #tile.slice (row values are replicated, not cut in chunks) or no
+/// layout.
+static std::optional<int64_t> chunkWidth(Attribute layout) {
   // An MMA accumulator holds pairs of consecutive columns.
   if (isa_and_nonnull<MmaLayoutAttr>(layout))
     return 2;
-  auto rowMajor = dyn_cast_or_null<RowMajorLayoutAttr>(layout);
-  if (!rowMajor)
-    return user->emitOpError("expected fragment operands with a layout; run "
-                             "-tile-assign-layouts first");
-  return static_cast<int64_t>(rowMajor.getVec());
+  if (auto rowMajor = dyn_cast_or_null<RowMajorLayoutAttr>(layout))
+    return static_cast<int64_t>(rowMajor.getVec());
+  return std::nullopt;
+}
+
+FailureOr<int64_t> KernelLowering::fragmentVector(Operation *user,
+                                                  Attribute layout) {
+  if (std::optional<int64_t> vec = chunkWidth(layout))
+    return *vec;
+  return user->emitOpError("expected fragment operands with a layout; run "
+                           "-tile-assign-layouts first");
 }
 
 void KernelLowering::forEachChunk(Location loc, const Distribution &dist,
@@ -1852,9 +1860,12 @@ CopyOp KernelLowering::fusedStoreAfter(ParallelOp loop, Attribute layout,
   if (!source.isFragment() || source.getLayout() != layout ||
       copy.getTileShape() != ArrayRef<int64_t>(loop.getExtents()))
     return CopyOp();
-  // The copy moves chunks of the fragment's own width (lowerCopy).
-  FailureOr<int64_t> copyVec = fragmentVector(copy, layout);
-  if (failed(copyVec) || *copyVec != vec)
+  // The copy moves chunks of the fragment's own width (lowerCopy); a copy
+  // of row values (#tile.slice) stores each row once, not chunk by chunk.
+  // (A query: what cannot be fused is lowered on its own, without an
+  // error.)
+  std::optional<int64_t> copyVec = chunkWidth(layout);
+  if (!copyVec || *copyVec != vec)
     return CopyOp();
   // Each iteration stores only its own element of the fragment, so a chunk
   // is final once its iterations ran; the loop must write the fragment
