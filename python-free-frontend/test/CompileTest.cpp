@@ -1,0 +1,105 @@
+//===- CompileTest.cpp - Tests of the frontend's compile() ----------------===//
+//
+// compile() checks its target before anything else, verifies the module it
+// is given, and fails whenever an error is reported on the way; a valid
+// kernel compiles without any diagnostic.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Frontend/Compile.h"
+#include "tile/Frontend/Frontend.h"
+#include "tile/Frontend/Kernels.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/Parser/Parser.h"
+
+#include <gtest/gtest.h>
+
+using namespace tile::fe;
+
+namespace {
+
+/// Parses `text` into `program`'s module (the frontend's own context).
+void parseInto(Program &program, const std::string &text) {
+  mlir::OwningOpRef<mlir::ModuleOp> parsed =
+      mlir::parseSourceString<mlir::ModuleOp>(text, &program.context());
+  ASSERT_TRUE(parsed) << text;
+  mlir::Block *body = program.module().getBody();
+  body->getOperations().splice(body->end(), parsed->getBody()->getOperations());
+}
+
+TEST(Compile, RejectsUnsupportedAndMalformedChipsUpFront) {
+  for (std::string chip : {"", "garbage", "sm_75", "sm_90 O=0}"}) {
+    Program program;
+    buildVectorAdd(program, {1024, 256, "f32"});
+    CompileOptions options;
+    options.target.chip = chip;
+    CompiledModule compiled = compile(program.module(), options);
+    EXPECT_FALSE(compiled.ok) << chip;
+    EXPECT_NE(compiled.error.find("expected a target chip of sm_80 or newer"),
+              std::string::npos)
+        << compiled.error;
+    EXPECT_NE(compiled.error.find("but got '" + chip + "'"), std::string::npos)
+        << compiled.error;
+    EXPECT_TRUE(compiled.ptx.empty());
+  }
+  Program program;
+  buildVectorAdd(program, {1024, 256, "f32"});
+  CompileOptions options;
+  options.target.features = "+ptx80}},foo{";
+  CompiledModule compiled = compile(program.module(), options);
+  EXPECT_FALSE(compiled.ok);
+  EXPECT_NE(compiled.error.find("expected target features '+ptxNN'"),
+            std::string::npos)
+      << compiled.error;
+}
+
+TEST(Compile, VerifiesItsInputFirst) {
+  // 1000 elements cannot be spread over 256 threads; compile() is called
+  // without Program::verify().
+  Program program;
+  Kernel k = program.kernel("bad", /*threads=*/256);
+  Buffer A = k.tensor("A", {kDynamic}, program.f32());
+  k.body({ceildiv(A, 0, 1000)}, [&](Kernel &k) {
+    Buffer a = k.allocFragment({1000}, program.f32());
+    k.copy(A.at({k.index(0)}), a);
+  });
+  CompileOptions options;
+  options.emitCubin = false;
+  CompiledModule compiled = compile(program.module(), options);
+  EXPECT_FALSE(compiled.ok);
+  EXPECT_NE(compiled.error.find("expected the fragment's 1000 elements to be "
+                                "a multiple of the kernel's 256 threads"),
+            std::string::npos)
+      << compiled.error;
+  EXPECT_TRUE(compiled.ptx.empty());
+}
+
+TEST(Compile, AValidKernelCompilesWithoutDiagnostics) {
+  // A loop over a reduction's row values, then their copy to global memory
+  // (the lowering once reported an error here and went on).
+  Program program;
+  parseInto(program, R"mlir(
+tile.kernel @row_values(%X: !tile.buffer<?x?xf32, global>, %M: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads(128) {
+  %c0 = arith.constant 0 : index
+  %x = tile.alloc_fragment : !tile.buffer<4x256xf32, fragment>
+  %m = tile.alloc_fragment : !tile.buffer<4xf32, fragment>
+  tile.copy %X[%c0, %c0] to %x : !tile.buffer<?x?xf32, global> to !tile.buffer<4x256xf32, fragment>
+  tile.reduce max %x into %m dim(1) : !tile.buffer<4x256xf32, fragment>, !tile.buffer<4xf32, fragment>
+  tile.parallel (%i) in [4] {
+    %v = tile.load %m[%i] : !tile.buffer<4xf32, fragment>
+    %w = arith.mulf %v, %v : f32
+    tile.store %w, %m[%i] : !tile.buffer<4xf32, fragment>
+  }
+  tile.copy %m to %M[%c0] : !tile.buffer<4xf32, fragment> to !tile.buffer<?xf32, global>
+}
+)mlir");
+  CompileOptions options;
+  options.emitCubin = false;
+  CompiledModule compiled = compile(program.module(), options);
+  EXPECT_TRUE(compiled.ok) << compiled.error;
+  EXPECT_EQ(compiled.error, "");
+  EXPECT_NE(compiled.ptx.find(".entry row_values("), std::string::npos);
+}
+
+} // namespace
