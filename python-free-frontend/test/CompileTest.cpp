@@ -102,4 +102,33 @@ tile.kernel @row_values(%X: !tile.buffer<?x?xf32, global>, %M: !tile.buffer<?xf3
   EXPECT_NE(compiled.ptx.find(".entry row_values("), std::string::npos);
 }
 
+TEST(Compile, TypesBuiltInCppAreVerifiedByTheOpsThatIntroduceThem) {
+  // BufferType::get does not verify; the allocation's verifier does (2^64
+  // elements were 0 in int64 and the copies vanished).
+  for (auto [shape, expected] :
+       {std::pair<std::vector<int64_t>, std::string>{
+            {int64_t(1) << 32, int64_t(1) << 32},
+            "'tile.alloc_shared' op expected a buffer of fewer than 2^63 "
+            "bytes"},
+        {{512, 512},
+         "'tile.alloc_shared' op expected a shared tile of at "
+         "most 232448 bytes"}}) {
+    Program program;
+    Kernel k = program.kernel("big", /*threads=*/128);
+    Buffer A = k.tensor("A", {kDynamic, kDynamic}, program.f32());
+    k.body({ceildiv(A, 0, 128)}, [&](Kernel &k) {
+      Buffer s = k.allocShared(shape, program.f32());
+      k.copy(A.at({k.index(0), k.index(0)}), s);
+    });
+    std::string errors = program.verify();
+    EXPECT_NE(errors.find(expected), std::string::npos) << errors;
+    CompileOptions options;
+    options.emitCubin = false;
+    CompiledModule compiled = compile(program.module(), options);
+    EXPECT_FALSE(compiled.ok);
+    EXPECT_NE(compiled.error.find(expected), std::string::npos)
+        << compiled.error;
+  }
+}
+
 } // namespace

@@ -551,6 +551,14 @@ FailureOr<DictionaryAttr> KernelLowering::run() {
     if (!param.use_empty())
       return kernel.emitOpError("parameter is used by an operation that is "
                                 "not a tile op, which cannot be lowered");
+  // Each tile fits (its type says so), but all of them together, with the
+  // stages and the reductions' scratch, must too.
+  if (sharedBytes > kMaxSharedMemoryBytes)
+    return kernel.emitOpError("expected at most ")
+           << kMaxSharedMemoryBytes
+           << " bytes of shared memory (227 KiB, a block's on the largest "
+              "GPU), but its tiles take "
+           << sharedBytes << " bytes";
 
   // The launch description for the manifest.
   MLIRContext *ctx = kernel.getContext();

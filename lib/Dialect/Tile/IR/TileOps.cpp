@@ -8,9 +8,11 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -449,6 +451,8 @@ LogicalResult DimOp::verify() {
 LogicalResult SubviewOp::verify() {
   auto source = cast<BufferType>(getSource().getType());
   auto result = cast<BufferType>(getResult().getType());
+  if (failed(verifyBufferType(*this, result)))
+    return failure();
   if (!source.isGlobal() || !result.isGlobal())
     return emitOpError("expected a global source and result, but got a ")
            << stringifyMemoryScope(source.getScope()) << " source and a "
@@ -483,6 +487,8 @@ OpFoldResult DimOp::fold(FoldAdaptor) {
 
 static LogicalResult verifyAllocation(Operation *op, BufferType type,
                                       MemoryScope expected) {
+  if (failed(verifyBufferType(op, type)))
+    return failure();
   if (type.getScope() != expected)
     return op->emitOpError("expected a ")
            << stringifyMemoryScope(expected) << " buffer, but got a "
@@ -498,8 +504,25 @@ LogicalResult AllocSharedOp::verify() {
 }
 
 LogicalResult AllocFragmentOp::verify() {
-  return verifyAllocation(*this, cast<BufferType>(getResult().getType()),
-                          MemoryScope::Fragment);
+  auto type = cast<BufferType>(getResult().getType());
+  if (failed(verifyAllocation(*this, type, MemoryScope::Fragment)))
+    return failure();
+  // A distributed fragment's share of one thread must fit its registers
+  // (a #tile.slice holds row slots, fewer than its parent's registers).
+  if (isa_and_nonnull<SliceLayoutAttr>(type.getLayout()))
+    return success();
+  int64_t threads = (*this)->getParentOfType<KernelOp>().getThreads();
+  if (threads < 1)
+    return success(); // The kernel reports its thread count.
+  int64_t perThread = llvm::divideCeil(type.getNumElements(), threads);
+  int64_t registers = llvm::divideCeil(
+      perThread * getElementByteWidth(type.getElementType()), int64_t(4));
+  if (registers > kMaxRegistersPerThread)
+    return emitOpError("expected a fragment of at most ")
+           << kMaxRegistersPerThread << " 32-bit registers per thread, but its "
+           << type.getNumElements() << " elements over the kernel's " << threads
+           << " threads take " << registers;
+  return success();
 }
 
 //===----------------------------------------------------------------------===//
@@ -592,6 +615,8 @@ LogicalResult ClearOp::verify() {
 LogicalResult StageOp::verify() {
   auto source = cast<BufferType>(getSource().getType());
   auto result = cast<BufferType>(getResult().getType());
+  if (failed(verifyBufferType(*this, result)))
+    return failure();
   if (!source.isShared() || !result.isShared())
     return emitOpError("expected shared tiles, but got a ")
            << stringifyMemoryScope(source.getScope()) << " source and a "
@@ -688,6 +713,118 @@ static LogicalResult verifyGemmOperands(Operation *op, BufferType a,
   return success();
 }
 
+/// The count of a cp.async.wait_group: at most as many groups as a pipeline
+/// has in flight.
+static LogicalResult verifyPendingGroups(Operation *op, int64_t pending) {
+  if (pending > kMaxPipelineStages)
+    return op->emitOpError("expected at most ")
+           << kMaxPipelineStages
+           << " pending async copy groups (the deepest pipeline), but got "
+           << pending;
+  return success();
+}
+
+LogicalResult AsyncWaitOp::verify() {
+  return verifyPendingGroups(*this, getPending());
+}
+
+/// Whether `op` loads the prefetch registers of accumulator `acc`.
+static bool prefetchesFor(Operation *op, Value acc) {
+  if (auto prefetch = dyn_cast<GemmPrefetchOp>(op))
+    return prefetch.getC() == acc;
+  auto gemm = dyn_cast<GemmOp>(op);
+  return gemm && gemm.getC() == acc && gemm.getNextA();
+}
+
+/// The last op (program order) in or under `op` that prefetches for `acc`.
+static Operation *lastPrefetchIn(Operation *op, Value acc) {
+  Operation *last = nullptr;
+  op->walk([&](Operation *nested) {
+    if (prefetchesFor(nested, acc))
+      last = nested;
+  });
+  return last;
+}
+
+/// "transpose_a, transpose_b", ..., "no transpose".
+static std::string transposeFlags(bool a, bool b) {
+  return a && b ? "transpose_a, transpose_b"
+         : a    ? "transpose_a"
+         : b    ? "transpose_b"
+                : "no transpose";
+}
+
+/// A `prefetched` gemm reads registers that the last prefetch on its
+/// accumulator loaded: on the way to it (its block, then the blocks around
+/// it), and, for each loop it is in, at the end of the loop's previous
+/// iteration. Each of those must exist and match the gemm.
+static LogicalResult verifyPrefetchSources(GemmOp gemm) {
+  Value acc = gemm.getC();
+  SmallVector<Operation *> sources;
+  bool reached = false;
+  for (Operation *at = gemm; at && !isa<KernelOp>(at); at = at->getParentOp()) {
+    Operation *before = nullptr;
+    for (Operation *prev = at->getPrevNode(); prev && !before;
+         prev = prev->getPrevNode())
+      before = lastPrefetchIn(prev, acc);
+    if (before) {
+      sources.push_back(before);
+      reached = true;
+      break;
+    }
+    // Nothing before it in this block: a loop's body is also entered from
+    // its previous iteration.
+    Operation *parent = at->getParentOp();
+    if (!isa_and_nonnull<LoopLikeOpInterface>(parent))
+      continue;
+    Operation *last = nullptr;
+    for (Operation &op : *at->getBlock())
+      if (Operation *found = lastPrefetchIn(&op, acc))
+        last = found;
+    if (!last) {
+      InFlightDiagnostic diag = gemm.emitOpError(
+          "is `prefetched` in a loop whose body loads no prefetch on its "
+          "accumulator for the next iteration (`then wait N prefetch`)");
+      diag.attachNote(parent->getLoc()) << "the loop";
+      return diag;
+    }
+    sources.push_back(last);
+  }
+  if (!reached)
+    return gemm.emitOpError(
+        "is `prefetched`, but no tile.gemm_prefetch or `then wait N "
+        "prefetch` on its accumulator comes before it");
+  for (Operation *source : sources) {
+    auto prefetch = dyn_cast<GemmPrefetchOp>(source);
+    auto producer = dyn_cast<GemmOp>(source);
+    bool transposeA =
+        prefetch ? prefetch.getTransposeA() : producer.getTransposeA();
+    bool transposeB =
+        prefetch ? prefetch.getTransposeB() : producer.getTransposeB();
+    Type element =
+        (prefetch ? prefetch.getAType() : producer.getAType()).getElementType();
+    if (transposeA != gemm.getTransposeA() ||
+        transposeB != gemm.getTransposeB()) {
+      InFlightDiagnostic diag =
+          gemm.emitOpError("expected the prefetch of its operands to have "
+                           "its transposes (")
+          << transposeFlags(gemm.getTransposeA(), gemm.getTransposeB())
+          << "), but got " << transposeFlags(transposeA, transposeB);
+      diag.attachNote(source->getLoc()) << "the prefetch";
+      return diag;
+    }
+    if (element != gemm.getAType().getElementType()) {
+      InFlightDiagnostic diag =
+          gemm.emitOpError("expected the prefetch of its operands to be of "
+                           "its element type ")
+          << gemm.getAType().getElementType() << ", but got " << element;
+      diag.attachNote(source->getLoc()) << "the prefetch";
+      return diag;
+    }
+  }
+  return success();
+}
+
 LogicalResult GemmOp::verify() {
   if (failed(verifyGemmOperands(*this, getAType(), getBType(), getCType(),
                                 getTransposeA(), getTransposeB(),
@@ -698,6 +835,11 @@ LogicalResult GemmOp::verify() {
                        "next operands and the wait count, or none of them");
   if (getAType().isFragment() && (getPrefetched() || getNextA()))
     return emitOpError("expected no operand prefetch with an A fragment");
+  if (std::optional<int64_t> pending = getWaitPending())
+    if (failed(verifyPendingGroups(*this, *pending)))
+      return failure();
+  if (getPrefetched())
+    return verifyPrefetchSources(*this);
   return success();
 }
 
@@ -869,6 +1011,18 @@ LogicalResult ParallelOp::verify() {
     return emitOpError("expected 1 to 4 extents, but got ") << extents.size();
   if (llvm::any_of(extents, [](int64_t e) { return e <= 0; }))
     return emitOpError("expected positive extents");
+  // The lowering unrolls the iterations over the threads (or loops over
+  // them, rolled): no more than the elements of the largest tile.
+  std::optional<int64_t> iterations = 1;
+  for (int64_t extent : extents)
+    iterations =
+        iterations ? llvm::checkedMul(*iterations, extent) : std::nullopt;
+  if (!iterations || *iterations > kMaxParallelIterations)
+    return emitOpError("expected at most ")
+           << kMaxParallelIterations
+           << " iterations (the elements of the largest tile), but got "
+           << formatShape(extents)
+           << (iterations ? " = " + std::to_string(*iterations) : "");
   if (getBodyBlock().getNumArguments() != extents.size())
     return emitOpError("expected ")
            << extents.size() << " induction variables, but got "
