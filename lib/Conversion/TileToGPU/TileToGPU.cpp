@@ -1549,7 +1549,13 @@ LogicalResult KernelLowering::lowerPrint(PrintOp op) {
   // `extra` values after it.
   auto printElement = [&](ValueRange indices, Value element, StringRef suffix,
                           ValueRange extra) {
-    std::string format = op.getLabel().str();
+    // The label is text, not format: its '%' print as themselves.
+    std::string format;
+    for (char c : op.getLabel()) {
+      format += c;
+      if (c == '%')
+        format += '%';
+    }
     SmallVector<Value> args;
     for (Value index : indices) {
       format += "[%lld]";
