@@ -665,6 +665,37 @@ tile.kernel @store_index_count(%x: f32) grid(%bx) = [1] threads(32) {
 
 // -----
 
+tile.kernel @load_constant_index_outside(%x: f32) grid(%bx) = [1] threads(32) {
+  %c8 = arith.constant 8 : index
+  %s = tile.alloc_shared : !tile.buffer<8x8xf32, shared>
+  tile.parallel (%i) in [8] {
+    // expected-error@+1 {{'tile.load' op expected index #1 from 0 to 7, but got 8}}
+    %v = tile.load %s[%i, %c8] : !tile.buffer<8x8xf32, shared>
+  }
+}
+
+// -----
+
+tile.kernel @store_negative_index(%x: f32) grid(%bx) = [1] threads(32) {
+  %cm1 = arith.constant -1 : index
+  %s = tile.alloc_shared : !tile.buffer<64xf32, shared>
+  tile.parallel (%i) in [8] {
+    // expected-error@+1 {{'tile.store' op expected index #0 from 0 to 63, but got -1}}
+    tile.store %x, %s[%cm1] : !tile.buffer<64xf32, shared>
+  }
+}
+
+// -----
+
+tile.kernel @stage_out_of_range() grid(%bx) = [1] threads(32) {
+  %c2 = arith.constant 2 : index
+  %s = tile.alloc_shared : !tile.buffer<2x64xf32, shared>
+  // expected-error@+1 {{'tile.stage' op expected a stage from 0 to 1, but got 2}}
+  %t = tile.stage %s[%c2] : !tile.buffer<2x64xf32, shared> -> !tile.buffer<64xf32, shared>
+}
+
+// -----
+
 tile.kernel @load_outside_parallel() grid(%bx) = [1] threads(32) {
   %c0 = arith.constant 0 : index
   %s = tile.alloc_shared : !tile.buffer<64xf32, shared>

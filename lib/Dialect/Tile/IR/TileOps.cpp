@@ -7,6 +7,7 @@
 #include "tile/Dialect/Tile/IR/Tile.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/ADT/DenseSet.h"
@@ -630,6 +631,12 @@ LogicalResult StageOp::verify() {
                        "got ")
            << formatShape(source.getShape()) << " -> "
            << formatShape(result.getShape());
+  // A constant stage must exist (a computed one is the pipeline's, mod S).
+  APInt stage;
+  if (matchPattern(getIndex(), m_ConstantInt(&stage)) &&
+      (stage.isNegative() || stage.uge(source.getDimSize(0))))
+    return emitOpError("expected a stage from 0 to ")
+           << source.getDimSize(0) - 1 << ", but got " << stage.getSExtValue();
   // Stages are filled by async copies only: a read of a stage then needs no
   // barrier after it, since the stage is refilled after the next
   // tile.async_wait, which synchronizes the block.
@@ -1109,8 +1116,19 @@ static LogicalResult verifyElementAccess(Operation *op, Value buffer,
   auto loop = op->getParentOfType<ParallelOp>();
   if (!loop)
     return op->emitOpError("expected to be inside tile.parallel");
-  if (!type.isFragment())
+  if (!type.isFragment()) {
+    // A shared tile may be indexed freely, but a constant index must be
+    // inside it (a computed one is the program's to keep there).
+    for (auto [d, index] : llvm::enumerate(indices)) {
+      APInt value;
+      if (matchPattern(index, m_ConstantInt(&value)) &&
+          (value.isNegative() || value.uge(type.getDimSize(d))))
+        return op->emitOpError("expected index #")
+               << d << " from 0 to " << type.getDimSize(d) - 1 << ", but got "
+               << value.getSExtValue();
+    }
     return success();
+  }
   // A row's value (a tile.reduce result) read at every column: broadcast.
   ArrayRef<int64_t> extents = loop.getExtents();
   if (isa<LoadOp>(op) && type.getRank() == 1 && extents.size() == 2 &&
