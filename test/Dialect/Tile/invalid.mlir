@@ -482,6 +482,17 @@ tile.kernel @copy_shape_mismatch() grid(%bx) = [1] threads(32) {
 
 // -----
 
+// A global copy unrolls the thread's elements (a masked access each at the
+// tensor's edge).
+tile.kernel @copy_unrolled_too_far(%A: !tile.buffer<?x?xi8, global>) grid(%bx) = [1] threads(32) {
+  %c0 = arith.constant 0 : index
+  %s = tile.alloc_shared : !tile.buffer<256x512xi8, shared>
+  // expected-error@+1 {{'tile.copy' op expected at most 1024 elements per thread in a copy to or from global memory, but the 256x512 tile over the kernel's 32 threads is 4096}}
+  tile.copy %A[%c0, %c0] to %s : !tile.buffer<?x?xi8, global> to !tile.buffer<256x512xi8, shared>
+}
+
+// -----
+
 //===----------------------------------------------------------------------===//
 // tile.fill, tile.clear
 //===----------------------------------------------------------------------===//
@@ -533,6 +544,27 @@ tile.kernel @parallel_0d() grid(%bx) = [1] threads(32) {
 tile.kernel @parallel_too_many_iterations() grid(%bx) = [1] threads(32) {
   // expected-error@+1 {{'tile.parallel' op expected at most 1044480 iterations (the elements of the largest tile), but got 2x2x4294967296x8 = 137438953472}}
   tile.parallel (%i, %j, %k, %l) in [2, 2, 4294967296, 8] {
+  }
+}
+
+// -----
+
+// Unrolled, a loop emits its body once per iteration of each thread.
+tile.kernel @parallel_unrolled_too_far(%x: f32) grid(%bx) = [1] threads(32) {
+  %s = tile.alloc_shared : !tile.buffer<10x10xf32, shared>
+  // expected-error@+1 {{'tile.parallel' op expected at most 1024 iterations per thread (the loop is unrolled; a loop over shared tiles may be `rolled`), but its 655360 iterations over the kernel's 32 threads are 20480}}
+  tile.parallel (%i, %j) in [65536, 10] {
+    tile.store %x, %s[%j, %j] : !tile.buffer<10x10xf32, shared>
+  }
+}
+
+// -----
+
+// The same loop, rolled, is a loop (no error).
+tile.kernel @parallel_rolled_far(%x: f32) grid(%bx) = [1] threads(32) {
+  %s = tile.alloc_shared : !tile.buffer<10x10xf32, shared>
+  tile.parallel (%i, %j) in [65536, 10] rolled {
+    tile.store %x, %s[%j, %j] : !tile.buffer<10x10xf32, shared>
   }
 }
 

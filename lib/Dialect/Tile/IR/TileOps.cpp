@@ -581,6 +581,21 @@ LogicalResult CopyOp::verify() {
     return emitOpError("expected the source shape ")
            << formatShape(source.getShape()) << " to match the dest tile "
            << formatShape(tileShape);
+  // The code a global copy unrolls per thread: its elements, each a masked
+  // access at the tensor's edge.
+  auto kernel = (*this)->getParentOfType<KernelOp>();
+  if (kernel && kernel.getThreads() >= 1 &&
+      (source.isGlobal() || dest.isGlobal())) {
+    int64_t perThread = llvm::divideCeil(ShapedType::getNumElements(tileShape),
+                                         kernel.getThreads());
+    if (perThread > kMaxUnrolledPerThread)
+      return emitOpError("expected at most ")
+             << kMaxUnrolledPerThread
+             << " elements per thread in a copy to or from global memory, "
+                "but the "
+             << formatShape(tileShape) << " tile over the kernel's "
+             << kernel.getThreads() << " threads is " << perThread;
+  }
   return success();
 }
 
@@ -1038,10 +1053,22 @@ LogicalResult ParallelOp::verify() {
     if (!iv.getType().isIndex())
       return emitOpError("expected induction variable #")
              << i << " to be of type index, but got " << iv.getType();
-  if (!(*this)->getParentOfType<KernelOp>())
+  auto kernel = (*this)->getParentOfType<KernelOp>();
+  if (!kernel)
     return emitOpError("expected to be inside a tile.kernel");
   if ((*this)->getParentOfType<ParallelOp>())
     return emitOpError("expected no nesting inside another tile.parallel");
+  // Unrolled, the body is emitted once per iteration of each thread.
+  if (int64_t threads = kernel.getThreads(); threads >= 1 && !getRolled()) {
+    int64_t perThread = llvm::divideCeil(*iterations, threads);
+    if (perThread > kMaxUnrolledPerThread)
+      return emitOpError("expected at most ")
+             << kMaxUnrolledPerThread
+             << " iterations per thread (the loop is unrolled; a loop over "
+                "shared tiles may be `rolled`), but its "
+             << *iterations << " iterations over the kernel's " << threads
+             << " threads are " << perThread;
+  }
   // The body is run once per element; only element accesses (and sizes) of
   // tiles can be, not whole-tile ops. A nested tile.parallel reports itself.
   Operation *wholeTileOp = nullptr;

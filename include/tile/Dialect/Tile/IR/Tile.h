@@ -53,6 +53,14 @@ constexpr int64_t kMaxFragmentBytes =
 /// Iterations of a tile.parallel: the elements of the largest tile (an i8
 /// fragment of kMaxFragmentBytes).
 constexpr int64_t kMaxParallelIterations = kMaxFragmentBytes;
+/// What the lowering unrolls for one thread: the iterations of a tile.parallel
+/// that is not `rolled` (one copy of the body each), and the elements of a
+/// tile.copy to or from global memory (one masked access each at the
+/// tensor's edge). 1024 covers the largest fragment (255 registers of four
+/// i8 elements) and is 8 times the library's largest (a 128x256 f32
+/// epilogue over 256 threads); a loop over shared tiles beyond it may be
+/// `rolled`.
+constexpr int64_t kMaxUnrolledPerThread = 1024;
 /// Stages of a pipelined loop (tile.num_stages), and so the count of a
 /// tile.async_wait (at most that many groups are in flight).
 constexpr int64_t kMaxPipelineStages = 16;
