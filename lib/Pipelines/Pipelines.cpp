@@ -1,21 +1,121 @@
 //===- Pipelines.cpp - Named tile compilation pipelines -------------------===//
 //
 // The pipelines are kept as text so that the documentation, `tile-opt
-// --dump-pass-pipeline` and the code show the same passes.
+// --dump-pass-pipeline` and the code show the same passes. Their target is
+// checked before any text is built from it.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tile/Pipelines/Pipelines.h"
 
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <atomic>
+
 using namespace mlir;
+using namespace mlir::tile;
+
+namespace {
+/// A chip this compiler supports and the oldest PTX ISA version that has it.
+struct SupportedChip {
+  const char *name;
+  unsigned minPtx; // 78 = PTX 7.8
+};
+} // namespace
+
+// The chips of sm_80 or newer (mma.sync m16n8k16 with bf16, cp.async,
+// ldmatrix) that both LLVM 22's NVPTX back end and ptxas 13 know (LLVM's
+// sm_101 is ptxas' sm_110), each with LLVM's minimum PTX version.
+static const SupportedChip kSupportedChips[] = {
+    {"sm_80", 70},   {"sm_86", 71},   {"sm_87", 74},   {"sm_88", 90},
+    {"sm_89", 78},   {"sm_90", 78},   {"sm_90a", 80},  {"sm_100", 86},
+    {"sm_100a", 86}, {"sm_100f", 88}, {"sm_103", 88},  {"sm_103a", 88},
+    {"sm_103f", 88}, {"sm_110", 90},  {"sm_110a", 90}, {"sm_110f", 90},
+    {"sm_120", 87},  {"sm_120a", 87}, {"sm_120f", 88}, {"sm_121", 88},
+    {"sm_121a", 88}, {"sm_121f", 88}};
+
+// The PTX ISA versions LLVM 22's NVPTX back end can write.
+static const unsigned kPtxVersions[] = {
+    32, 40, 41, 42, 43, 50, 60, 61, 62, 63, 64, 65, 70, 71, 72, 73,
+    74, 75, 76, 77, 78, 80, 81, 82, 83, 84, 85, 86, 87, 88, 90};
+
+static std::string formatPtx(unsigned version) {
+  return llvm::formatv("{0}.{1}", version / 10, version % 10).str();
+}
+
+LogicalResult tile::verifyTarget(StringRef chip, StringRef features,
+                                 std::string &error) {
+  const SupportedChip *found = llvm::find_if(
+      kSupportedChips, [&](const SupportedChip &c) { return chip == c.name; });
+  if (found == std::end(kSupportedChips)) {
+    // "sm_80, ..., sm_90[a], sm_100[a|f], ...": the variants with their base.
+    std::string names;
+    for (const SupportedChip &c : kSupportedChips) {
+      StringRef name = c.name;
+      if (name.back() == 'a' || name.back() == 'f') {
+        if (names.back() == ']')
+          names.insert(names.size() - 1, std::string("|") + name.back());
+        else
+          names += std::string("[") + name.back() + "]";
+        continue;
+      }
+      names += (names.empty() ? "" : ", ") + name.str();
+    }
+    unsigned version = 0;
+    bool older = chip.starts_with("sm_") &&
+                 !chip.drop_front(3).getAsInteger(10, version) && version < 80;
+    error = llvm::formatv("expected a target chip of sm_80 or newer ({0}), "
+                          "but got '{1}'{2}",
+                          names, chip,
+                          older ? ", which lacks mma.sync m16n8k16 and "
+                                  "cp.async (the lowering uses both)"
+                                : "")
+                .str();
+    return failure();
+  }
+  if (features.empty())
+    return success();
+  unsigned ptx = 0;
+  StringRef version = features;
+  if (!version.consume_front("+ptx") || version.getAsInteger(10, ptx) ||
+      !llvm::is_contained(kPtxVersions, ptx)) {
+    error = ("expected target features '+ptxNN' (a PTX ISA version that "
+             "LLVM knows, e.g. +ptx80) or none, but got '" +
+             features + "'")
+                .str();
+    return failure();
+  }
+  if (ptx < found->minPtx) {
+    error = llvm::formatv("expected PTX {0} or newer for {1} (features "
+                          "+ptx{2}), but got +ptx{3} (PTX {4})",
+                          formatPtx(found->minPtx), chip, found->minPtx, ptx,
+                          formatPtx(ptx))
+                .str();
+    return failure();
+  }
+  return success();
+}
+
+LogicalResult tile::verifyTargetOptions(const TargetOptions &options,
+                                        std::string &error) {
+  return verifyTarget(options.chip, options.features, error);
+}
+
+std::string tile::getTileLoweringPipeline() {
+  return "tile-pipeline,tile-assign-layouts,convert-tile-to-gpu";
+}
+
+std::string tile::getTileCleanupPipeline() { return "canonicalize,cse"; }
 
 std::string tile::getTileToGPUPipeline() {
-  return "tile-pipeline,tile-assign-layouts,convert-tile-to-gpu,canonicalize,"
-         "cse";
+  return getTileLoweringPipeline() + "," + getTileCleanupPipeline();
 }
 
 std::string tile::getGPUToNVVMPipeline(const TargetOptions &options) {
@@ -36,24 +136,133 @@ LogicalResult tile::addPipeline(OpPassManager &pm, StringRef pipeline,
   return parsePassPipeline(pipeline, pm, errors);
 }
 
-void tile::registerTilePipelines() {
-  PassPipelineRegistration<>(
-      "tile-to-gpu", "Stage 1: tile -> gpu.func over scf/vector/memref/arith",
-      [](OpPassManager &pm) {
-        (void)addPipeline(pm, getTileToGPUPipeline(), llvm::errs());
+LogicalResult tile::addTargetPipeline(OpPassManager &pm,
+                                      const TargetOptions &options,
+                                      bool fromTile,
+                                      llvm::raw_ostream &errors) {
+  std::string error;
+  if (failed(verifyTargetOptions(options, error))) {
+    errors << error;
+    return failure();
+  }
+  return addPipeline(pm,
+                     fromTile ? getTileToNVVMPipeline(options)
+                              : getGPUToNVVMPipeline(options),
+                     errors);
+}
+
+//===----------------------------------------------------------------------===//
+// Errors mean failure
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Counts the error diagnostics reported in a context while it is alive.
+class ErrorCounter {
+public:
+  explicit ErrorCounter(MLIRContext *context) : context(context) {
+    handler = context->getDiagEngine().registerHandler([this](Diagnostic &d) {
+      if (d.getSeverity() == DiagnosticSeverity::Error)
+        ++errors;
+      return failure(); // Reported by the handlers registered before.
+    });
+  }
+  ErrorCounter(const ErrorCounter &) = delete;
+  ErrorCounter &operator=(const ErrorCounter &) = delete;
+  ~ErrorCounter() { context->getDiagEngine().eraseHandler(handler); }
+  unsigned count() const { return errors; }
+
+private:
+  MLIRContext *context;
+  DiagnosticEngine::HandlerID handler;
+  std::atomic<unsigned> errors{0};
+};
+
+/// The last pass: fails when an error was reported while the passes before
+/// it ran (the errors are printed already; this makes the run fail).
+struct ErrorDiagnosticsCheckPass
+    : public PassWrapper<ErrorDiagnosticsCheckPass, OperationPass<>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ErrorDiagnosticsCheckPass)
+
+  explicit ErrorDiagnosticsCheckPass(std::shared_ptr<ErrorCounter> counter)
+      : counter(std::move(counter)) {}
+  StringRef getArgument() const override {
+    return "tile-fail-on-reported-errors";
+  }
+  StringRef getDescription() const override {
+    return "fail when a pass before reported an error but succeeded";
+  }
+  void runOnOperation() override {
+    if (counter->count() != 0)
+      signalPassFailure();
+  }
+
+  std::shared_ptr<ErrorCounter> counter;
+};
+} // namespace
+
+void tile::addErrorDiagnosticsCheck(PassManager &pm) {
+  pm.addPass(std::make_unique<ErrorDiagnosticsCheckPass>(
+      std::make_shared<ErrorCounter>(pm.getContext())));
+}
+
+//===----------------------------------------------------------------------===//
+// Registration
+//===----------------------------------------------------------------------===//
+
+/// Registers a pipeline with TargetPipelineOptions whose target is checked
+/// first: an unsupported chip or malformed features fail the pipeline's
+/// parsing (and so the tool), as does a pipeline that cannot be built.
+static void registerTargetPipeline(StringRef name, StringRef description,
+                                   bool fromTile) {
+  registerPassPipeline(
+      name, description,
+      [name = name.str(),
+       fromTile](OpPassManager &pm, StringRef text,
+                 function_ref<LogicalResult(const Twine &)> errorHandler)
+          -> LogicalResult {
+        TargetPipelineOptions options;
+        if (failed(options.parseFromString(text)))
+          return failure();
+        std::string errors;
+        llvm::raw_string_ostream os(errors);
+        if (failed(addTargetPipeline(pm, options.toTargetOptions(), fromTile,
+                                     os))) {
+          // Named by the pipeline (the option handler's error has no
+          // location to give).
+          llvm::errs() << "error: " << name << ": " << errors << "\n";
+          return failure();
+        }
+        return success();
+      },
+      [](function_ref<void(const detail::PassOptions &)> optHandler) {
+        optHandler(TargetPipelineOptions());
       });
-  PassPipelineRegistration<TargetPipelineOptions>(
+}
+
+void tile::registerTilePipelines() {
+  registerPassPipeline(
+      "tile-to-gpu", "Stage 1: tile -> gpu.func over scf/vector/memref/arith",
+      [](OpPassManager &pm, StringRef text,
+         function_ref<LogicalResult(const Twine &)> errorHandler)
+          -> LogicalResult {
+        if (!text.empty())
+          return errorHandler("tile-to-gpu takes no options, but got '" + text +
+                              "'");
+        std::string errors;
+        llvm::raw_string_ostream os(errors);
+        if (failed(addPipeline(pm, getTileToGPUPipeline(), os))) {
+          llvm::errs() << "error: tile-to-gpu: " << errors << "\n";
+          return failure();
+        }
+        return success();
+      },
+      [](function_ref<void(const detail::PassOptions &)>) {});
+  registerTargetPipeline(
       "tile-gpu-to-nvvm",
       "Stage 2: attach the NVVM target and lower gpu.module to NVVM/LLVM",
-      [](OpPassManager &pm, const TargetPipelineOptions &options) {
-        (void)addPipeline(pm, getGPUToNVVMPipeline(options.toTargetOptions()),
-                          llvm::errs());
-      });
-  PassPipelineRegistration<TargetPipelineOptions>(
+      /*fromTile=*/false);
+  registerTargetPipeline(
       "tile-to-nvvm",
       "The whole lowering: tile -> gpu -> NVVM, ready for tile-translate",
-      [](OpPassManager &pm, const TargetPipelineOptions &options) {
-        (void)addPipeline(pm, getTileToNVVMPipeline(options.toTargetOptions()),
-                          llvm::errs());
-      });
+      /*fromTile=*/true);
 }

@@ -25,10 +25,20 @@ CompiledModule compile(ModuleOp module, const CompileOptions &options,
                        const std::string &binaryName) {
   CompiledModule result;
   llvm::raw_string_ostream errors(result.error);
+  // Any error reported on the way fails the compilation, even where the
+  // step that reported it went on.
+  unsigned reportedErrors = 0;
   ScopedDiagnosticHandler handler(module.getContext(), [&](Diagnostic &diag) {
+    if (diag.getSeverity() == DiagnosticSeverity::Error)
+      ++reportedErrors;
     printDiagnostic(errors, diag);
     return success();
   });
+  std::string targetError;
+  if (failed(mlir::tile::verifyTargetOptions(options.target, targetError))) {
+    errors << targetError;
+    return result;
+  }
   std::string toolkit =
       options.cudaToolkit.empty() ? defaultCudaToolkit() : options.cudaToolkit;
 
@@ -37,6 +47,7 @@ CompiledModule compile(ModuleOp module, const CompileOptions &options,
     return std::chrono::duration<double>(Clock::now() - from).count();
   };
   auto start = Clock::now();
+  // lowerToNVVM verifies the copy before lowering it.
   OwningOpRef<ModuleOp> copy = module.clone();
   if (failed(mlir::tile::lowerToNVVM(*copy, options.target)))
     return result;
@@ -69,7 +80,7 @@ CompiledModule compile(ModuleOp module, const CompileOptions &options,
     return result;
   result.manifest = std::move(*manifest);
   result.compileSeconds = secondsSince(start);
-  result.ok = true;
+  result.ok = reportedErrors == 0;
   return result;
 }
 

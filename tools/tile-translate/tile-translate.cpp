@@ -14,6 +14,7 @@
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
@@ -68,6 +69,15 @@ static LogicalResult writeFile(StringRef path, StringRef contents) {
     return failure();
   }
   file->os() << contents;
+  // A write error (a full disk, /dev/full) is reported here; left on the
+  // stream it would abort the tool when the stream closes.
+  file->os().flush();
+  if (std::error_code ec = file->os().error()) {
+    llvm::errs() << "tile-translate: cannot write '" << path
+                 << "': " << ec.message() << "\n";
+    file->os().clear_error();
+    return failure();
+  }
   file->keep();
   return success();
 }
@@ -78,6 +88,13 @@ int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(
       argc, argv,
       "tile-translate: tile IR -> PTX / cubin / fatbin / kernel manifest\n");
+
+  // The target, before any work: the same check as the pipelines'.
+  std::string targetError;
+  if (failed(tile::verifyTarget(chip, features, targetError))) {
+    llvm::errs() << "tile-translate: " << targetError << "\n";
+    return 1;
+  }
 
   DialectRegistry registry;
   tile::registerTileDialects(registry);
@@ -93,8 +110,12 @@ int main(int argc, char **argv) {
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
-  if (!module)
+  // Verified after the targets of an NVVM-level input are checked: the
+  // upstream verifier of #nvvm.target crashes on some malformed chips.
+  ParserConfig config(&context, /*verifyAfterParse=*/false);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, config);
+  if (!module || failed(tile::verifyNVVMTargets(*module)) ||
+      failed(verify(*module)))
     return 1;
 
   // What the tile ops ask for, read before they are lowered.

@@ -15,6 +15,7 @@
 
 namespace mlir {
 class OpPassManager;
+class PassManager;
 
 namespace tile {
 
@@ -39,9 +40,23 @@ struct TargetPipelineOptions
   TargetOptions toTargetOptions() const { return {chip, features, optLevel}; }
 };
 
+/// Checks a target before anything is built for it: `chip` one of the
+/// chips of sm_80 or newer that LLVM's NVPTX back end and ptxas both know
+/// (sm_80, sm_86, ..., sm_90, sm_90a, sm_100, ...), `features` empty or
+/// `+ptxNN`, a PTX ISA version that LLVM knows and that has the chip. Fails
+/// with the reason in `error`. The one check of tile-opt's pipelines,
+/// tile-translate and the frontend's compile().
+LogicalResult verifyTarget(StringRef chip, StringRef features,
+                           std::string &error);
+LogicalResult verifyTargetOptions(const TargetOptions &options,
+                                  std::string &error);
+
 /// Stage 1, tile -> gpu: software pipelining, layouts, then
-/// `convert-tile-to-gpu` and cleanup.
+/// `convert-tile-to-gpu` and cleanup; the tile passes and the cleanup
+/// alone.
 std::string getTileToGPUPipeline();
+std::string getTileLoweringPipeline();
+std::string getTileCleanupPipeline();
 /// Stage 2, gpu -> NVVM: target attachment and the upstream NVVM lowering.
 std::string getGPUToNVVMPipeline(const TargetOptions &options);
 /// Both stages.
@@ -51,6 +66,16 @@ std::string getTileToNVVMPipeline(const TargetOptions &options);
 /// a failure on `errors`.
 LogicalResult addPipeline(OpPassManager &pm, StringRef pipeline,
                           llvm::raw_ostream &errors);
+
+/// Adds `tile-to-nvvm` (`fromTile`) or `tile-gpu-to-nvvm` for `options`
+/// to `pm` after verifyTargetOptions; explains a failure on `errors`.
+LogicalResult addTargetPipeline(OpPassManager &pm, const TargetOptions &options,
+                                bool fromTile, llvm::raw_ostream &errors);
+
+/// Appends a pass that fails when an error diagnostic was reported while
+/// the passes before it ran: a pass that reports an error must not let the
+/// run succeed.
+void addErrorDiagnosticsCheck(PassManager &pm);
 
 /// Registers `tile-to-gpu`, `tile-gpu-to-nvvm` and `tile-to-nvvm`.
 void registerTilePipelines();

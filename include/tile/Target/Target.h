@@ -26,8 +26,14 @@ std::optional<BinaryFormat> parseBinaryFormat(StringRef name);
 
 /// Brings `module` to the NVVM level: runs `tile-to-nvvm` when it still holds
 /// tile kernels, `tile-gpu-to-nvvm` when its gpu.module has no target yet,
-/// and nothing when it is already lowered.
+/// and nothing when it is already lowered (but checks its target). Verifies
+/// the input and the IR after every pass; an error reported by any pass
+/// fails it.
 LogicalResult lowerToNVVM(ModuleOp module, const TargetOptions &options);
+
+/// Checks the chip and features of every #nvvm.target in the module's
+/// gpu.modules (verifyTarget): an NVVM-level input names its own target.
+LogicalResult verifyNVVMTargets(ModuleOp module);
 
 /// Serializes the module's gpu.module (NVVM level, with a target): PTX from
 /// upstream's NVVM serializer (LLVM's pipeline without the SLP vectorizer),

@@ -90,7 +90,8 @@ int64_t knownMultiple(Value value) {
   constexpr int64_t any = int64_t(1) << 30; // 0 is a multiple of anything
   APInt constant;
   if (matchPattern(value, m_ConstantInt(&constant))) {
-    int64_t v = std::abs(constant.getSExtValue());
+    // |c| as unsigned (-2^63 too), at most `any`: no overflow below.
+    int64_t v = constant.abs().getLimitedValue(any);
     return v == 0 ? any : v;
   }
   Operation *def = value.getDefiningOp();
@@ -106,6 +107,155 @@ int64_t knownMultiple(Value value) {
     return knownMultiple(def->getOperand(0));
   return 1;
 }
+
+/// What is known of an index or integer value: bounds lo <= value <= hi
+/// (signed), each possibly unknown, of magnitude below 2^62 so that sums
+/// and products of two cannot overflow.
+struct KnownRange {
+  std::optional<int64_t> lo, hi;
+  bool nonNegative() const { return lo && *lo >= 0; }
+};
+
+/// The range of `value` from constants, thread and block ids (CUDA's
+/// limits), the kernel's dynamic sizes (at most 2^48 elements: a buffer
+/// lies in the 48-bit virtual address space that CUDA shares with the host;
+/// every bounds check assumes sizes of real memory), loop counters (lower
+/// <= iv < upper), and what +, -, *, unsigned division and remainder,
+/// minima, maxima, selects and casts make of them.
+KnownRange knownRange(Value value, unsigned depth = 0) {
+  constexpr int64_t cap = int64_t(1) << 62;
+  auto bound = [&](std::optional<int64_t> b) -> std::optional<int64_t> {
+    if (!b || *b >= cap || *b <= -cap)
+      return std::nullopt;
+    return b;
+  };
+  auto range = [&](std::optional<int64_t> lo, std::optional<int64_t> hi) {
+    return KnownRange{bound(lo), bound(hi)};
+  };
+  auto add = [](std::optional<int64_t> a, std::optional<int64_t> b) {
+    return a && b ? std::optional<int64_t>(*a + *b) : std::nullopt;
+  };
+  auto negate = [](std::optional<int64_t> a) {
+    return a ? std::optional<int64_t>(-*a) : std::nullopt;
+  };
+  if (depth > 16)
+    return {};
+  APInt constant;
+  if (matchPattern(value, m_ConstantInt(&constant))) {
+    if (constant.getSignificantBits() > 63)
+      return {};
+    return range(constant.getSExtValue(), constant.getSExtValue());
+  }
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    Operation *owner = arg.getOwner()->getParentOp();
+    if (auto loop = dyn_cast_or_null<scf::ForOp>(owner)) {
+      if (arg != loop.getInductionVar())
+        return {};
+      KnownRange lower = knownRange(loop.getLowerBound(), depth + 1);
+      KnownRange upper = knownRange(loop.getUpperBound(), depth + 1);
+      return range(lower.lo, add(upper.hi, -1));
+    }
+    // The dynamic sizes of a kernel's buffers are its only index arguments.
+    if (isa_and_nonnull<gpu::GPUFuncOp>(owner) && arg.getType().isIndex())
+      return range(0, int64_t(1) << 48);
+    return {};
+  }
+  Operation *def = value.getDefiningOp();
+  if (!def)
+    return {};
+  // CUDA's limits: 1024 threads per block, grids of up to 2^31 - 1 x
+  // 65535 x 65535 blocks.
+  if (isa<gpu::ThreadIdOp, gpu::BlockDimOp>(def))
+    return range(0, 1024);
+  auto gridLimit = [](gpu::Dimension dim) -> int64_t {
+    return dim == gpu::Dimension::x ? (int64_t(1) << 31) - 1 : 65535;
+  };
+  if (auto id = dyn_cast<gpu::BlockIdOp>(def))
+    return range(0, gridLimit(id.getDimension()));
+  if (auto size = dyn_cast<gpu::GridDimOp>(def))
+    return range(1, gridLimit(size.getDimension()));
+  auto operand = [&](unsigned i) {
+    return knownRange(def->getOperand(i), depth + 1);
+  };
+  if (isa<arith::AddIOp>(def)) {
+    KnownRange a = operand(0), b = operand(1);
+    return range(add(a.lo, b.lo), add(a.hi, b.hi));
+  }
+  if (isa<arith::SubIOp>(def)) {
+    KnownRange a = operand(0), b = operand(1);
+    return range(add(a.lo, negate(b.hi)), add(a.hi, negate(b.lo)));
+  }
+  if (isa<arith::MulIOp>(def)) {
+    // Of two ranges of non-negative bounds below 2^31 each, or one of them.
+    KnownRange a = operand(0), b = operand(1);
+    if (!a.nonNegative() || !b.nonNegative() || !a.hi || !b.hi ||
+        (*b.hi != 0 && *a.hi >= cap / *b.hi))
+      return {};
+    return range(*a.lo * *b.lo, *a.hi * *b.hi);
+  }
+  if (isa<arith::DivUIOp, arith::CeilDivUIOp, arith::ShRUIOp>(def)) {
+    // Unsigned: a negative dividend is a huge one.
+    KnownRange a = operand(0);
+    return a.nonNegative() ? range(0, a.hi) : KnownRange{};
+  }
+  if (isa<arith::RemUIOp>(def)) {
+    // x mod y < y (unsigned), and <= x.
+    KnownRange x = operand(0), y = operand(1);
+    std::optional<int64_t> hi =
+        y.nonNegative() && y.hi ? add(y.hi, -1) : std::nullopt;
+    if (x.nonNegative() && x.hi)
+      hi = hi ? std::min(*hi, *x.hi) : x.hi;
+    return hi ? range(0, hi) : KnownRange{};
+  }
+  if (isa<arith::MinUIOp, arith::MaxUIOp, arith::AndIOp>(def)) {
+    KnownRange a = operand(0), b = operand(1);
+    if (isa<arith::MaxUIOp>(def))
+      return a.nonNegative() && b.nonNegative() && a.hi && b.hi
+                 ? range(std::max(*a.lo, *b.lo), std::max(*a.hi, *b.hi))
+                 : KnownRange{};
+    // Unsigned minimum, and: at most a non-negative operand.
+    std::optional<int64_t> hi;
+    for (const KnownRange &r : {a, b})
+      if (r.nonNegative() && r.hi)
+        hi = hi ? std::min(*hi, *r.hi) : r.hi;
+    return hi ? range(0, hi) : KnownRange{};
+  }
+  if (isa<arith::MinSIOp, arith::MaxSIOp>(def)) {
+    KnownRange a = operand(0), b = operand(1);
+    auto both = [](std::optional<int64_t> x, std::optional<int64_t> y,
+                   bool takeMax) -> std::optional<int64_t> {
+      if (!x || !y)
+        return std::nullopt;
+      return takeMax ? std::max(*x, *y) : std::min(*x, *y);
+    };
+    auto either = [](std::optional<int64_t> x, std::optional<int64_t> y,
+                     bool takeMax) -> std::optional<int64_t> {
+      if (!x || !y)
+        return x ? x : y;
+      return takeMax ? std::max(*x, *y) : std::min(*x, *y);
+    };
+    // min(a, b) <= each of a and b, >= the smaller of their lower bounds.
+    if (isa<arith::MinSIOp>(def))
+      return range(both(a.lo, b.lo, false), either(a.hi, b.hi, false));
+    return range(either(a.lo, b.lo, true), both(a.hi, b.hi, true));
+  }
+  if (isa<arith::SelectOp>(def)) {
+    KnownRange a = operand(1), b = operand(2);
+    if (!a.lo || !b.lo || !a.hi || !b.hi)
+      return {};
+    return range(std::min(*a.lo, *b.lo), std::max(*a.hi, *b.hi));
+  }
+  if (isa<arith::IndexCastUIOp, arith::IndexCastOp>(def)) {
+    Type source = def->getOperand(0).getType();
+    if (isa<arith::IndexCastUIOp>(def) && source.isInteger(32))
+      return range(0, (int64_t(1) << 32) - 1);
+    return operand(0);
+  }
+  return {};
+}
+
+/// Whether `value` is known to be 0 or more.
+bool knownNonNegative(Value value) { return knownRange(value).nonNegative(); }
 
 int64_t alignTo(int64_t value, int64_t alignment) {
   return llvm::divideCeil(value, alignment) * alignment;
@@ -315,8 +465,10 @@ private:
   /// (= `offsets` + chunk coordinates, which are multiples of vec).
   struct GlobalAccess {
     Value rowsInBounds; // every index but the last is inside
-    Value remaining;    // elements of the row from g on (signed; may be < 0)
-    Value fast;         // the whole vector is inside and aligned
+    /// size - g, the elements of the row from g on, where g is known to be
+    /// non-negative (null otherwise).
+    Value remaining;
+    Value fast; // the whole vector is inside and aligned
     /// Statically known: every chunk is wholly inside the row or wholly
     /// past its end and aligned (row length and column offset multiples of
     /// vec), so no chunk needs masked scalar accesses.
@@ -325,6 +477,10 @@ private:
   GlobalAccess globalAccessChecks(Location loc, const BufferStorage &global,
                                   ValueRange offsets, ArrayRef<Value> g,
                                   int64_t vec);
+  /// Whether lane `lane` of the chunk, at `index` of the last dimension
+  /// (g + lane), is inside the tensor.
+  Value laneInBounds(Location loc, const GlobalAccess &checks,
+                     const BufferStorage &global, Value index, int64_t lane);
   Value convertVector(Location loc, Value vector, Type elementType);
   /// Where the element at `coords` of a shared tile is stored: the same
   /// place, or the #tile.swizzle position.
@@ -587,6 +743,14 @@ FailureOr<DictionaryAttr> KernelLowering::run() {
     if (!param.use_empty())
       return kernel.emitOpError("parameter is used by an operation that is "
                                 "not a tile op, which cannot be lowered");
+  // Each tile fits (its type says so), but all of them together, with the
+  // stages and the reductions' scratch, must too.
+  if (sharedBytes > kMaxSharedMemoryBytes)
+    return kernel.emitOpError("expected at most ")
+           << kMaxSharedMemoryBytes
+           << " bytes of shared memory (227 KiB, a block's on the largest "
+              "GPU), but its tiles take "
+           << sharedBytes << " bytes";
 
   // The launch description for the manifest.
   MLIRContext *ctx = kernel.getContext();
@@ -852,16 +1016,24 @@ SmallVector<Value> KernelLowering::delinearize(Location loc, Value linear,
   return coords;
 }
 
-FailureOr<int64_t> KernelLowering::fragmentVector(Operation *user,
-                                                  Attribute layout) {
+/// Consecutive elements per chunk of a distributed fragment layout; none
+/// for a #tile.slice (row values are replicated, not cut in chunks) or no
+/// layout.
+static std::optional<int64_t> chunkWidth(Attribute layout) {
   // An MMA accumulator holds pairs of consecutive columns.
   if (isa_and_nonnull<MmaLayoutAttr>(layout))
     return 2;
-  auto rowMajor = dyn_cast_or_null<RowMajorLayoutAttr>(layout);
-  if (!rowMajor)
-    return user->emitOpError("expected fragment operands with a layout; run "
-                             "-tile-assign-layouts first");
-  return static_cast<int64_t>(rowMajor.getVec());
+  if (auto rowMajor = dyn_cast_or_null<RowMajorLayoutAttr>(layout))
+    return static_cast<int64_t>(rowMajor.getVec());
+  return std::nullopt;
+}
+
+FailureOr<int64_t> KernelLowering::fragmentVector(Operation *user,
+                                                  Attribute layout) {
+  if (std::optional<int64_t> vec = chunkWidth(layout))
+    return *vec;
+  return user->emitOpError("expected fragment operands with a layout; run "
+                           "-tile-assign-layouts first");
 }
 
 void KernelLowering::forEachChunk(Location loc, const Distribution &dist,
@@ -901,15 +1073,33 @@ KernelLowering::globalAccessChecks(Location loc, const BufferStorage &global,
   if (!rowsInBounds)
     rowsInBounds =
         arith::ConstantOp::create(builder, loc, builder.getBoolAttr(true));
-  // One value per chunk decides both the vector and each masked lane
-  // (lane < remaining), so few values stay live between a copy in and the
-  // copy out of the same fragment.
-  Value remaining =
-      arith::SubIOp::create(builder, loc, global.sizes[last], g[last]);
-  Value fast =
-      band(rowsInBounds,
-           arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sge,
-                                 remaining, constant(loc, vec)));
+  // The chunk's first element g = offset + a coordinate of 0 or more. When
+  // the offset is known to be non-negative (block and loop indices, their
+  // sums and products), so is g, and one value per chunk decides both the
+  // vector and each masked lane (size - g >= vec; lane < size - g): few
+  // values stay live between a copy in and the copy out of the same
+  // fragment, and LLVM derives the lanes' tests from the vector's. Any
+  // other offset may put g below 0: indices are then compared unsigned, one
+  // compare excluding both ends (a negative index is a huge unsigned one),
+  // the vector when g < max(size - vec + 1, 0) (the limit once per copy), a
+  // lane when g + lane < size.
+  Value remaining, fast;
+  if (offsets.empty() || knownNonNegative(offsets.back())) {
+    remaining =
+        arith::SubIOp::create(builder, loc, global.sizes[last], g[last]);
+    fast = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sge,
+                                 remaining, constant(loc, vec));
+  } else {
+    Value limit = global.sizes[last];
+    if (vec > 1)
+      limit = arith::MaxSIOp::create(
+          builder, loc,
+          arith::SubIOp::create(builder, loc, limit, constant(loc, vec - 1)),
+          constant(loc, 0));
+    fast = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
+                                 g[last], limit);
+  }
+  fast = band(rowsInBounds, fast);
   bool wholeChunks = false;
   if (vec > 1) {
     // The chunk is 16-byte aligned when its first element and every row
@@ -933,6 +1123,18 @@ KernelLowering::globalAccessChecks(Location loc, const BufferStorage &global,
                   (offsets.empty() || knownMultiple(offsets.back()) % vec == 0);
   }
   return {rowsInBounds, remaining, fast, wholeChunks};
+}
+
+Value KernelLowering::laneInBounds(Location loc, const GlobalAccess &checks,
+                                   const BufferStorage &global, Value index,
+                                   int64_t lane) {
+  Value inRow =
+      checks.remaining
+          ? arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt,
+                                  constant(loc, lane), checks.remaining)
+          : arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
+                                  index, global.sizes.back());
+  return arith::AndIOp::create(builder, loc, checks.rowsInBounds, inRow);
 }
 
 Value KernelLowering::readChunk(Location loc, const BufferStorage &src,
@@ -986,10 +1188,7 @@ Value KernelLowering::readChunk(Location loc, const BufferStorage &src,
     SmallVector<Value> index(g);
     index[last] =
         arith::AddIOp::create(builder, loc, g[last], constant(loc, lane));
-    Value valid = arith::AndIOp::create(
-        builder, loc, checks.rowsInBounds,
-        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt,
-                              constant(loc, lane), checks.remaining));
+    Value valid = laneInBounds(loc, checks, src, index[last], lane);
     auto masked = scf::IfOp::create(builder, loc, TypeRange{elementType}, valid,
                                     /*withElseRegion=*/true);
     OpBuilder::InsertionGuard inner(builder);
@@ -1047,10 +1246,7 @@ void KernelLowering::writeChunk(Location loc, const BufferStorage &dst,
     SmallVector<Value> index(g);
     index[last] =
         arith::AddIOp::create(builder, loc, g[last], constant(loc, lane));
-    Value valid = arith::AndIOp::create(
-        builder, loc, checks.rowsInBounds,
-        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt,
-                              constant(loc, lane), checks.remaining));
+    Value valid = laneInBounds(loc, checks, dst, index[last], lane);
     auto masked = scf::IfOp::create(builder, loc, valid);
     OpBuilder::InsertionGuard inner(builder);
     builder.setInsertionPointToStart(&masked.getThenRegion().front());
@@ -1304,6 +1500,17 @@ LogicalResult KernelLowering::lowerAsyncCopy(CopyOp op) {
   if (rank > 1 && src.divisor(rank - 1) % vec != 0)
     aligned = arith::AndIOp::create(builder, loc, aligned,
                                     isMultiple(src.sizes.back()));
+  // The chunk tests below (coordinate < size - offset) hold for offsets of
+  // 0 or more; a tile at a negative offset (rows or columns before the
+  // tensor) takes the synchronous copy, masked element by element. One
+  // test per offset and copy, none where the offset is known to be
+  // non-negative (block and loop indices, their sums and products).
+  for (Value offset : offsets)
+    if (!knownNonNegative(offset))
+      aligned = arith::AndIOp::create(
+          builder, loc, aligned,
+          arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sge, offset,
+                                zero));
   auto tokenType = nvgpu::DeviceAsyncTokenType::get(builder.getContext());
   UnitAttr bypassL1 = bytes == 16 ? builder.getUnitAttr() : UnitAttr();
   auto branch = scf::IfOp::create(builder, loc, aligned, /*withElse=*/true);
@@ -1591,7 +1798,13 @@ LogicalResult KernelLowering::lowerPrint(PrintOp op) {
   // `extra` values after it.
   auto printElement = [&](ValueRange indices, Value element, StringRef suffix,
                           ValueRange extra) {
-    std::string format = op.getLabel().str();
+    // The label is text, not format: its '%' print as themselves.
+    std::string format;
+    for (char c : op.getLabel()) {
+      format += c;
+      if (c == '%')
+        format += '%';
+    }
     SmallVector<Value> args;
     for (Value index : indices) {
       format += "[%lld]";
@@ -1910,9 +2123,12 @@ CopyOp KernelLowering::fusedStoreAfter(ParallelOp loop, Attribute layout,
   if (!source.isFragment() || source.getLayout() != layout ||
       copy.getTileShape() != ArrayRef<int64_t>(loop.getExtents()))
     return CopyOp();
-  // The copy moves chunks of the fragment's own width (lowerCopy).
-  FailureOr<int64_t> copyVec = fragmentVector(copy, layout);
-  if (failed(copyVec) || *copyVec != vec)
+  // The copy moves chunks of the fragment's own width (lowerCopy); a copy
+  // of row values (#tile.slice) stores each row once, not chunk by chunk.
+  // (A query: what cannot be fused is lowered on its own, without an
+  // error.)
+  std::optional<int64_t> copyVec = chunkWidth(layout);
+  if (!copyVec || *copyVec != vec)
     return CopyOp();
   // Each iteration stores only its own element of the fragment, so a chunk
   // is final once its iterations ran; the loop must write the fragment

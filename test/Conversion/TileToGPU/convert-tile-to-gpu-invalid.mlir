@@ -61,3 +61,16 @@ tile.kernel @row_values_to_shared() grid(%bx) = [1] threads(32) {
   // expected-error@+1 {{'tile.copy' op can copy row values (#tile.slice) only to a rank-1 global buffer, but got '!tile.buffer<1xf32, shared>'}}
   tile.copy %m to %s : !tile.buffer<1xf32, fragment, #tile.slice<dim = 1, parent = #tile.row_major<vec = 2>>> to !tile.buffer<1xf32, shared>
 }
+
+// -----
+
+// Each tile fits in shared memory; the two live together do not.
+// expected-error@+1 {{'tile.kernel' op expected at most 232448 bytes of shared memory (227 KiB, a block's on the largest GPU), but its tiles take 262144 bytes}}
+tile.kernel @shared_memory_total(%A: !tile.buffer<?x?xf32, global>) grid(%bx) = [1] threads(128) {
+  %c0 = arith.constant 0 : index
+  %a = tile.alloc_shared : !tile.buffer<128x256xf32, shared>
+  %b = tile.alloc_shared : !tile.buffer<128x256xf32, shared>
+  tile.copy %A[%c0, %c0] to %a : !tile.buffer<?x?xf32, global> to !tile.buffer<128x256xf32, shared>
+  tile.copy %a to %b : !tile.buffer<128x256xf32, shared> to !tile.buffer<128x256xf32, shared>
+  tile.copy %b to %A[%c0, %c0] : !tile.buffer<128x256xf32, shared> to !tile.buffer<?x?xf32, global>
+}

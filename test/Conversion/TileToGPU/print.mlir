@@ -15,6 +15,9 @@
 // CHECK: arith.cmpi eq, %block_id_z, %c0
 // CHECK: scf.if
 // CHECK-NEXT: gpu.printf "x = %g\0A", %{{.*}} : f32
+// A label is text, not format: its '%' are escaped (device printf would
+// read arguments nobody passed for "%s" and write through one for "%n").
+// CHECK: gpu.printf "100%% %%s%%n = %g\0A", %{{.*}} : f32
 // The index: warp 1 (thread id / 32) of block (1, 0, 0), as i64.
 // CHECK: arith.divui %[[TID]], %c32
 // CHECK: arith.cmpi eq, %block_id_x, %c1
@@ -38,7 +41,9 @@
 // CHECK: gpu.return
 
 // PTX: .extern .func {{.*}}vprintf
-// PTX-COUNT-11: call.uni{{.*}}vprintf
+// The format "100%% %%s%%n = %g\n", as bytes:
+// PTX: printfFormat_1[19] = {49, 48, 48, 37, 37, 32, 37, 37, 115, 37, 37, 110, 32, 61, 32, 37, 103, 10};
+// PTX-COUNT-12: call.uni{{.*}}vprintf
 
 tile.kernel @show(%A: !tile.buffer<?x64xf16, global>, %x: f32)
     grid(%bx) = [ceildiv(%A[0], 64)] threads(128) {
@@ -52,6 +57,7 @@ tile.kernel @show(%A: !tile.buffer<?x64xf16, global>, %x: f32)
     tile.store %w, %f[%i, %j] : !tile.buffer<16x64xf32, fragment>
   }
   tile.print "x" %x thread(0) : f32
+  tile.print "100% %s%n" %x thread(1) : f32
   tile.print "bx" %bx warp(1) block [1, 0, 0] : index
   tile.print "s" %s thread(5) : !tile.buffer<16x64xf16, shared>
   tile.print "f" %f warp(0) : !tile.buffer<16x64xf32, fragment>

@@ -7,6 +7,8 @@
 // RUN: tile-opt %s -split-input-file -tile-assign-layouts | FileCheck %s --check-prefix=LAYOUT
 // RUN: tile-opt %s -split-input-file -tile-to-gpu | FileCheck %s --check-prefix=GPU
 // RUN: tile-opt %s -split-input-file -tile-to-nvvm | FileCheck %s --check-prefix=NVVM
+// A valid kernel compiles without diagnostics:
+// RUN: tile-opt %s -split-input-file -tile-to-nvvm -o /dev/null 2>&1 | count 0
 
 // LAYOUT-LABEL: tile.kernel @softmax(
 // LAYOUT: %[[X:.*]] = tile.alloc_fragment : !tile.buffer<4x1024xf32, fragment, #tile.row_major<vec = 4>>
@@ -175,4 +177,28 @@ tile.kernel @mma_row_values_out(%M: !tile.buffer<?xf32, global>) grid(%bx) = [1]
   tile.gemm %p, %b, %c : !tile.buffer<64x16xf16, fragment>, !tile.buffer<16x64xf16, shared>, !tile.buffer<64x64xf32, fragment>
   tile.reduce max %c into %m dim(1) : !tile.buffer<64x64xf32, fragment>, !tile.buffer<64xf32, fragment>
   tile.copy %m to %M[%c0] : !tile.buffer<64xf32, fragment> to !tile.buffer<?xf32, global>
+}
+
+// -----
+
+// A loop over the row values alone, then their copy to global memory: the
+// copy is not fused into the loop (row values are stored once per row, by
+// the first thread holding each), and nothing is reported: no diagnostic
+// (the RUN line with `count 0`), and the first holders store the rows.
+// GPU-LABEL: gpu.func @row_values_loop_then_out(
+// GPU: arith.mulf
+// GPU: scf.if
+// GPU: memref.store
+tile.kernel @row_values_loop_then_out(%X: !tile.buffer<?x?xf32, global>, %M: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads(128) {
+  %c0 = arith.constant 0 : index
+  %x = tile.alloc_fragment : !tile.buffer<4x256xf32, fragment>
+  %m = tile.alloc_fragment : !tile.buffer<4xf32, fragment>
+  tile.copy %X[%c0, %c0] to %x : !tile.buffer<?x?xf32, global> to !tile.buffer<4x256xf32, fragment>
+  tile.reduce max %x into %m dim(1) : !tile.buffer<4x256xf32, fragment>, !tile.buffer<4xf32, fragment>
+  tile.parallel (%i) in [4] {
+    %v = tile.load %m[%i] : !tile.buffer<4xf32, fragment>
+    %w = arith.mulf %v, %v : f32
+    tile.store %w, %m[%i] : !tile.buffer<4xf32, fragment>
+  }
+  tile.copy %m to %M[%c0] : !tile.buffer<4xf32, fragment> to !tile.buffer<?xf32, global>
 }

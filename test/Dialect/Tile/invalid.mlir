@@ -77,6 +77,40 @@ func.func private @vec_zero(!tile.buffer<64xf32, fragment, #tile.row_major<vec =
 
 // -----
 
+// Element counts and sizes are bounded: nothing downstream can overflow
+// int64 (2^32 x 2^32 elements are 0 in it).
+// expected-error@+1 {{expected a buffer of fewer than 2^63 bytes, but its static sizes overflow that}}
+func.func private @bytes_overflow(!tile.buffer<4294967296x4294967296xf32, fragment>)
+
+// -----
+
+// expected-error@+1 {{expected a buffer of fewer than 2^63 bytes, but its static sizes overflow that}}
+func.func private @global_bytes_overflow(!tile.buffer<?x4294967296x4294967296xf32, global>)
+
+// -----
+
+// expected-error@+1 {{expected a shared tile of at most 232448 bytes (227 KiB, the shared memory of a block on the largest GPU), but got 262144 bytes}}
+func.func private @shared_too_large(!tile.buffer<256x256xf32, shared>)
+
+// -----
+
+// expected-error@+1 {{expected a fragment of at most 1044480 bytes (255 32-bit registers in each of 1024 threads), but got 4194304 bytes}}
+func.func private @fragment_too_large(!tile.buffer<1048576xf32, fragment>)
+
+// -----
+
+// The warp product in 64 bits: 2^28 x 16 is 0 in 32 (and the type's
+// multiple of 16 x 2^28 a division by zero).
+// expected-error@+1 {{expected 1 to 32 warps in total, but got 268435456x16}}
+func.func private @mma_warps_overflow(!tile.buffer<32x32xf32, fragment, #tile.mma<warps = [268435456, 16]>>)
+
+// -----
+
+// expected-error@+1 {{expected 1 to 32 warps in total, but got 8x8}}
+func.func private @mma_too_many_warps(!tile.buffer<128x64xf32, fragment, #tile.mma<warps = [8, 8]>>)
+
+// -----
+
 //===----------------------------------------------------------------------===//
 // tile.kernel: parsing
 //===----------------------------------------------------------------------===//
@@ -563,6 +597,23 @@ func.func @alloc_fragment_outside_kernel() {
 
 // -----
 
+// More elements per thread than a thread has registers.
+tile.kernel @fragment_registers(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads(32) {
+  // expected-error@+1 {{'tile.alloc_fragment' op expected a fragment of at most 255 32-bit registers per thread, but its 8192 elements over the kernel's 32 threads take 256}}
+  %f = tile.alloc_fragment : !tile.buffer<8192xf32, fragment>
+}
+
+// -----
+
+// Two f16 elements share a register; an f64 takes two.
+tile.kernel @fragment_registers_f64(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads(128) {
+  %h = tile.alloc_fragment : !tile.buffer<64x128xf16, fragment>
+  // expected-error@+1 {{'tile.alloc_fragment' op expected a fragment of at most 255 32-bit registers per thread, but its 16384 elements over the kernel's 128 threads take 256}}
+  %d = tile.alloc_fragment : !tile.buffer<128x128xf64, fragment>
+}
+
+// -----
+
 //===----------------------------------------------------------------------===//
 // tile.copy
 //===----------------------------------------------------------------------===//
@@ -635,6 +686,17 @@ tile.kernel @copy_shape_mismatch() grid(%bx) = [1] threads(32) {
 
 // -----
 
+// A global copy unrolls the thread's elements (a masked access each at the
+// tensor's edge).
+tile.kernel @copy_unrolled_too_far(%A: !tile.buffer<?x?xi8, global>) grid(%bx) = [1] threads(32) {
+  %c0 = arith.constant 0 : index
+  %s = tile.alloc_shared : !tile.buffer<256x512xi8, shared>
+  // expected-error@+1 {{'tile.copy' op expected at most 1024 elements per thread in a copy to or from global memory, but the 256x512 tile over the kernel's 32 threads is 4096}}
+  tile.copy %A[%c0, %c0] to %s : !tile.buffer<?x?xi8, global> to !tile.buffer<256x512xi8, shared>
+}
+
+// -----
+
 //===----------------------------------------------------------------------===//
 // tile.fill, tile.clear
 //===----------------------------------------------------------------------===//
@@ -678,6 +740,43 @@ tile.kernel @parallel_5d() grid(%bx) = [1] threads(32) {
 tile.kernel @parallel_0d() grid(%bx) = [1] threads(32) {
   // expected-error@+1 {{'tile.parallel' op expected 1 to 4 extents, but got 0}}
   tile.parallel () in [] {
+  }
+}
+
+// -----
+
+tile.kernel @parallel_too_many_iterations() grid(%bx) = [1] threads(32) {
+  // expected-error@+1 {{'tile.parallel' op expected at most 1044480 iterations (the elements of the largest tile), but got 2x2x4294967296x8 = 137438953472}}
+  tile.parallel (%i, %j, %k, %l) in [2, 2, 4294967296, 8] {
+  }
+}
+
+// -----
+
+// Unrolled, a loop emits its body once per iteration of each thread.
+tile.kernel @parallel_unrolled_too_far(%x: f32) grid(%bx) = [1] threads(32) {
+  %s = tile.alloc_shared : !tile.buffer<10x10xf32, shared>
+  // expected-error@+1 {{'tile.parallel' op expected at most 1024 iterations per thread (the loop is unrolled; a loop over shared tiles may be `rolled`), but its 655360 iterations over the kernel's 32 threads are 20480}}
+  tile.parallel (%i, %j) in [65536, 10] {
+    tile.store %x, %s[%j, %j] : !tile.buffer<10x10xf32, shared>
+  }
+}
+
+// -----
+
+// The same loop, rolled, is a loop (no error).
+tile.kernel @parallel_rolled_far(%x: f32) grid(%bx) = [1] threads(32) {
+  %s = tile.alloc_shared : !tile.buffer<10x10xf32, shared>
+  tile.parallel (%i, %j) in [65536, 10] rolled {
+    tile.store %x, %s[%j, %j] : !tile.buffer<10x10xf32, shared>
+  }
+}
+
+// -----
+
+tile.kernel @parallel_iterations_overflow() grid(%bx) = [1] threads(32) {
+  // expected-error@+1 {{'tile.parallel' op expected at most 1044480 iterations (the elements of the largest tile), but got 4294967296x4294967296}}
+  tile.parallel (%i, %j) in [4294967296, 4294967296] {
   }
 }
 
@@ -798,6 +897,37 @@ tile.kernel @store_index_count(%x: f32) grid(%bx) = [1] threads(32) {
     // expected-error@+1 {{'tile.store' op expected 1 indices, but got 2}}
     tile.store %x, %s[%i, %j] : !tile.buffer<64xf32, shared>
   }
+}
+
+// -----
+
+tile.kernel @load_constant_index_outside(%x: f32) grid(%bx) = [1] threads(32) {
+  %c8 = arith.constant 8 : index
+  %s = tile.alloc_shared : !tile.buffer<8x8xf32, shared>
+  tile.parallel (%i) in [8] {
+    // expected-error@+1 {{'tile.load' op expected index #1 from 0 to 7, but got 8}}
+    %v = tile.load %s[%i, %c8] : !tile.buffer<8x8xf32, shared>
+  }
+}
+
+// -----
+
+tile.kernel @store_negative_index(%x: f32) grid(%bx) = [1] threads(32) {
+  %cm1 = arith.constant -1 : index
+  %s = tile.alloc_shared : !tile.buffer<64xf32, shared>
+  tile.parallel (%i) in [8] {
+    // expected-error@+1 {{'tile.store' op expected index #0 from 0 to 63, but got -1}}
+    tile.store %x, %s[%cm1] : !tile.buffer<64xf32, shared>
+  }
+}
+
+// -----
+
+tile.kernel @stage_out_of_range() grid(%bx) = [1] threads(32) {
+  %c2 = arith.constant 2 : index
+  %s = tile.alloc_shared : !tile.buffer<2x64xf32, shared>
+  // expected-error@+1 {{'tile.stage' op expected a stage from 0 to 1, but got 2}}
+  %t = tile.stage %s[%c2] : !tile.buffer<2x64xf32, shared> -> !tile.buffer<64xf32, shared>
 }
 
 // -----
@@ -937,6 +1067,123 @@ tile.kernel @gemm_prefetch_dtype(%A: !tile.buffer<?xf16, global>) grid(%bx) = [1
   %c = tile.alloc_fragment : !tile.buffer<16x8xf32, fragment>
   // expected-error@+1 {{'tile.gemm_prefetch' op expected f16 or bf16 A and B of one type, but got 'f32' and 'f32'}}
   tile.gemm_prefetch %a, %b, %c : !tile.buffer<16x16xf32, shared>, !tile.buffer<16x8xf32, shared>, !tile.buffer<16x8xf32, fragment>
+}
+
+// -----
+
+// `prefetched` reads the registers a prefetch loaded: one must come first.
+tile.kernel @gemm_prefetched_without_prefetch(%A: !tile.buffer<?xf16, global>) grid(%bx) = [1] threads(32) {
+  %a = tile.alloc_shared : !tile.buffer<16x16xf16, shared>
+  %b = tile.alloc_shared : !tile.buffer<16x8xf16, shared>
+  %c = tile.alloc_fragment : !tile.buffer<16x8xf32, fragment>
+  %d = tile.alloc_fragment : !tile.buffer<16x8xf32, fragment>
+  // A prefetch on another accumulator does not count.
+  tile.gemm_prefetch %a, %b, %d : !tile.buffer<16x16xf16, shared>, !tile.buffer<16x8xf16, shared>, !tile.buffer<16x8xf32, fragment>
+  // expected-error@+1 {{'tile.gemm' op is `prefetched`, but no tile.gemm_prefetch or `then wait N prefetch` on its accumulator comes before it}}
+  tile.gemm %a, %b, %c prefetched : !tile.buffer<16x16xf16, shared>, !tile.buffer<16x8xf16, shared>, !tile.buffer<16x8xf32, fragment>
+}
+
+// -----
+
+tile.kernel @gemm_prefetched_after(%A: !tile.buffer<?xf16, global>) grid(%bx) = [1] threads(32) {
+  %a = tile.alloc_shared : !tile.buffer<16x16xf16, shared>
+  %b = tile.alloc_shared : !tile.buffer<16x8xf16, shared>
+  %c = tile.alloc_fragment : !tile.buffer<16x8xf32, fragment>
+  // expected-error@+1 {{'tile.gemm' op is `prefetched`, but no tile.gemm_prefetch or `then wait N prefetch` on its accumulator comes before it}}
+  tile.gemm %a, %b, %c prefetched : !tile.buffer<16x16xf16, shared>, !tile.buffer<16x8xf16, shared>, !tile.buffer<16x8xf32, fragment>
+  tile.gemm_prefetch %a, %b, %c : !tile.buffer<16x16xf16, shared>, !tile.buffer<16x8xf16, shared>, !tile.buffer<16x8xf32, fragment>
+}
+
+// -----
+
+tile.kernel @gemm_prefetched_transposes(%A: !tile.buffer<?xf16, global>) grid(%bx) = [1] threads(32) {
+  %a = tile.alloc_shared : !tile.buffer<16x16xf16, shared>
+  %b = tile.alloc_shared : !tile.buffer<16x8xf16, shared>
+  %bt = tile.alloc_shared : !tile.buffer<8x16xf16, shared>
+  %c = tile.alloc_fragment : !tile.buffer<16x8xf32, fragment>
+  // expected-note@+1 {{the prefetch}}
+  tile.gemm_prefetch %a, %bt, %c {transpose_b} : !tile.buffer<16x16xf16, shared>, !tile.buffer<8x16xf16, shared>, !tile.buffer<16x8xf32, fragment>
+  // expected-error@+1 {{'tile.gemm' op expected the prefetch of its operands to have its transposes (no transpose), but got transpose_b}}
+  tile.gemm %a, %b, %c prefetched : !tile.buffer<16x16xf16, shared>, !tile.buffer<16x8xf16, shared>, !tile.buffer<16x8xf32, fragment>
+}
+
+// -----
+
+tile.kernel @gemm_prefetched_element_type(%A: !tile.buffer<?xf16, global>) grid(%bx) = [1] threads(32) {
+  %a = tile.alloc_shared : !tile.buffer<16x16xbf16, shared>
+  %b = tile.alloc_shared : !tile.buffer<16x8xbf16, shared>
+  %h = tile.alloc_shared : !tile.buffer<16x16xf16, shared>
+  %hb = tile.alloc_shared : !tile.buffer<16x8xf16, shared>
+  %c = tile.alloc_fragment : !tile.buffer<16x8xf32, fragment>
+  // expected-note@+1 {{the prefetch}}
+  tile.gemm_prefetch %h, %hb, %c : !tile.buffer<16x16xf16, shared>, !tile.buffer<16x8xf16, shared>, !tile.buffer<16x8xf32, fragment>
+  // expected-error@+1 {{'tile.gemm' op expected the prefetch of its operands to be of its element type 'bf16', but got 'f16'}}
+  tile.gemm %a, %b, %c prefetched : !tile.buffer<16x16xbf16, shared>, !tile.buffer<16x8xbf16, shared>, !tile.buffer<16x8xf32, fragment>
+}
+
+// -----
+
+// In a loop, the next iteration reads what the body prefetched last: the
+// prefetch before the loop serves the first iteration only.
+tile.kernel @gemm_prefetched_loop(%A: !tile.buffer<?xf16, global>) grid(%bx) = [1] threads(32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %a = tile.alloc_shared : !tile.buffer<16x16xf16, shared>
+  %b = tile.alloc_shared : !tile.buffer<16x8xf16, shared>
+  %c = tile.alloc_fragment : !tile.buffer<16x8xf32, fragment>
+  tile.gemm_prefetch %a, %b, %c : !tile.buffer<16x16xf16, shared>, !tile.buffer<16x8xf16, shared>, !tile.buffer<16x8xf32, fragment>
+  // expected-note@+1 {{the loop}}
+  scf.for %i = %c0 to %c4 step %c1 {
+    // expected-error@+1 {{'tile.gemm' op is `prefetched` in a loop whose body loads no prefetch on its accumulator for the next iteration (`then wait N prefetch`)}}
+    tile.gemm %a, %b, %c prefetched : !tile.buffer<16x16xf16, shared>, !tile.buffer<16x8xf16, shared>, !tile.buffer<16x8xf32, fragment>
+  }
+}
+
+// -----
+
+// The loop form tile-pipeline writes is accepted; a later gemm with other
+// transposes is not.
+tile.kernel @gemm_prefetched_loop_transposes(%A: !tile.buffer<?xf16, global>) grid(%bx) = [1] threads(32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %a = tile.alloc_shared : !tile.buffer<16x16xf16, shared>
+  %b = tile.alloc_shared : !tile.buffer<16x8xf16, shared>
+  %bt = tile.alloc_shared : !tile.buffer<8x16xf16, shared>
+  %c = tile.alloc_fragment : !tile.buffer<16x8xf32, fragment>
+  tile.gemm_prefetch %a, %b, %c : !tile.buffer<16x16xf16, shared>, !tile.buffer<16x8xf16, shared>, !tile.buffer<16x8xf32, fragment>
+  scf.for %i = %c0 to %c4 step %c1 {
+    // expected-note@+1 {{the prefetch}}
+    tile.gemm %a, %b, %c prefetched then wait 1 prefetch %a, %b : !tile.buffer<16x16xf16, shared>, !tile.buffer<16x8xf16, shared>, !tile.buffer<16x8xf32, fragment>
+  }
+  // expected-error@+1 {{'tile.gemm' op expected the prefetch of its operands to have its transposes (transpose_b), but got no transpose}}
+  tile.gemm %a, %bt, %c prefetched {transpose_b} : !tile.buffer<16x16xf16, shared>, !tile.buffer<8x16xf16, shared>, !tile.buffer<16x8xf32, fragment>
+}
+
+// -----
+
+// cp.async.wait_group counts are bounded (2^63 - 1 was written as -1).
+tile.kernel @async_wait_huge(%A: !tile.buffer<?xf16, global>) grid(%bx) = [1] threads(32) {
+  // expected-error@+1 {{'tile.async_wait' op expected at most 16 pending async copy groups (the deepest pipeline), but got 9223372036854775807}}
+  tile.async_wait 9223372036854775807
+}
+
+// -----
+
+tile.kernel @async_wait_17(%A: !tile.buffer<?xf16, global>) grid(%bx) = [1] threads(32) {
+  // expected-error@+1 {{'tile.async_wait' op expected at most 16 pending async copy groups (the deepest pipeline), but got 17}}
+  tile.async_wait 17
+}
+
+// -----
+
+tile.kernel @gemm_wait_huge(%A: !tile.buffer<?xf16, global>) grid(%bx) = [1] threads(32) {
+  %a = tile.alloc_shared : !tile.buffer<16x16xf16, shared>
+  %b = tile.alloc_shared : !tile.buffer<16x8xf16, shared>
+  %c = tile.alloc_fragment : !tile.buffer<16x8xf32, fragment>
+  // expected-error@+1 {{'tile.gemm' op expected at most 16 pending async copy groups (the deepest pipeline), but got 4294967296}}
+  tile.gemm %a, %b, %c then wait 4294967296 prefetch %a, %b : !tile.buffer<16x16xf16, shared>, !tile.buffer<16x8xf16, shared>, !tile.buffer<16x8xf32, fragment>
 }
 
 // -----

@@ -322,7 +322,7 @@ tile.kernel @gemm_register_a(%A: !tile.buffer<?x?xf16, global>) grid(%bx) = [1] 
 // CHECK-LABEL: tile.kernel @gemm_prefetching(
 // CHECK: tile.gemm_prefetch %[[A0:.*]], %[[B0:.*]], %[[C:.*]] : !tile.buffer<64x32xf16, shared>, !tile.buffer<32x64xf16, shared>, !tile.buffer<64x64xf32, fragment>
 // CHECK: tile.gemm %[[A0]], %[[B0]], %[[C]] prefetched then wait 1 prefetch %[[A1:.*]], %[[B1:.*]] : !tile.buffer<64x32xf16, shared>
-// CHECK: tile.gemm %[[A1]], %{{.*}}, %[[C]] prefetched {transpose_b} :
+// CHECK: tile.gemm %[[A1]], %[[B1]], %[[C]] prefetched {clear_accum} :
 tile.kernel @gemm_prefetching(%A: !tile.buffer<?x?xf16, global>) grid(%bx) = [1] threads(128) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -335,8 +335,7 @@ tile.kernel @gemm_prefetching(%A: !tile.buffer<?x?xf16, global>) grid(%bx) = [1]
   %c = tile.alloc_fragment : !tile.buffer<64x64xf32, fragment>
   tile.gemm_prefetch %a0, %b0, %c : !tile.buffer<64x32xf16, shared>, !tile.buffer<32x64xf16, shared>, !tile.buffer<64x64xf32, fragment>
   tile.gemm %a0, %b0, %c prefetched then wait 1 prefetch %a1, %b1 : !tile.buffer<64x32xf16, shared>, !tile.buffer<32x64xf16, shared>, !tile.buffer<64x64xf32, fragment>
-  %bt = tile.alloc_shared : !tile.buffer<64x32xf16, shared>
-  tile.gemm %a1, %bt, %c prefetched {transpose_b} : !tile.buffer<64x32xf16, shared>, !tile.buffer<64x32xf16, shared>, !tile.buffer<64x64xf32, fragment>
+  tile.gemm %a1, %b1, %c prefetched {clear_accum} : !tile.buffer<64x32xf16, shared>, !tile.buffer<32x64xf16, shared>, !tile.buffer<64x64xf32, fragment>
 }
 
 // tile.reduce and the #tile.slice layout of its result.

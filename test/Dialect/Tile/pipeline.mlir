@@ -200,3 +200,24 @@ tile.kernel @one_stage(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads(
     tile.copy %A[%i] to %s : !tile.buffer<?xf32, global> to !tile.buffer<32xf32, shared>
   } {tile.num_stages = 1 : i64}
 }
+
+// -----
+
+// A tile with a layout of its own (#tile.swizzle) keeps it in its stages:
+// the staged tile and each stage view have it.
+// CHECK-LABEL: tile.kernel @swizzled(
+// CHECK: %[[S:.*]] = tile.alloc_shared : !tile.buffer<3x64x64xf16, shared, #tile.swizzle>
+// CHECK: tile.stage %[[S]][%{{.*}}] : !tile.buffer<3x64x64xf16, shared, #tile.swizzle> -> !tile.buffer<64x64xf16, shared, #tile.swizzle>
+// GPU-LABEL: gpu.func @swizzled(
+// GPU: arith.xori
+// GPU: nvgpu.device_async_copy
+tile.kernel @swizzled(%A: !tile.buffer<?x?xf16, global>, %C: !tile.buffer<?x?xf16, global>) grid(%bx) = [1] threads(128) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %S = tile.alloc_shared : !tile.buffer<64x64xf16, shared, #tile.swizzle>
+  scf.for %kt = %c0 to %c4 step %c1 {
+    tile.copy %A[%c0, %kt] to %S : !tile.buffer<?x?xf16, global> to !tile.buffer<64x64xf16, shared, #tile.swizzle>
+    tile.copy %S to %C[%kt, %c0] : !tile.buffer<64x64xf16, shared, #tile.swizzle> to !tile.buffer<?x?xf16, global>
+  } {tile.num_stages = 3 : i64}
+}

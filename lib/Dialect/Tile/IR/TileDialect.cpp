@@ -9,7 +9,9 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -85,6 +87,15 @@ unsigned mlir::tile::getElementByteWidth(Type type) {
   return type.getIntOrFloatBitWidth() / 8;
 }
 
+std::optional<int64_t> mlir::tile::getByteSize(ArrayRef<int64_t> shape,
+                                               Type elementType) {
+  std::optional<int64_t> bytes = getElementByteWidth(elementType);
+  for (int64_t dim : shape)
+    if (!ShapedType::isDynamic(dim))
+      bytes = bytes ? llvm::checkedMul(*bytes, dim) : std::nullopt;
+  return bytes;
+}
+
 std::string mlir::tile::getDTypeName(Type type) {
   if (type.isBF16())
     return "bf16";
@@ -132,9 +143,12 @@ SliceLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 LogicalResult
 MmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                       unsigned warpsM, unsigned warpsN) {
-  if (warpsM == 0 || warpsN == 0 || warpsM * warpsN > 32)
-    return emitError() << "expected 1 to 32 warps in total, but got " << warpsM
-                       << "x" << warpsN;
+  // In 64 bits: 2^28 x 16 wraps to 0 in 32.
+  if (warpsM == 0 || warpsN == 0 ||
+      uint64_t(warpsM) * uint64_t(warpsN) > kMaxThreadsPerBlock / 32)
+    return emitError() << "expected 1 to " << kMaxThreadsPerBlock / 32
+                       << " warps in total, but got " << warpsM << "x"
+                       << warpsN;
   return success();
 }
 
@@ -228,6 +242,24 @@ LogicalResult BufferType::verify(function_ref<InFlightDiagnostic()> emitError,
       return emitError() << "expected positive dimension sizes, but got "
                          << dim;
   }
+  // Element counts and sizes in bytes are int64 everywhere: bounded here,
+  // nothing downstream can overflow (a 2^32 x 2^32 tile has 0 elements in
+  // int64).
+  std::optional<int64_t> bytes = getByteSize(shape, elementType);
+  if (!bytes)
+    return emitError() << "expected a buffer of fewer than 2^63 bytes, but "
+                          "its static sizes overflow that";
+  if (scope == MemoryScope::Shared && *bytes > kMaxSharedMemoryBytes)
+    return emitError() << "expected a shared tile of at most "
+                       << kMaxSharedMemoryBytes
+                       << " bytes (227 KiB, the shared memory of a block on "
+                          "the largest GPU), but got "
+                       << *bytes << " bytes";
+  if (scope == MemoryScope::Fragment && *bytes > kMaxFragmentBytes)
+    return emitError() << "expected a fragment of at most " << kMaxFragmentBytes
+                       << " bytes (" << kMaxRegistersPerThread
+                       << " 32-bit registers in each of " << kMaxThreadsPerBlock
+                       << " threads), but got " << *bytes << " bytes";
   if (!layout)
     return success();
   if (isa<SwizzleLayoutAttr>(layout)) {
@@ -236,7 +268,7 @@ LogicalResult BufferType::verify(function_ref<InFlightDiagnostic()> emitError,
                          << " only on shared tiles, but got a "
                          << stringifyMemoryScope(scope) << " buffer";
     if (shape.size() < 2 ||
-        shape.back() * getElementByteWidth(elementType) % 16 != 0)
+        shape.back() * int64_t(getElementByteWidth(elementType)) % 16 != 0)
       return emitError() << "expected " << layout
                          << " on a tile of rank 2 or more whose rows are a "
                             "multiple of 16 bytes";
@@ -258,12 +290,14 @@ LogicalResult BufferType::verify(function_ref<InFlightDiagnostic()> emitError,
     if (shape.size() != 2)
       return emitError() << "expected a rank-2 fragment for " << layout
                          << ", but got rank " << shape.size();
-    if (shape[0] % (16 * mma.getWarpsM()) != 0 ||
-        shape[1] % (8 * mma.getWarpsN()) != 0)
+    // In 64 bits (the warps are at most 32 when the attribute verified,
+    // but a C++ builder need not have verified it).
+    int64_t rows = 16 * int64_t(mma.getWarpsM());
+    int64_t cols = 8 * int64_t(mma.getWarpsN());
+    if (rows == 0 || cols == 0 || shape[0] % rows != 0 || shape[1] % cols != 0)
       return emitError() << "expected a fragment shape that is a multiple of "
-                         << 16 * mma.getWarpsM() << "x" << 8 * mma.getWarpsN()
-                         << " for " << layout << ", but got " << shape[0] << "x"
-                         << shape[1];
+                         << rows << "x" << cols << " for " << layout
+                         << ", but got " << shape[0] << "x" << shape[1];
     return success();
   }
   auto rowMajor = dyn_cast<RowMajorLayoutAttr>(layout);
@@ -272,7 +306,7 @@ LogicalResult BufferType::verify(function_ref<InFlightDiagnostic()> emitError,
                        << layout;
   // 16 bytes of the narrowest buffer a fragment is copied with: at most 32
   // of its own type (an f32 fragment of f16 data).
-  if (rowMajor.getVec() * getElementByteWidth(elementType) > 32)
+  if (uint64_t(rowMajor.getVec()) * getElementByteWidth(elementType) > 32)
     return emitError() << "expected the layout's vec (" << rowMajor.getVec()
                        << ") to span at most 32 bytes of " << elementType;
   if (shape.back() % rowMajor.getVec() != 0)
@@ -280,6 +314,53 @@ LogicalResult BufferType::verify(function_ref<InFlightDiagnostic()> emitError,
                        << ") to divide the last dimension (" << shape.back()
                        << ")";
   return success();
+}
+
+std::optional<std::string>
+mlir::tile::getPTXIdentifierProblem(StringRef name) {
+  if (name.empty())
+    return std::string("it is empty");
+  auto isIdentifierChar = [](char c) {
+    return llvm::isAlnum(c) || c == '_' || c == '$';
+  };
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (const char *bad = llvm::find_if_not(name, isIdentifierChar);
+      bad != name.end()) {
+    os << "'" << name << "' has ";
+    if (llvm::isPrint(*bad))
+      os << "'" << *bad << "'";
+    else
+      os << "the byte 0x" << llvm::utohexstr(uint8_t(*bad), false, 2);
+    os << " at position " << bad - name.begin();
+    return text;
+  }
+  if (llvm::isDigit(name.front()))
+    return ("'" + name + "' starts with a digit").str();
+  if (name.size() == 1 && !llvm::isAlpha(name.front()))
+    return ("'" + name + "' is a lone '" + name +
+            "' (PTX wants a letter, digit, '_' or '$' after it)")
+        .str();
+  return std::nullopt;
+}
+
+LogicalResult mlir::tile::verifyBufferType(Operation *op, BufferType type) {
+  auto emitError = [op] { return op->emitOpError(); };
+  Attribute layout = type.getLayout();
+  if (auto mma = dyn_cast_or_null<MmaLayoutAttr>(layout)) {
+    if (failed(
+            MmaLayoutAttr::verify(emitError, mma.getWarpsM(), mma.getWarpsN())))
+      return failure();
+  } else if (auto rowMajor = dyn_cast_or_null<RowMajorLayoutAttr>(layout)) {
+    if (failed(RowMajorLayoutAttr::verify(emitError, rowMajor.getVec())))
+      return failure();
+  } else if (auto slice = dyn_cast_or_null<SliceLayoutAttr>(layout)) {
+    if (failed(SliceLayoutAttr::verify(emitError, slice.getDim(),
+                                       slice.getParent())))
+      return failure();
+  }
+  return BufferType::verify(emitError, type.getShape(), type.getElementType(),
+                            type.getScope(), layout);
 }
 
 BufferType BufferType::cloneWith(std::optional<ArrayRef<int64_t>> shape,

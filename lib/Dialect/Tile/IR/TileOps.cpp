@@ -7,13 +7,16 @@
 #include "tile/Dialect/Tile/IR/Tile.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/EquivalenceClasses.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 #include <map>
 
@@ -307,36 +310,15 @@ void KernelOp::getAsmBlockArgumentNames(Region &region,
       setNameFn(getBlockIndex(d), blockIndexNames[d]);
 }
 
-/// Kernel names become PTX identifiers, printed as they are by LLVM's NVPTX
-/// back end: [a-zA-Z][a-zA-Z0-9_$]* or [_$][a-zA-Z0-9_$]+ (PTX also allows
-/// a leading '%', which LLVM cannot print), except the names PTX, the
-/// printf lowering and libdevice define.
+/// Kernel names become PTX identifiers (getPTXIdentifierProblem), and must
+/// not be the names PTX, the printf lowering and libdevice define.
 static LogicalResult verifyKernelName(KernelOp op) {
   StringRef name = op.getSymName();
-  auto fail = [&]() {
+  if (std::optional<std::string> problem = getPTXIdentifierProblem(name))
     return op.emitOpError("expected the kernel name to be a PTX identifier "
                           "(letters, digits, '_' and '$', not starting with "
-                          "a digit), but ");
-  };
-  if (name.empty())
-    return fail() << "it is empty";
-  auto isIdentifierChar = [](char c) {
-    return llvm::isAlnum(c) || c == '_' || c == '$';
-  };
-  if (const char *bad = llvm::find_if_not(name, isIdentifierChar);
-      bad != name.end()) {
-    InFlightDiagnostic diag = fail() << "'" << name << "' has ";
-    if (llvm::isPrint(*bad))
-      diag << "'" << *bad << "'";
-    else
-      diag << "the byte 0x" << llvm::utohexstr(uint8_t(*bad), false, 2);
-    return diag << " at position " << bad - name.begin();
-  }
-  if (llvm::isDigit(name.front()))
-    return fail() << "'" << name << "' starts with a digit";
-  if (name.size() == 1 && !llvm::isAlpha(name.front()))
-    return fail() << "'" << name << "' is a lone '" << name
-                  << "' (PTX wants a letter, digit, '_' or '$' after it)";
+                          "a digit), but ")
+           << *problem;
   if (name.starts_with("__") || name == "vprintf" || name == "WARP_SZ")
     return op.emitOpError("expected a kernel name that is not reserved, but '")
            << name
@@ -602,6 +584,9 @@ LogicalResult KernelOp::verify() {
   for (unsigned i = 0, e = type.getNumInputs(); i < e; ++i) {
     Type paramType = type.getInput(i);
     if (auto buffer = dyn_cast<BufferType>(paramType)) {
+      // A type built in C++ (BufferType::get) was never verified.
+      if (failed(verifyBufferType(*this, buffer)))
+        return failure();
       if (!buffer.isGlobal())
         return emitOpError("parameter '")
                << getParamName(i)
@@ -804,6 +789,8 @@ LogicalResult DimOp::verify() {
 LogicalResult SubviewOp::verify() {
   auto source = cast<BufferType>(getSource().getType());
   auto result = cast<BufferType>(getResult().getType());
+  if (failed(verifyBufferType(*this, result)))
+    return failure();
   if (!source.isGlobal() || !result.isGlobal())
     return emitOpError("expected a global source and result, but got a ")
            << stringifyMemoryScope(source.getScope()) << " source and a "
@@ -838,6 +825,8 @@ OpFoldResult DimOp::fold(FoldAdaptor) {
 
 static LogicalResult verifyAllocation(Operation *op, BufferType type,
                                       MemoryScope expected) {
+  if (failed(verifyBufferType(op, type)))
+    return failure();
   if (type.getScope() != expected)
     return op->emitOpError("expected a ")
            << stringifyMemoryScope(expected) << " buffer, but got a "
@@ -853,8 +842,25 @@ LogicalResult AllocSharedOp::verify() {
 }
 
 LogicalResult AllocFragmentOp::verify() {
-  return verifyAllocation(*this, cast<BufferType>(getResult().getType()),
-                          MemoryScope::Fragment);
+  auto type = cast<BufferType>(getResult().getType());
+  if (failed(verifyAllocation(*this, type, MemoryScope::Fragment)))
+    return failure();
+  // A distributed fragment's share of one thread must fit its registers
+  // (a #tile.slice holds row slots, fewer than its parent's registers).
+  if (isa_and_nonnull<SliceLayoutAttr>(type.getLayout()))
+    return success();
+  int64_t threads = (*this)->getParentOfType<KernelOp>().getThreads();
+  if (threads < 1)
+    return success(); // The kernel reports its thread count.
+  int64_t perThread = llvm::divideCeil(type.getNumElements(), threads);
+  int64_t registers = llvm::divideCeil(
+      perThread * getElementByteWidth(type.getElementType()), int64_t(4));
+  if (registers > kMaxRegistersPerThread)
+    return emitOpError("expected a fragment of at most ")
+           << kMaxRegistersPerThread << " 32-bit registers per thread, but its "
+           << type.getNumElements() << " elements over the kernel's " << threads
+           << " threads take " << registers;
+  return success();
 }
 
 //===----------------------------------------------------------------------===//
@@ -912,6 +918,21 @@ LogicalResult CopyOp::verify() {
     return emitOpError("expected the source shape ")
            << formatShape(source.getShape()) << " to match the dest tile "
            << formatShape(tileShape);
+  // The code a global copy unrolls per thread: its elements, each a masked
+  // access at the tensor's edge.
+  auto kernel = (*this)->getParentOfType<KernelOp>();
+  if (kernel && kernel.getThreads() >= 1 &&
+      (source.isGlobal() || dest.isGlobal())) {
+    int64_t perThread = llvm::divideCeil(ShapedType::getNumElements(tileShape),
+                                         kernel.getThreads());
+    if (perThread > kMaxUnrolledPerThread)
+      return emitOpError("expected at most ")
+             << kMaxUnrolledPerThread
+             << " elements per thread in a copy to or from global memory, "
+                "but the "
+             << formatShape(tileShape) << " tile over the kernel's "
+             << kernel.getThreads() << " threads is " << perThread;
+  }
   return success();
 }
 
@@ -947,6 +968,8 @@ LogicalResult ClearOp::verify() {
 LogicalResult StageOp::verify() {
   auto source = cast<BufferType>(getSource().getType());
   auto result = cast<BufferType>(getResult().getType());
+  if (failed(verifyBufferType(*this, result)))
+    return failure();
   if (!source.isShared() || !result.isShared())
     return emitOpError("expected shared tiles, but got a ")
            << stringifyMemoryScope(source.getScope()) << " source and a "
@@ -960,6 +983,12 @@ LogicalResult StageOp::verify() {
                        "got ")
            << formatShape(source.getShape()) << " -> "
            << formatShape(result.getShape());
+  // A constant stage must exist (a computed one is the pipeline's, mod S).
+  APInt stage;
+  if (matchPattern(getIndex(), m_ConstantInt(&stage)) &&
+      (stage.isNegative() || stage.uge(source.getDimSize(0))))
+    return emitOpError("expected a stage from 0 to ")
+           << source.getDimSize(0) - 1 << ", but got " << stage.getSExtValue();
   // Stages are filled by async copies only: a read of a stage then needs no
   // barrier after it, since the stage is refilled after the next
   // tile.async_wait, which synchronizes the block.
@@ -1043,6 +1072,118 @@ static LogicalResult verifyGemmOperands(Operation *op, BufferType a,
   return success();
 }
 
+/// The count of a cp.async.wait_group: at most as many groups as a pipeline
+/// has in flight.
+static LogicalResult verifyPendingGroups(Operation *op, int64_t pending) {
+  if (pending > kMaxPipelineStages)
+    return op->emitOpError("expected at most ")
+           << kMaxPipelineStages
+           << " pending async copy groups (the deepest pipeline), but got "
+           << pending;
+  return success();
+}
+
+LogicalResult AsyncWaitOp::verify() {
+  return verifyPendingGroups(*this, getPending());
+}
+
+/// Whether `op` loads the prefetch registers of accumulator `acc`.
+static bool prefetchesFor(Operation *op, Value acc) {
+  if (auto prefetch = dyn_cast<GemmPrefetchOp>(op))
+    return prefetch.getC() == acc;
+  auto gemm = dyn_cast<GemmOp>(op);
+  return gemm && gemm.getC() == acc && gemm.getNextA();
+}
+
+/// The last op (program order) in or under `op` that prefetches for `acc`.
+static Operation *lastPrefetchIn(Operation *op, Value acc) {
+  Operation *last = nullptr;
+  op->walk([&](Operation *nested) {
+    if (prefetchesFor(nested, acc))
+      last = nested;
+  });
+  return last;
+}
+
+/// "transpose_a, transpose_b", ..., "no transpose".
+static std::string transposeFlags(bool a, bool b) {
+  return a && b ? "transpose_a, transpose_b"
+         : a    ? "transpose_a"
+         : b    ? "transpose_b"
+                : "no transpose";
+}
+
+/// A `prefetched` gemm reads registers that the last prefetch on its
+/// accumulator loaded: on the way to it (its block, then the blocks around
+/// it), and, for each loop it is in, at the end of the loop's previous
+/// iteration. Each of those must exist and match the gemm.
+static LogicalResult verifyPrefetchSources(GemmOp gemm) {
+  Value acc = gemm.getC();
+  SmallVector<Operation *> sources;
+  bool reached = false;
+  for (Operation *at = gemm; at && !isa<KernelOp>(at); at = at->getParentOp()) {
+    Operation *before = nullptr;
+    for (Operation *prev = at->getPrevNode(); prev && !before;
+         prev = prev->getPrevNode())
+      before = lastPrefetchIn(prev, acc);
+    if (before) {
+      sources.push_back(before);
+      reached = true;
+      break;
+    }
+    // Nothing before it in this block: a loop's body is also entered from
+    // its previous iteration.
+    Operation *parent = at->getParentOp();
+    if (!isa_and_nonnull<LoopLikeOpInterface>(parent))
+      continue;
+    Operation *last = nullptr;
+    for (Operation &op : *at->getBlock())
+      if (Operation *found = lastPrefetchIn(&op, acc))
+        last = found;
+    if (!last) {
+      InFlightDiagnostic diag = gemm.emitOpError(
+          "is `prefetched` in a loop whose body loads no prefetch on its "
+          "accumulator for the next iteration (`then wait N prefetch`)");
+      diag.attachNote(parent->getLoc()) << "the loop";
+      return diag;
+    }
+    sources.push_back(last);
+  }
+  if (!reached)
+    return gemm.emitOpError(
+        "is `prefetched`, but no tile.gemm_prefetch or `then wait N "
+        "prefetch` on its accumulator comes before it");
+  for (Operation *source : sources) {
+    auto prefetch = dyn_cast<GemmPrefetchOp>(source);
+    auto producer = dyn_cast<GemmOp>(source);
+    bool transposeA =
+        prefetch ? prefetch.getTransposeA() : producer.getTransposeA();
+    bool transposeB =
+        prefetch ? prefetch.getTransposeB() : producer.getTransposeB();
+    Type element =
+        (prefetch ? prefetch.getAType() : producer.getAType()).getElementType();
+    if (transposeA != gemm.getTransposeA() ||
+        transposeB != gemm.getTransposeB()) {
+      InFlightDiagnostic diag =
+          gemm.emitOpError("expected the prefetch of its operands to have "
+                           "its transposes (")
+          << transposeFlags(gemm.getTransposeA(), gemm.getTransposeB())
+          << "), but got " << transposeFlags(transposeA, transposeB);
+      diag.attachNote(source->getLoc()) << "the prefetch";
+      return diag;
+    }
+    if (element != gemm.getAType().getElementType()) {
+      InFlightDiagnostic diag =
+          gemm.emitOpError("expected the prefetch of its operands to be of "
+                           "its element type ")
+          << gemm.getAType().getElementType() << ", but got " << element;
+      diag.attachNote(source->getLoc()) << "the prefetch";
+      return diag;
+    }
+  }
+  return success();
+}
+
 LogicalResult GemmOp::verify() {
   if (failed(verifyGemmOperands(*this, getAType(), getBType(), getCType(),
                                 getTransposeA(), getTransposeB(),
@@ -1053,6 +1194,11 @@ LogicalResult GemmOp::verify() {
                        "next operands and the wait count, or none of them");
   if (getAType().isFragment() && (getPrefetched() || getNextA()))
     return emitOpError("expected no operand prefetch with an A fragment");
+  if (std::optional<int64_t> pending = getWaitPending())
+    if (failed(verifyPendingGroups(*this, *pending)))
+      return failure();
+  if (getPrefetched())
+    return verifyPrefetchSources(*this);
   return success();
 }
 
@@ -1224,6 +1370,18 @@ LogicalResult ParallelOp::verify() {
     return emitOpError("expected 1 to 4 extents, but got ") << extents.size();
   if (llvm::any_of(extents, [](int64_t e) { return e <= 0; }))
     return emitOpError("expected positive extents");
+  // The lowering unrolls the iterations over the threads (or loops over
+  // them, rolled): no more than the elements of the largest tile.
+  std::optional<int64_t> iterations = 1;
+  for (int64_t extent : extents)
+    iterations =
+        iterations ? llvm::checkedMul(*iterations, extent) : std::nullopt;
+  if (!iterations || *iterations > kMaxParallelIterations)
+    return emitOpError("expected at most ")
+           << kMaxParallelIterations
+           << " iterations (the elements of the largest tile), but got "
+           << formatShape(extents)
+           << (iterations ? " = " + std::to_string(*iterations) : "");
   if (getBodyBlock().getNumArguments() != extents.size())
     return emitOpError("expected ")
            << extents.size() << " induction variables, but got "
@@ -1232,10 +1390,22 @@ LogicalResult ParallelOp::verify() {
     if (!iv.getType().isIndex())
       return emitOpError("expected induction variable #")
              << i << " to be of type index, but got " << iv.getType();
-  if (!(*this)->getParentOfType<KernelOp>())
+  auto kernel = (*this)->getParentOfType<KernelOp>();
+  if (!kernel)
     return emitOpError("expected to be inside a tile.kernel");
   if ((*this)->getParentOfType<ParallelOp>())
     return emitOpError("expected no nesting inside another tile.parallel");
+  // Unrolled, the body is emitted once per iteration of each thread.
+  if (int64_t threads = kernel.getThreads(); threads >= 1 && !getRolled()) {
+    int64_t perThread = llvm::divideCeil(*iterations, threads);
+    if (perThread > kMaxUnrolledPerThread)
+      return emitOpError("expected at most ")
+             << kMaxUnrolledPerThread
+             << " iterations per thread (the loop is unrolled; a loop over "
+                "shared tiles may be `rolled`), but its "
+             << *iterations << " iterations over the kernel's " << threads
+             << " threads are " << perThread;
+  }
   // The body is run once per element; only element accesses (and sizes) of
   // tiles can be, not whole-tile ops. A nested tile.parallel reports itself.
   Operation *wholeTileOp = nullptr;
@@ -1310,8 +1480,19 @@ static LogicalResult verifyElementAccess(Operation *op, Value buffer,
   auto loop = op->getParentOfType<ParallelOp>();
   if (!loop)
     return op->emitOpError("expected to be inside tile.parallel");
-  if (!type.isFragment())
+  if (!type.isFragment()) {
+    // A shared tile may be indexed freely, but a constant index must be
+    // inside it (a computed one is the program's to keep there).
+    for (auto [d, index] : llvm::enumerate(indices)) {
+      APInt value;
+      if (matchPattern(index, m_ConstantInt(&value)) &&
+          (value.isNegative() || value.uge(type.getDimSize(d))))
+        return op->emitOpError("expected index #")
+               << d << " from 0 to " << type.getDimSize(d) - 1 << ", but got "
+               << value.getSExtValue();
+    }
     return success();
+  }
   // A row's value (a tile.reduce result) read at every column: broadcast.
   ArrayRef<int64_t> extents = loop.getExtents();
   if (isa<LoadOp>(op) && type.getRank() == 1 && extents.size() == 2 &&

@@ -235,7 +235,24 @@ LogicalResult LoopPipeliner::run() {
     return failure();
   Location loc = loop.getLoc();
 
-  // S stages of each tile the copies fill.
+  // The stages must fit in shared memory (checked before any is built; the
+  // kernel's total, with its other tiles, is checked by the lowering).
+  int64_t tileBytes = 0;
+  for (Value tile : tiles) {
+    auto type = cast<BufferType>(tile.getType());
+    tileBytes += *getByteSize(type.getShape(), type.getElementType());
+  }
+  if (stages * tileBytes > kMaxSharedMemoryBytes)
+    return loop.emitOpError("expected the ")
+           << stages << " stages of its shared tiles to fit in "
+           << kMaxSharedMemoryBytes
+           << " bytes (227 KiB, the shared memory of a block on the largest "
+              "GPU), but they take "
+           << stages << " x " << tileBytes << " = " << stages * tileBytes
+           << " bytes";
+
+  // S stages of each tile the copies fill, in the tile's layout (a
+  // #tile.swizzle applies to each stage: tile.stage keeps the layout).
   for (Value tile : tiles) {
     auto alloc = tile.getDefiningOp<AllocSharedOp>();
     auto type = cast<BufferType>(tile.getType());
@@ -244,7 +261,8 @@ LogicalResult LoopPipeliner::run() {
     builder.setInsertionPoint(alloc);
     staged[tile] = AllocSharedOp::create(
         builder, alloc.getLoc(),
-        BufferType::get(shape, type.getElementType(), MemoryScope::Shared));
+        BufferType::get(shape, type.getElementType(), MemoryScope::Shared,
+                        type.getLayout()));
   }
 
   // Rows whose length is not a multiple of the copy chunk (an odd K in a
@@ -369,11 +387,18 @@ struct TilePipelinePass
         loops.push_back(loop);
     });
     for (scf::ForOp loop : loops) {
-      auto stages = loop->getAttrOfType<IntegerAttr>(kNumStagesAttrName);
+      Attribute attr = loop->getAttr(kNumStagesAttrName);
       loop->removeAttr(kNumStagesAttrName);
-      if (!stages || stages.getInt() < 1) {
-        loop.emitOpError("expected tile.num_stages to be an integer of at "
-                         "least 1");
+      // Read as any integer attribute, wide ones included.
+      auto integer = dyn_cast<IntegerAttr>(attr);
+      std::optional<int64_t> stages =
+          integer && isa<IntegerType>(integer.getType())
+              ? integer.getValue().trySExtValue()
+              : std::nullopt;
+      if (!stages || *stages < 1 || *stages > kMaxPipelineStages) {
+        loop.emitOpError("expected tile.num_stages to be an integer from 1 "
+                         "to ")
+            << kMaxPipelineStages << ", but got " << attr;
         return signalPassFailure();
       }
       if (!loop->getParentOfType<KernelOp>()) {
@@ -382,9 +407,9 @@ struct TilePipelinePass
         return signalPassFailure();
       }
       // One stage: the copies stay synchronous.
-      if (stages.getInt() == 1)
+      if (*stages == 1)
         continue;
-      if (failed(LoopPipeliner(loop, stages.getInt()).run()))
+      if (failed(LoopPipeliner(loop, *stages).run()))
         return signalPassFailure();
     }
   }

@@ -31,6 +31,58 @@
 
 namespace mlir::tile {
 
+//===----------------------------------------------------------------------===//
+// Limits: what the compiler accepts, so that no input can make it allocate,
+// unroll or emit without bound. Each is checked where it can first be
+// known, with a message that gives it.
+//===----------------------------------------------------------------------===//
+
+/// Shared memory of one block: 227 KiB, the most any supported GPU offers
+/// (sm_90, sm_100 with the opt-in). Checked for each shared tile (its type)
+/// and for each kernel's total (convert-tile-to-gpu).
+constexpr int64_t kMaxSharedMemoryBytes = 227 * 1024;
+/// 32-bit registers of one thread (PTX).
+constexpr int64_t kMaxRegistersPerThread = 255;
+/// Threads of one block.
+constexpr int64_t kMaxThreadsPerBlock = 1024;
+/// The bytes of a fragment: the registers of the largest block. Per thread,
+/// a fragment takes at most kMaxRegistersPerThread registers
+/// (tile.alloc_fragment).
+constexpr int64_t kMaxFragmentBytes =
+    kMaxRegistersPerThread * 4 * kMaxThreadsPerBlock;
+/// Iterations of a tile.parallel: the elements of the largest tile (an i8
+/// fragment of kMaxFragmentBytes).
+constexpr int64_t kMaxParallelIterations = kMaxFragmentBytes;
+/// What the lowering unrolls for one thread: the iterations of a tile.parallel
+/// that is not `rolled` (one copy of the body each), and the elements of a
+/// tile.copy to or from global memory (one masked access each at the
+/// tensor's edge). 1024 covers the largest fragment (255 registers of four
+/// i8 elements) and is 8 times the library's largest (a 128x256 f32
+/// epilogue over 256 threads); a loop over shared tiles beyond it may be
+/// `rolled`.
+constexpr int64_t kMaxUnrolledPerThread = 1024;
+/// Stages of a pipelined loop (tile.num_stages), and so the count of a
+/// tile.async_wait (at most that many groups are in flight).
+constexpr int64_t kMaxPipelineStages = 16;
+
+/// The bytes of `shape` x `elementType` (static dimensions), or none when
+/// they do not fit in int64.
+std::optional<int64_t> getByteSize(ArrayRef<int64_t> shape, Type elementType);
+
+/// Runs the verifiers of `type` and of its layout, reporting on `op`: a type
+/// made with BufferType::get (C++ builders, the frontend) was never
+/// verified. The ops that introduce tiles (allocations, tile.stage,
+/// tile.subview) and kernels (their parameters) call it.
+LogicalResult verifyBufferType(Operation *op, BufferType type);
+
+/// Why `name` cannot be a PTX identifier as LLVM's NVPTX back end prints it
+/// ([a-zA-Z][a-zA-Z0-9_$]* or [_$][a-zA-Z0-9_$]+; PTX's leading '%' LLVM
+/// cannot print), e.g. "'my kernel' has ' ' at position 2"; std::nullopt
+/// when it can be one. The back end aborts on other names and writes no
+/// .entry for an empty one. Kernel names (tile.kernel) and the symbols of a
+/// gpu.module given to tile-translate are checked with it.
+std::optional<std::string> getPTXIdentifierProblem(StringRef name);
+
 /// Whether `type` can be the element type of a tile buffer: f16, bf16, f32,
 /// f64 or a signless integer of 8, 16, 32 or 64 bits.
 bool isSupportedElementType(Type type);

@@ -415,10 +415,13 @@ def Tile_AsyncWaitOp : Tile_Op<"async_wait",
     (`bar.sync`), so every thread sees the tiles the completed groups
     wrote.
 
+    `pending` is at most 16, the deepest pipeline (`tile.num_stages`).
+
     Example: `tile.async_wait 1`
   }];
   let arguments = (ins ConfinedAttr<I64Attr, [IntNonNegative]>:$pending);
   let assemblyFormat = "$pending attr-dict";
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -462,7 +465,11 @@ def Tile_GemmOp : Tile_Op<"gemm", [
     product early: before the last K step's MMAs it waits until at most N
     async copy groups are pending, synchronizes the block (as
     `tile.async_wait N`) and loads the first K step of `%na` x `%nb`, so
-    the next iteration's first MMAs need not wait for shared memory.
+    the next iteration's first MMAs need not wait for shared memory. Every
+    path to a `prefetched` gemm must pass such a prefetch on its
+    accumulator, with the gemm's transposes and element type: before it,
+    and in the body of each loop around it (for the loop's next
+    iteration). N is at most 16, as in `tile.async_wait`.
 
     Example:
 

@@ -26,6 +26,11 @@ def Tile_BufferType : TypeDef<Tile_Dialect, "Buffer", [ShapedTypeInterface]> {
       layout gets one from `tile-assign-layouts`.
 
     Tiles (shared, fragment) have static shapes. Ranks 1 to 4 are accepted.
+    Sizes are bounded: the static sizes of any buffer below 2^63 bytes, a
+    shared tile at most 227 KiB (232448 bytes, a block's shared memory on
+    the largest GPU), a fragment at most 1044480 bytes (255 registers in
+    each of 1024 threads; `tile.alloc_fragment` checks each thread's
+    share against its kernel's thread count).
 
     Example:
 

@@ -43,7 +43,9 @@ def TilePipeline : Pass<"tile-pipeline", "ModuleOp"> {
   let description = [{
     Rewrites each `scf.for` inside a `tile.kernel` that carries
     `tile.num_stages = S` (S >= 2) so that the global -> shared copies of
-    iteration `i + S - 1` run asynchronously while iteration `i` computes:
+    iteration `i + S - 1` run asynchronously while iteration `i` computes
+    (S is at most 16, and the S stages of the loop's tiles must fit in 227
+    KiB of shared memory; both are checked before anything is built):
 
     - every shared tile that such a copy writes gets `S` stages (a leading
       dimension) and is read through `tile.stage`;
