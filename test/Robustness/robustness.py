@@ -356,8 +356,16 @@ def generate_inputs(gen):
     write("utf16.mlir", "\ufefftile.kernel @k() grid(%bx) = [1] threads(32) "
           "{\n}\n".encode("utf-16"))
     # Deep nesting in the MLIR parser: attributes, types, regions, parens.
+    # 10000 levels are enough to overflow the parser's stack (5000 parse).
     write("mlir-deep-array-attr.mlir", "tile.kernel @k() grid(%bx) = [1] "
-          "threads(32) attributes {a = " + "[" * deep + "]" * deep + "} {\n}\n")
+          "threads(32) attributes {a = " + "[" * 10000 + "]" * 10000 +
+          "} {\n}\n")
+    write("mlir-deep-dict-attr.mlir", "tile.kernel @k() grid(%bx) = [1] "
+          "threads(32) attributes {a = " + "{a = " * deep + "1" + "}" * deep +
+          "} {\n}\n")
+    write("mlir-deep-affine-map.mlir", "#m = affine_map<(d0) -> (" +
+          "(" * deep + "d0" + ")" * deep + ")>\ntile.kernel @k() grid(%bx) = "
+          "[1] threads(32) attributes {a = #m} {\n}\n")
     write("mlir-deep-parens.mlir", "%x = " + "(" * deep + "\n")
     nest = 3000
     body = []
@@ -776,6 +784,16 @@ def strip_comments(text):
                      if not l.lstrip().startswith("//"))
 
 
+def generate(cfg, args):
+    """tile-kernels ARGS for a seed; a failure is a note (the seed is
+    missing), the corpus and the valid test catch what is wrong with it."""
+    try:
+        return subprocess.run([os.path.join(cfg.bin, "tile-kernels")] + args,
+                              capture_output=True, text=True, timeout=120)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return subprocess.CompletedProcess(args, 1, "", str(e))
+
+
 def mlir_seeds(cfg):
     """The lit inputs split at `// -----`, the examples, and a few kernels
     from tile-kernels --emit=mlir; comments dropped (nothing a diagnostic
@@ -818,9 +836,7 @@ def mlir_seeds(cfg):
         ["--kernel=print_demo"],
     ]
     for args in generated:
-        proc = subprocess.run([os.path.join(cfg.bin, "tile-kernels")] + args +
-                              ["--emit=mlir"], capture_output=True, text=True,
-                              timeout=120)
+        proc = generate(cfg, args + ["--emit=mlir"])
         if proc.returncode == 0:
             seeds.append(("tile-kernels " + " ".join(args), proc.stdout))
         else:
@@ -841,9 +857,7 @@ def manifest_seeds(cfg):
                   "--num-threads=128"],
                  ["--kernel=attention", "--block-m=64", "--block-n=64",
                   "--num-threads=128", "--dtype=f16", "--lse"]):
-        proc = subprocess.run([os.path.join(cfg.bin, "tile-kernels")] + args +
-                              ["--emit=manifest"], capture_output=True,
-                              text=True, timeout=120)
+        proc = generate(cfg, args + ["--emit=manifest"])
         if proc.returncode == 0:
             seeds.append(("tile-kernels " + " ".join(args), proc.stdout))
         else:
@@ -881,7 +895,7 @@ def mutate_manifest(text, rng):
         "delete", "duplicate", "rename", "rename", "truncate", "garbage"])
     try:
         doc = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # deep nesting from an earlier step
         doc = None
     if doc is not None and op == "number":
         # A size, dim, divisor, block or shared-memory value: mild or hostile.
