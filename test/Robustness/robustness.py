@@ -4,7 +4,7 @@
 # The robustness suite (docs/Robustness.md). Three modes:
 #
 #   robustness.py corpus    --bin B --src S --work W   the cases of corpus/
-#   robustness.py mutations --bin B --src S --work W --seed 16 --count 400
+#   robustness.py mutations --bin B --src S --work W --seed 16 --count 600
 #   robustness.py valid     --bin B --src S --work W   library kernels and
 #                                                      examples compile
 #                                                      with no diagnostic
@@ -67,7 +67,8 @@ ERROR_LINE = re.compile(r"(^|\s)error:", re.M)
 
 class Case:
     def __init__(self, name, argv, source=None, expect="clean", forbid=None,
-                 require=None, timeout=None, stdin=None, then=None):
+                 require=None, timeout=None, stdin=None, then=None,
+                 env=None):
         self.name = name          # unique, for --filter and the report
         self.argv = argv          # [tool, args...] (tool not resolved yet)
         self.source = source      # the reproducer: the input file, if any
@@ -77,6 +78,7 @@ class Case:
         self.timeout = timeout
         self.stdin = stdin
         self.then = then          # a second command (see run_case)
+        self.env = env or {}      # extra environment variables
 
     def command(self, cfg, argv=None):
         argv = list(argv or self.argv)
@@ -85,23 +87,23 @@ class Case:
         return argv
 
 
-OPTION = re.compile(r"^(expect|forbid|require|timeout|stdin|name)=(.*)$")
+OPTION = re.compile(r"^(expect|forbid|require|timeout|stdin|name|env)=(.*)$")
 
 
 def parse_case_line(line, subst, default_name):
     """`[expect=..] [forbid=RE] [require=RE] [timeout=S] [stdin=F] [name=N]
-    tool args... [;; tool args...]` with %-substitutions; shell quoting as
-    in sh. With `;;` the second command must refuse what the first one
-    refuses."""
+    [env=VAR=VALUE] tool args... [;; tool args...]` with %-substitutions;
+    shell quoting as in sh. With `;;` the second command must refuse what
+    the first one refuses."""
     words = shlex.split(line)
     then = None
     if ";;" in words:
         at = words.index(";;")
         words, then = words[:at], words[at + 1:]
-    opts = {"forbid": [], "require": []}
+    opts = {"forbid": [], "require": [], "env": []}
     while words and OPTION.match(words[0]):
         key, value = OPTION.match(words[0]).groups()
-        if key in ("forbid", "require"):
+        if key in ("forbid", "require", "env"):
             opts[key].append(value)
         else:
             opts[key] = value
@@ -126,7 +128,7 @@ def parse_case_line(line, subst, default_name):
                 require=[sub(r) for r in opts["require"]],
                 timeout=float(opts["timeout"]) if "timeout" in opts else None,
                 stdin=sub(opts["stdin"]) if "stdin" in opts else None,
-                then=then)
+                then=then, env=dict(e.split("=", 1) for e in opts["env"]))
 
 
 # Every corpus .mlir file goes through these (plus its own `// ROBUST:`
@@ -178,6 +180,7 @@ def execute(case, argv, tmp, cfg, tag):
     # time limit (rerun the reproducer by hand for a symbolized trace).
     if not cfg.symbolize:
         env["LLVM_DISABLE_SYMBOLIZATION"] = "1"
+    env.update(case.env)
     stdin = open(case.stdin, "rb") if case.stdin else subprocess.DEVNULL
     start = time.monotonic()
     timed_out = False
@@ -215,7 +218,7 @@ def run_case(case, index, cfg):
         # (tile-translate what tile-opt's pipeline rejects).
         second = execute(case, case.command(cfg, case.then), tmp, cfg,
                          "then-")
-        classify(second, case.then[0], "clean", cfg)
+        classify(second, case.then[0], case.expect, cfg)
         if result.rc != 0 and second.rc == 0:
             second.problems.append(
                 "accepted (exit 0) what `%s` refuses (exit %d)" %
@@ -975,7 +978,77 @@ FRONTEND_OPTIONS = [("chip", ["sm_80", "sm_75", "", "garbage", "sm_100a"]),
                     ("opt", ["0", "99"])]
 
 
+# Plausible values per field: a configuration drawn from these is one a
+# user could ask for; the generator accepts it or refuses it with a reason,
+# and what it accepts must compile (through ptxas) without a crash.
+FRONTEND_PLAUSIBLE = {
+    "vector_add": {"block_n": [32, 128, 256, 1024, 4096, 8192],
+                   "threads": [32, 64, 128, 256, 512, 1024],
+                   "dtype": ["f32", "f16", "bf16"]},
+    "gemm": {"block_m": [16, 32, 64, 128, 256],
+             "block_n": [8, 16, 32, 64, 128, 256],
+             "block_k": [16, 32, 64, 128], "threads": [32, 64, 128, 256],
+             "out_dtype": ["f32", "f16", "bf16"], "stages": [1, 2, 3, 4],
+             "raster_panel": [0, 4, 8], "transpose_b": [0, 1],
+             "in_dtype": ["f16", "bf16"], "transpose_a": [0, 1],
+             "epilogue": ["none", "none", "bias_gelu", "bias_gelu_tanh"],
+             "divisibility": [1, 8], "staged_epilogue": [0, 1]},
+    "softmax": {"rows": [1, 2, 4], "block_n": [256, 1024, 2048, 4096],
+                "threads": [32, 64, 128, 256, 512],
+                "dtype": ["f16", "bf16", "f32"], "online": [0, 1],
+                "stages": [1, 2, 3]},
+    "gemm_softmax": {"block_m": [16, 32, 64, 128], "block_n": [32, 64, 128],
+                     "block_k": [16, 32, 64], "threads": [64, 128, 256],
+                     "stages": [1, 2, 3], "in_dtype": ["f16", "bf16"],
+                     "head_dim": [0, 64, 128]},
+    "attention": {"block_m": [16, 32, 64, 128], "block_n": [16, 32, 64, 128],
+                  "head_dim": [32, 64, 128], "threads": [32, 64, 128, 256],
+                  "stages": [1, 2, 3], "dtype": ["f16", "bf16"],
+                  "causal": [0, 1], "lse": [0, 1]},
+    "bias_gelu": {"block_m": [1, 2, 4, 8], "block_n": [256, 1024, 4096],
+                  "threads": [64, 128, 256], "dtype": ["f16", "bf16", "f32"],
+                  "tanh": [0, 1]},
+    "print_demo": {"rows": [1, 4, 16, 32], "cols": [8, 16, 32],
+                   "threads": [32, 64, 128]},
+}
+
+
+def elements_per_thread(generator, c):
+    """The most tile elements one thread handles (what the lowering unrolls
+    and compile time grows with)."""
+    g = lambda k: int(c.get(k, 0))
+    t = max(1, g("threads"))
+    if generator == "gemm":
+        work = g("block_m") * g("block_k") + g("block_k") * g("block_n") + \
+            g("block_m") * g("block_n")
+    elif generator == "attention":
+        work = (g("block_m") + 2 * g("block_n")) * g("head_dim") + \
+            g("block_m") * g("block_n")
+    elif generator == "gemm_softmax":
+        work = (g("block_m") + g("block_n")) * g("block_k") + \
+            g("block_m") * g("block_n") + g("block_n") * g("head_dim")
+    elif generator == "softmax":
+        work = g("rows") * g("block_n")
+    elif generator in ("vector_add", "bias_gelu"):
+        work = max(1, g("block_m")) * g("block_n")
+    else:
+        work = g("rows") * g("cols")
+    return work // t
+
+
 def mutate_frontend(rng):
+    if rng.random() < 0.5:
+        # Plausible: at most 512 elements per thread, as the library's
+        # kernels (the largest take about 1 s to compile; a 1-warp
+        # 256x16x128 GEMM with a staged epilogue takes 9 s: slow, not hung).
+        generator = rng.choice(sorted(FRONTEND_PLAUSIBLE))
+        fields = FRONTEND_PLAUSIBLE[generator]
+        for _ in range(100):
+            config = {k: rng.choice(fields[k]) for k in sorted(fields)}
+            if elements_per_thread(generator, config) <= 512:
+                break
+        return ["gen", generator] + ["%s=%s" % kv for kv in
+                                     sorted(config.items())] + ["--cubin"]
     generator = rng.choice(sorted(FRONTEND_DEFAULTS))
     config = dict(FRONTEND_DEFAULTS[generator])
     for _ in range(rng.choice([1, 1, 2])):
@@ -1013,9 +1086,9 @@ def cmd_mutations(cfg):
                 if has_sass or "--emit=sass" not in c]
     print("seeds: %d MLIR inputs, %d manifests, %d generators; seed %d" %
           (len(mlir), len(manifests), len(FRONTEND_DEFAULTS), cfg.seed))
-    # Shares of the run: 70% MLIR, 18% manifests, 12% frontend.
-    n_manifest = cfg.count * 18 // 100
-    n_frontend = cfg.count * 12 // 100
+    # Shares of the run: 66% MLIR, 16% manifests, 18% frontend.
+    n_manifest = cfg.count * 16 // 100
+    n_frontend = cfg.count * 18 // 100
     n_mlir = cfg.count - n_manifest - n_frontend
     subst = substitutions(cfg)
     cases = []
@@ -1152,7 +1225,7 @@ def main():
     parser.add_argument("--memory-mib", type=int, default=4096,
                         help="address-space limit per case (default 4096)")
     parser.add_argument("--seed", type=int, default=16)
-    parser.add_argument("--count", type=int, default=400)
+    parser.add_argument("--count", type=int, default=600)
     parser.add_argument("--only", type=int, help="mutations: only case N")
     parser.add_argument("--filter", help="only cases whose name matches")
     parser.add_argument("--list", action="store_true",
