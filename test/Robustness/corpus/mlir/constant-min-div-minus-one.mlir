@@ -1,0 +1,9 @@
+// INT64_MIN / -1, folded.
+tile.kernel @k(%A: !tile.buffer<?xf32, global>) grid(%bx) = [ceildiv(%A[0], 128)] threads(128) {
+  %f = tile.alloc_fragment : !tile.buffer<128xf32, fragment>
+  %z = arith.constant -1 : index
+  %n = arith.constant -9223372036854775808 : index
+  %c = arith.divsi %n, %z : index
+  tile.copy %A[%c] to %f : !tile.buffer<?xf32, global> to !tile.buffer<128xf32, fragment>
+  tile.copy %f to %A[%c] : !tile.buffer<128xf32, fragment> to !tile.buffer<?xf32, global>
+}

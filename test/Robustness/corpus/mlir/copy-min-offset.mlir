@@ -1,0 +1,7 @@
+// A copy at offset -2^63.
+tile.kernel @k(%A: !tile.buffer<?xf32, global>) grid(%bx) = [ceildiv(%A[0], 128)] threads(128) {
+  %f = tile.alloc_fragment : !tile.buffer<128xf32, fragment>
+  %c = arith.constant -9223372036854775808 : index
+  tile.copy %A[%c] to %f : !tile.buffer<?xf32, global> to !tile.buffer<128xf32, fragment>
+  tile.copy %f to %A[%c] : !tile.buffer<128xf32, fragment> to !tile.buffer<?xf32, global>
+}

@@ -1,0 +1,8 @@
+// tile.dim %A[-1].
+// Besides the default commands (any clean end), and replacing them where
+// the command is the same:
+// ROBUST: expect=error tile-opt %s
+// ROBUST: expect=error tile-opt %s --tile-to-nvvm -o %t/out.mlir ;; tile-translate %s --emit=ptx -o %t/out.ptx --manifest-out=%t/out.json
+tile.kernel @k(%A: !tile.buffer<?xf32, global>) grid(%bx) = [ceildiv(%A[0], 128)] threads(128) {
+  %d = tile.dim %A[-1] : !tile.buffer<?xf32, global>
+}

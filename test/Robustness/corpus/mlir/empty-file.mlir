@@ -1,0 +1,1 @@
+// An empty file: an empty module.

@@ -1,0 +1,7 @@
+// A tile.parallel with an empty body.
+tile.kernel @k(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads(128) {
+  %f = tile.alloc_fragment : !tile.buffer<128xf32, fragment>
+  tile.clear %f : !tile.buffer<128xf32, fragment>
+  tile.parallel (%i) in [128] {
+  }
+}

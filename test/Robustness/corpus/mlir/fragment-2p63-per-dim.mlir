@@ -1,0 +1,9 @@
+// A dimension of 2^63 (does not fit int64).
+// Besides the default commands (any clean end), and replacing them where
+// the command is the same:
+// ROBUST: expect=error tile-opt %s
+// ROBUST: expect=error tile-opt %s --tile-to-nvvm -o %t/out.mlir ;; tile-translate %s --emit=ptx -o %t/out.ptx --manifest-out=%t/out.json
+tile.kernel @k(%A: !tile.buffer<?xf32, global>) grid(%bx) = [ceildiv(%A[0], 128)] threads(128) {
+  %t = tile.alloc_fragment : !tile.buffer<9223372036854775808xf32, fragment>
+  tile.clear %t : !tile.buffer<9223372036854775808xf32, fragment>
+}

@@ -1,0 +1,9 @@
+// A fragment of size -128 (does not parse).
+// Besides the default commands (any clean end), and replacing them where
+// the command is the same:
+// ROBUST: expect=error tile-opt %s
+// ROBUST: expect=error tile-opt %s --tile-to-nvvm -o %t/out.mlir ;; tile-translate %s --emit=ptx -o %t/out.ptx --manifest-out=%t/out.json
+tile.kernel @k(%A: !tile.buffer<?xf32, global>) grid(%bx) = [ceildiv(%A[0], 128)] threads(128) {
+  %t = tile.alloc_fragment : !tile.buffer<-128xf32, fragment>
+  tile.clear %t : !tile.buffer<-128xf32, fragment>
+}

@@ -1,0 +1,7 @@
+// ceildiv by 2^63 - 1.
+tile.kernel @k(%A: !tile.buffer<?xf32, global>) grid(%bx) = [ceildiv(%A[0], 9223372036854775807)] threads(128) {
+  %f = tile.alloc_fragment : !tile.buffer<128xf32, fragment>
+  %c = arith.constant 0 : index
+  tile.copy %A[%c] to %f : !tile.buffer<?xf32, global> to !tile.buffer<128xf32, fragment>
+  tile.copy %f to %A[%c] : !tile.buffer<128xf32, fragment> to !tile.buffer<?xf32, global>
+}

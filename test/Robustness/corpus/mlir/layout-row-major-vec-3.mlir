@@ -1,0 +1,5 @@
+// A 32 x 32 fragment with #tile.row_major<vec = 3>.
+tile.kernel @k(%A: !tile.buffer<?xf32, global>) grid(%bx) = [ceildiv(%A[0], 128)] threads(128) {
+  %t = tile.alloc_fragment : !tile.buffer<32x32xf32, fragment, #tile.row_major<vec = 3>>
+  tile.clear %t : !tile.buffer<32x32xf32, fragment, #tile.row_major<vec = 3>>
+}

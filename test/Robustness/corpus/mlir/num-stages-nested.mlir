@@ -1,0 +1,13 @@
+// A pipelined loop inside a pipelined loop.
+tile.kernel @k(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads(32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %s = tile.alloc_shared : !tile.buffer<32xf32, shared>
+  scf.for %i = %c0 to %c4 step %c1 {
+    tile.copy %A[%i] to %s : !tile.buffer<?xf32, global> to !tile.buffer<32xf32, shared>
+    scf.for %j = %c0 to %c4 step %c1 {
+      tile.copy %A[%j] to %s : !tile.buffer<?xf32, global> to !tile.buffer<32xf32, shared>
+    } {tile.num_stages = 2 : i64}
+  } {tile.num_stages = 3 : i64}
+}

@@ -1,0 +1,7 @@
+// tile.parallel over no dimensions.
+tile.kernel @k(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads(128) {
+  %f = tile.alloc_fragment : !tile.buffer<128xf32, fragment>
+  tile.clear %f : !tile.buffer<128xf32, fragment>
+  tile.parallel () in [] {
+  }
+}

@@ -1,0 +1,11 @@
+// Tile ops in a func.func.
+// Besides the default commands (any clean end), and replacing them where
+// the command is the same:
+// ROBUST: expect=error tile-opt %s
+// ROBUST: expect=error tile-opt %s --tile-to-nvvm -o %t/out.mlir ;; tile-translate %s --emit=ptx -o %t/out.ptx --manifest-out=%t/out.json
+func.func @f(%A: !tile.buffer<?xf32, global>) {
+  %f = tile.alloc_fragment : !tile.buffer<128xf32, fragment>
+  %c = arith.constant 0 : index
+  tile.copy %A[%c] to %f : !tile.buffer<?xf32, global> to !tile.buffer<128xf32, fragment>
+    return
+}

@@ -1,0 +1,4 @@
+// Only blanks and newlines.
+   
+
+	
