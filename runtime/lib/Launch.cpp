@@ -295,11 +295,11 @@ void checkGridWithinManifest(const std::string &prefix, Dim3 grid,
                 "work outside the launch contract");
 }
 
+/// Checks and packs the arguments of a kernel whose description has been
+/// validated (KernelInfo::validate: what packing relies on, one dim
+/// parameter per dynamic dim, references, divisors >= 1).
 PackedLaunch pack(const KernelInfo &kernel, const std::vector<Arg> &args,
                   const Dim3 *explicitGrid) {
-  // A KernelInfo may be built by hand: check what packing relies on (one
-  // dim parameter per dynamic dim, references, divisors >= 1).
-  kernel.validate();
   std::string prefix = "kernel '" + kernel.name + "': ";
   std::vector<const ParamInfo *> userParams = kernel.userParams();
   if (args.size() != userParams.size()) {
@@ -370,12 +370,22 @@ PackedLaunch pack(const KernelInfo &kernel, const std::vector<Arg> &args,
 
 } // namespace
 
+// A KernelInfo may be built by hand: the public entry points validate it
+// first.
 PackedLaunch tile::rt::checkAndPack(const KernelInfo &kernel,
                                     const std::vector<Arg> &args) {
+  kernel.validate();
   return pack(kernel, args, nullptr);
 }
 
 PackedLaunch tile::rt::checkAndPack(const KernelInfo &kernel,
                                     const std::vector<Arg> &args, Dim3 grid) {
+  kernel.validate();
   return pack(kernel, args, &grid);
+}
+
+PackedLaunch tile::rt::detail::checkAndPackValidated(
+    const KernelInfo &kernel, const std::vector<Arg> &args,
+    const Dim3 *grid) {
+  return pack(kernel, args, grid);
 }

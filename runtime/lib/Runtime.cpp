@@ -513,13 +513,15 @@ Kernel::Kernel(std::shared_ptr<const ModuleState> module,
                const KernelInfo *info, CUfunction function)
     : module_(std::move(module)), info_(info), function_(function) {}
 
+// Module::load validated the kernel's description, which nothing changes
+// afterwards: a launch checks only its arguments.
 void Kernel::launch(Stream &stream, const std::vector<Arg> &args) const {
-  launch(stream, checkAndPack(*info_, args));
+  launch(stream, detail::checkAndPackValidated(*info_, args, nullptr));
 }
 
 void Kernel::launch(Stream &stream, const std::vector<Arg> &args,
                     Dim3 grid) const {
-  launch(stream, checkAndPack(*info_, args, grid));
+  launch(stream, detail::checkAndPackValidated(*info_, args, &grid));
 }
 
 void Kernel::launch(Stream &stream, const PackedLaunch &packed) const {

@@ -126,6 +126,16 @@ PackedLaunch checkAndPack(const KernelInfo &kernel,
 PackedLaunch checkAndPack(const KernelInfo &kernel,
                           const std::vector<Arg> &args, Dim3 grid);
 
+namespace detail {
+/// checkAndPack without KernelInfo::validate, for a description validated
+/// once when it was loaded (Module::load; Kernel::launch uses this): every
+/// argument, relation, aliasing and grid check still runs. `grid` may be
+/// null (the manifest's grid).
+PackedLaunch checkAndPackValidated(const KernelInfo &kernel,
+                                   const std::vector<Arg> &args,
+                                   const Dim3 *grid);
+} // namespace detail
+
 } // namespace tile::rt
 
 #endif // TILE_RUNTIME_LAUNCH_H
