@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tile/Registration/InputLimits.h"
 #include "tile/Registration/Registration.h"
 #include "tile/Target/KernelReport.h"
 #include "tile/Target/Target.h"
@@ -107,6 +108,8 @@ int main(int argc, char **argv) {
     llvm::errs() << "tile-translate: " << error << "\n";
     return 1;
   }
+  if (failed(tile::checkInputLimits(input->getMemBufferRef(), llvm::errs())))
+    return 1;
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
