@@ -13,6 +13,7 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVM/NVVM/Utils.h"
@@ -171,6 +172,36 @@ findToolkitProgram(StringRef toolkitPath, StringRef name, std::string &error) {
     return failure();
   }
   return program;
+}
+
+LogicalResult tile::verifyCudaToolkit(StringRef toolkitPath, bool needPtxas,
+                                      std::string &error) {
+  if (toolkitPath.empty()) {
+    error = "expected the path of a CUDA toolkit, but got an empty one";
+    return failure();
+  }
+  auto fail = [&](const Twine &problem) {
+    error = ("expected a CUDA toolkit at '" + toolkitPath + "', but " + problem)
+                .str();
+    return failure();
+  };
+  if (!llvm::sys::fs::is_directory(toolkitPath))
+    return fail(llvm::sys::fs::exists(toolkitPath) ? "it is not a directory"
+                                                   : "it does not exist");
+  // Where upstream's NVVM serializer looks for it.
+  SmallString<256> libdevice(toolkitPath);
+  llvm::sys::path::append(libdevice, "nvvm", "libdevice", "libdevice.10.bc");
+  if (!llvm::sys::fs::is_regular_file(libdevice))
+    return fail("it has no libdevice ('" + libdevice +
+                "' is not a file), which the PTX links");
+  if (needPtxas) {
+    SmallString<256> ptxas(toolkitPath);
+    llvm::sys::path::append(ptxas, "bin", "ptxas");
+    if (!llvm::sys::fs::can_execute(ptxas))
+      return fail("it has no ptxas ('" + ptxas +
+                  "' is not an executable), which makes the cubin");
+  }
+  return success();
 }
 
 /// Runs `args` (args[0] is the program) with standard output and error
@@ -364,9 +395,18 @@ static FailureOr<std::string> serializeToPTX(gpu::GPUModuleOp gpuModule,
                                              StringRef toolkitPath) {
   PTXSerializer::init();
   gpu::TargetOptions options(toolkitPath);
+  // An error means failure: upstream reports some and goes on (a toolkit
+  // path without libdevice: the PTX then calls functions nothing defines).
+  // Counted here, printed by the handlers registered before.
+  unsigned errors = 0;
+  ScopedDiagnosticHandler counter(gpuModule.getContext(), [&](Diagnostic &d) {
+    if (d.getSeverity() == DiagnosticSeverity::Error)
+      ++errors;
+    return failure();
+  });
   PTXSerializer serializer(*gpuModule, target, options);
   std::optional<SmallVector<char, 0>> ptx = serializer.run();
-  if (!ptx)
+  if (!ptx || errors != 0)
     return failure();
   return std::string(ptx->begin(), ptx->end());
 }
