@@ -21,8 +21,6 @@
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/StandardInstrumentations.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
@@ -105,60 +103,6 @@ LogicalResult tile::verifyNVVMTargets(ModuleOp module) {
     return WalkResult::advance();
   });
   return failure(result.wasInterrupted());
-}
-
-/// Manifest entries are kept as builtin attributes in the IR; this mirrors
-/// them as JSON.
-static llvm::json::Value toJSON(Attribute attr) {
-  if (auto dict = dyn_cast<DictionaryAttr>(attr)) {
-    llvm::json::Object object;
-    for (NamedAttribute entry : dict)
-      object[entry.getName().getValue()] = toJSON(entry.getValue());
-    return object;
-  }
-  if (auto array = dyn_cast<ArrayAttr>(attr)) {
-    llvm::json::Array values;
-    for (Attribute element : array)
-      values.push_back(toJSON(element));
-    return values;
-  }
-  if (auto str = dyn_cast<StringAttr>(attr))
-    return str.getValue().str();
-  if (auto integer = dyn_cast<IntegerAttr>(attr))
-    return integer.getInt();
-  return nullptr;
-}
-
-FailureOr<std::string> tile::buildKernelManifest(ModuleOp module,
-                                                 StringRef binaryName) {
-  gpu::GPUModuleOp gpuModule = findGPUModule(module);
-  if (!gpuModule)
-    return module.emitError("expected a gpu.module produced by "
-                            "convert-tile-to-gpu");
-  auto kernels = gpuModule->getAttrOfType<ArrayAttr>("tile.kernels");
-  if (!kernels)
-    return gpuModule.emitError("expected a 'tile.kernels' attribute, which "
-                               "convert-tile-to-gpu writes");
-  llvm::json::Object target;
-  if (ArrayAttr targets = gpuModule.getTargetsAttr())
-    for (Attribute attr : targets)
-      if (auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(attr)) {
-        target["chip"] = nvvm.getChip().str();
-        target["features"] = nvvm.getFeatures().str();
-      }
-  if (target.empty())
-    return gpuModule.emitError("expected an NVVM target on the gpu.module");
-
-  llvm::json::Object manifest{{"format", "tile-manifest"},
-                              {"version", 1},
-                              {"target", std::move(target)},
-                              {"kernels", toJSON(kernels)}};
-  if (!binaryName.empty())
-    manifest["binary"] = binaryName.str();
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << llvm::formatv("{0:2}", llvm::json::Value(std::move(manifest))) << "\n";
-  return text;
 }
 
 /// `toolkit`/bin/`name`, or a failure saying why it cannot be run.
