@@ -13,6 +13,7 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVM/NVVM/Utils.h"
@@ -20,8 +21,6 @@
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/StandardInstrumentations.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
@@ -106,60 +105,6 @@ LogicalResult tile::verifyNVVMTargets(ModuleOp module) {
   return failure(result.wasInterrupted());
 }
 
-/// Manifest entries are kept as builtin attributes in the IR; this mirrors
-/// them as JSON.
-static llvm::json::Value toJSON(Attribute attr) {
-  if (auto dict = dyn_cast<DictionaryAttr>(attr)) {
-    llvm::json::Object object;
-    for (NamedAttribute entry : dict)
-      object[entry.getName().getValue()] = toJSON(entry.getValue());
-    return object;
-  }
-  if (auto array = dyn_cast<ArrayAttr>(attr)) {
-    llvm::json::Array values;
-    for (Attribute element : array)
-      values.push_back(toJSON(element));
-    return values;
-  }
-  if (auto str = dyn_cast<StringAttr>(attr))
-    return str.getValue().str();
-  if (auto integer = dyn_cast<IntegerAttr>(attr))
-    return integer.getInt();
-  return nullptr;
-}
-
-FailureOr<std::string> tile::buildKernelManifest(ModuleOp module,
-                                                 StringRef binaryName) {
-  gpu::GPUModuleOp gpuModule = findGPUModule(module);
-  if (!gpuModule)
-    return module.emitError("expected a gpu.module produced by "
-                            "convert-tile-to-gpu");
-  auto kernels = gpuModule->getAttrOfType<ArrayAttr>("tile.kernels");
-  if (!kernels)
-    return gpuModule.emitError("expected a 'tile.kernels' attribute, which "
-                               "convert-tile-to-gpu writes");
-  llvm::json::Object target;
-  if (ArrayAttr targets = gpuModule.getTargetsAttr())
-    for (Attribute attr : targets)
-      if (auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(attr)) {
-        target["chip"] = nvvm.getChip().str();
-        target["features"] = nvvm.getFeatures().str();
-      }
-  if (target.empty())
-    return gpuModule.emitError("expected an NVVM target on the gpu.module");
-
-  llvm::json::Object manifest{{"format", "tile-manifest"},
-                              {"version", 1},
-                              {"target", std::move(target)},
-                              {"kernels", toJSON(kernels)}};
-  if (!binaryName.empty())
-    manifest["binary"] = binaryName.str();
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << llvm::formatv("{0:2}", llvm::json::Value(std::move(manifest))) << "\n";
-  return text;
-}
-
 /// `toolkit`/bin/`name`, or a failure saying why it cannot be run.
 static FailureOr<SmallString<256>>
 findToolkitProgram(StringRef toolkitPath, StringRef name, std::string &error) {
@@ -171,6 +116,36 @@ findToolkitProgram(StringRef toolkitPath, StringRef name, std::string &error) {
     return failure();
   }
   return program;
+}
+
+LogicalResult tile::verifyCudaToolkit(StringRef toolkitPath, bool needPtxas,
+                                      std::string &error) {
+  if (toolkitPath.empty()) {
+    error = "expected the path of a CUDA toolkit, but got an empty one";
+    return failure();
+  }
+  auto fail = [&](const Twine &problem) {
+    error = ("expected a CUDA toolkit at '" + toolkitPath + "', but " + problem)
+                .str();
+    return failure();
+  };
+  if (!llvm::sys::fs::is_directory(toolkitPath))
+    return fail(llvm::sys::fs::exists(toolkitPath) ? "it is not a directory"
+                                                   : "it does not exist");
+  // Where upstream's NVVM serializer looks for it.
+  SmallString<256> libdevice(toolkitPath);
+  llvm::sys::path::append(libdevice, "nvvm", "libdevice", "libdevice.10.bc");
+  if (!llvm::sys::fs::is_regular_file(libdevice))
+    return fail("it has no libdevice ('" + libdevice +
+                "' is not a file), which the PTX links");
+  if (needPtxas) {
+    SmallString<256> ptxas(toolkitPath);
+    llvm::sys::path::append(ptxas, "bin", "ptxas");
+    if (!llvm::sys::fs::can_execute(ptxas))
+      return fail("it has no ptxas ('" + ptxas +
+                  "' is not an executable), which makes the cubin");
+  }
+  return success();
 }
 
 /// Runs `args` (args[0] is the program) with standard output and error
@@ -364,9 +339,18 @@ static FailureOr<std::string> serializeToPTX(gpu::GPUModuleOp gpuModule,
                                              StringRef toolkitPath) {
   PTXSerializer::init();
   gpu::TargetOptions options(toolkitPath);
+  // An error means failure: upstream reports some and goes on (a toolkit
+  // path without libdevice: the PTX then calls functions nothing defines).
+  // Counted here, printed by the handlers registered before.
+  unsigned errors = 0;
+  ScopedDiagnosticHandler counter(gpuModule.getContext(), [&](Diagnostic &d) {
+    if (d.getSeverity() == DiagnosticSeverity::Error)
+      ++errors;
+    return failure();
+  });
   PTXSerializer serializer(*gpuModule, target, options);
   std::optional<SmallVector<char, 0>> ptx = serializer.run();
-  if (!ptx)
+  if (!ptx || errors != 0)
     return failure();
   return std::string(ptx->begin(), ptx->end());
 }

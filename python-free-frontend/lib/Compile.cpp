@@ -41,6 +41,13 @@ CompiledModule compile(ModuleOp module, const CompileOptions &options,
   }
   std::string toolkit =
       options.cudaToolkit.empty() ? defaultCudaToolkit() : options.cudaToolkit;
+  // Before anything is built: libdevice for the PTX, ptxas for the cubin.
+  std::string toolkitError;
+  if (failed(mlir::tile::verifyCudaToolkit(toolkit, options.emitCubin,
+                                           toolkitError))) {
+    errors << toolkitError << " (CompileOptions::cudaToolkit)";
+    return result;
+  }
 
   using Clock = std::chrono::steady_clock;
   auto secondsSince = [](Clock::time_point from) {

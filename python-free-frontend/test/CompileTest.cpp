@@ -10,9 +10,12 @@
 #include "tile/Frontend/Compile.h"
 #include "tile/Frontend/Frontend.h"
 #include "tile/Frontend/Kernels.h"
+#include "tile/Target/Target.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 
 #include <gtest/gtest.h>
 
@@ -53,6 +56,75 @@ TEST(Compile, RejectsUnsupportedAndMalformedChipsUpFront) {
   EXPECT_NE(compiled.error.find("expected target features '+ptxNN'"),
             std::string::npos)
       << compiled.error;
+}
+
+TEST(Compile, RejectsAToolkitWithoutLibdeviceOrPtxasUpFront) {
+  // With and without a cubin: the PTX links libdevice (upstream reported
+  // its absence and went on, leaving calls to functions nothing defines).
+  for (bool emitCubin : {false, true}) {
+    Program program;
+    buildVectorAdd(program, {1024, 256, "f32"});
+    CompileOptions options;
+    options.cudaToolkit = "/nonexistent";
+    options.emitCubin = emitCubin;
+    CompiledModule compiled = compile(program.module(), options);
+    EXPECT_FALSE(compiled.ok);
+    EXPECT_NE(compiled.error.find("expected a CUDA toolkit at '/nonexistent', "
+                                  "but it does not exist "
+                                  "(CompileOptions::cudaToolkit)"),
+              std::string::npos)
+        << compiled.error;
+    EXPECT_TRUE(compiled.ptx.empty());
+  }
+  // A folder with libdevice but no ptxas: PTX, but no cubin.
+  llvm::SmallString<128> dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("tile-toolkit", dir));
+  llvm::SmallString<128> libdevice(dir);
+  llvm::sys::path::append(libdevice, "nvvm", "libdevice");
+  ASSERT_FALSE(llvm::sys::fs::create_directories(libdevice));
+  llvm::sys::path::append(libdevice, "libdevice.10.bc");
+  llvm::SmallString<128> real(defaultCudaToolkit());
+  llvm::sys::path::append(real, "nvvm", "libdevice", "libdevice.10.bc");
+  ASSERT_FALSE(llvm::sys::fs::create_link(real, libdevice));
+  Program program;
+  buildVectorAdd(program, {1024, 256, "f32"});
+  CompileOptions options;
+  options.cudaToolkit = dir.str().str();
+  options.emitCubin = false;
+  CompiledModule ptxOnly = compile(program.module(), options);
+  EXPECT_TRUE(ptxOnly.ok) << ptxOnly.error;
+  options.emitCubin = true;
+  CompiledModule cubin = compile(program.module(), options);
+  EXPECT_FALSE(cubin.ok);
+  EXPECT_NE(cubin.error.find("but it has no ptxas ('" + dir.str().str() +
+                             "/bin/ptxas' is not an executable)"),
+            std::string::npos)
+      << cubin.error;
+  llvm::sys::fs::remove_directories(dir);
+}
+
+TEST(Compile, AnErrorReportedWhileSerializingFailsIt) {
+  // serializeGPUModule without the up-front check of compile() and
+  // tile-translate: upstream's serializer reports the missing toolkit and
+  // goes on; the error fails the serialization.
+  Program program;
+  buildVectorAdd(program, {1024, 256, "f32"});
+  mlir::OwningOpRef<mlir::ModuleOp> module = program.module().clone();
+  ASSERT_TRUE(mlir::succeeded(
+      mlir::tile::lowerToNVVM(*module, mlir::tile::TargetOptions())));
+  std::string errors;
+  mlir::ScopedDiagnosticHandler handler(&program.context(),
+                                        [&](mlir::Diagnostic &diag) {
+                                          errors += diag.str() + "\n";
+                                          return mlir::success();
+                                        });
+  EXPECT_TRUE(mlir::failed(mlir::tile::serializeGPUModule(
+      *module, mlir::tile::BinaryFormat::PTX, "/nonexistent")));
+  EXPECT_NE(errors.find("/nonexistent"), std::string::npos) << errors;
+  errors.clear();
+  EXPECT_TRUE(mlir::succeeded(mlir::tile::serializeGPUModule(
+      *module, mlir::tile::BinaryFormat::PTX, defaultCudaToolkit())));
+  EXPECT_EQ(errors, "");
 }
 
 TEST(Compile, VerifiesItsInputFirst) {

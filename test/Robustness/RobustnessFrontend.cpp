@@ -31,10 +31,12 @@
 #include "tile/Frontend/Frontend.h"
 #include "tile/Frontend/Kernels.h"
 #include "tile/Frontend/Variants.h"
+#include "tile/Registration/InputLimits.h"
 
 #include "mlir/Parser/Parser.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -753,8 +755,17 @@ int main(int argc, char **argv) {
                                                   printDiagnostic(errors, diag);
                                                   return mlir::success();
                                                 });
+          // Bounded like tile-opt's and tile-translate's input.
+          auto file = llvm::MemoryBuffer::getFile(path);
+          if (!file)
+            throw std::invalid_argument("cannot read " + path + ": " +
+                                        file.getError().message());
+          if (mlir::failed(mlir::tile::checkInputLimits(
+                  (*file)->getMemBufferRef(), errors)))
+            throw std::invalid_argument(errorText);
+          sourceMgr.AddNewSourceBuffer(std::move(*file), llvm::SMLoc());
           mlir::OwningOpRef<mlir::ModuleOp> parsed =
-              mlir::parseSourceFile<mlir::ModuleOp>(path, sourceMgr,
+              mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr,
                                                     &program.context());
           if (!parsed)
             throw std::invalid_argument("cannot parse " + path + ":\n" +

@@ -370,14 +370,36 @@ def generate_inputs(gen):
           "(" * deep + "d0" + ")" * deep + ")>\ntile.kernel @k() grid(%bx) = "
           "[1] threads(32) attributes {a = #m} {\n}\n")
     write("mlir-deep-parens.mlir", "%x = " + "(" * deep + "\n")
-    nest = 3000
-    body = []
-    for i in range(nest):
-        body.append("  " * 0 + "scf.if %%c {")
-    body += ["}"] * nest
-    write("mlir-deep-regions.mlir",
-          "tile.kernel @k(%c: i1) grid(%bx) = [1] threads(32) {\n" +
-          "\n".join(body).replace("%%", "%") + "\n}\n")
+    # Recursion without deep brackets: the affine parser recurses per
+    # operator and unary minus; aliases nest (and double) from shallow text.
+    write("mlir-deep-affine-sum.mlir", "#m = affine_map<(d0) -> (" +
+          " + ".join(["d0"] * deep) + ")>\ntile.kernel @k() grid(%bx) = "
+          "[1] threads(32) attributes {a = #m} {\n}\n")
+    write("mlir-deep-affine-neg.mlir", "#m = affine_map<(d0) -> (" +
+          "-" * deep + "d0)>\ntile.kernel @k() grid(%bx) = "
+          "[1] threads(32) attributes {a = #m} {\n}\n")
+    write("mlir-deep-alias-chain.mlir", "#a0 = [1]\n" + "".join(
+        "#a%d = [#a%d]\n" % (i, i - 1) for i in range(1, deep)) +
+        "tile.kernel @k() grid(%%bx) = [1] threads(32) attributes "
+        "{a = #a%d} {\n}\n" % (deep - 1))
+    write("mlir-deep-type-alias-chain.mlir", "!t0 = tuple<i32>\n" + "".join(
+        "!t%d = tuple<!t%d>\n" % (i, i - 1) for i in range(1, deep)) +
+        "func.func private @f(!t%d)\n" % (deep - 1))
+    write("mlir-alias-doubling.mlir", "#a0 = [1]\n" + "".join(
+        "#a%d = [#a%d, #a%d]\n" % (i, i - 1, i - 1) for i in range(1, 41)) +
+        "tile.kernel @k() grid(%bx) = [1] threads(32) attributes "
+        "{a = #a40} {\n}\n")
+    # Nested regions, each with a print: 3000 levels (past the limit), and
+    # 1000 (at it: the kernel's body, 998 scf.if, the print's thread(0)),
+    # which must compile (regions take the most stack per level).
+    def regions(nest):
+        return ("tile.kernel @k(%c: i32, %f: f32) grid(%bx) = [1] "
+                "threads(32) {\n  %z = arith.constant 0 : i32\n"
+                "  %b = arith.cmpi eq, %c, %z : i32\n" +
+                "scf.if %b {\n  tile.print \"x\" %f thread(0) : f32\n" * nest +
+                "}\n" * nest + "}\n")
+    write("mlir-deep-regions.mlir", regions(3000))
+    write("mlir-regions-at-limit.mlir", regions(998))
     par = []
     for i in range(200):
         par.append("tile.parallel (%%i%d) in [2] {" % i)

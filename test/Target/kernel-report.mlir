@@ -31,7 +31,7 @@
 // GEMM: gemm_f16_f32_128x128x32_t128_s3{{ +}}{{[0-9]+}}{{ +}}0{{ +}}48.0{{ +}}{{[1-9][0-9]*}}{{ +}}{{[1-9][0-9]*}}{{ +}}{{[1-9][0-9]*}}
 // GEMM-NOT: warning
 
-// NOPTXAS: tile-translate: cannot run ptxas: '/nonexistent/bin/ptxas' is not an executable
+// NOPTXAS: tile-translate: expected a CUDA toolkit at '/nonexistent', but it does not exist (--cuda-toolkit)
 
 tile.kernel @vectorized(%A: !tile.buffer<?xf32, global>,
                         %B: !tile.buffer<?xf32, global>)

@@ -3,12 +3,14 @@
 // mlir-opt for tile programs: the tile dialect, its passes and pipelines,
 // and the upstream dialects and passes they lower through. Unlike plain
 // mlir-opt, a pass that reports an error fails the run even when it
-// returns success, and a write error on the output is an error, not an
-// abort.
+// returns success, a write error on the output is an error, not an
+// abort, and input nested deeper than the parser's stack allows is refused
+// before it is parsed (tile/Registration/InputLimits.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "tile/Pipelines/Pipelines.h"
+#include "tile/Registration/InputLimits.h"
 #include "tile/Registration/Registration.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -57,6 +59,8 @@ int main(int argc, char **argv) {
     llvm::errs() << error << "\n";
     return 1;
   }
+  if (failed(tile::checkInputLimits(input->getMemBufferRef(), llvm::errs())))
+    return 1;
   std::unique_ptr<llvm::ToolOutputFile> output =
       openOutputFile(outputFilename, &error);
   if (!output) {

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tile/Registration/InputLimits.h"
 #include "tile/Registration/Registration.h"
 #include "tile/Target/KernelReport.h"
 #include "tile/Target/Target.h"
@@ -95,6 +96,18 @@ int main(int argc, char **argv) {
     llvm::errs() << "tile-translate: " << targetError << "\n";
     return 1;
   }
+  // The toolkit, for what is serialized: libdevice for PTX, ptxas too for
+  // the rest (the manifest needs neither).
+  if (emit == "ptx" || emit == "cubin" || emit == "fatbin" || emit == "sass" ||
+      emit == "report" || emit == "report-json") {
+    std::string toolkitError;
+    if (failed(tile::verifyCudaToolkit(cudaToolkit, /*needPtxas=*/emit != "ptx",
+                                       toolkitError))) {
+      llvm::errs() << "tile-translate: " << toolkitError
+                   << " (--cuda-toolkit)\n";
+      return 1;
+    }
+  }
 
   DialectRegistry registry;
   tile::registerTileDialects(registry);
@@ -107,6 +120,8 @@ int main(int argc, char **argv) {
     llvm::errs() << "tile-translate: " << error << "\n";
     return 1;
   }
+  if (failed(tile::checkInputLimits(input->getMemBufferRef(), llvm::errs())))
+    return 1;
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);

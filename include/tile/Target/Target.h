@@ -35,10 +35,21 @@ LogicalResult lowerToNVVM(ModuleOp module, const TargetOptions &options);
 /// gpu.modules (verifyTarget): an NVVM-level input names its own target.
 LogicalResult verifyNVVMTargets(ModuleOp module);
 
+/// Checks, before anything is built, that `toolkitPath` is a CUDA toolkit
+/// with what the serialization needs: libdevice
+/// (nvvm/libdevice/libdevice.10.bc, linked into the PTX) and, with
+/// `needPtxas`, an executable bin/ptxas (cubins, fat binaries, reports).
+/// Fails with a message in `error` that names the path and what is missing.
+/// tile-translate and the frontend's compile() call it up front.
+LogicalResult verifyCudaToolkit(StringRef toolkitPath, bool needPtxas,
+                                std::string &error);
+
 /// Serializes the module's gpu.module (NVVM level, with a target): PTX from
 /// upstream's NVVM serializer (LLVM's pipeline without the SLP vectorizer),
 /// a cubin by ptxas on it, a fatbin by fatbinary on both. `toolkitPath`
-/// locates ptxas, fatbinary and libdevice.
+/// locates ptxas, fatbinary and libdevice. Fails when any error is reported
+/// while serializing, also where upstream reports one and goes on (a
+/// toolkit without libdevice gave PTX with unresolved calls).
 FailureOr<std::string> serializeGPUModule(ModuleOp module, BinaryFormat format,
                                           StringRef toolkitPath);
 

@@ -18,7 +18,9 @@ namespace tile::fe {
 
 struct CompileOptions {
   mlir::tile::TargetOptions target;
-  /// CUDA toolkit root: ptxas for cubins, libdevice for math functions.
+  /// CUDA toolkit root: ptxas for cubins, libdevice for math functions;
+  /// empty: the one found at build time (defaultCudaToolkit()). compile()
+  /// fails up front when it lacks either (mlir::tile::verifyCudaToolkit).
   std::string cudaToolkit;
   bool emitCubin = true;
 };

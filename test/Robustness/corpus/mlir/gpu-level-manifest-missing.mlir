@@ -5,7 +5,7 @@
 // ROBUST: expect=error tile-translate %s --emit=cubin -o %t/out.cubin --manifest-out=%t/out.json
 module attributes {gpu.container_module} {
   gpu.module @tile_kernels {
-    gpu.func @k(%%arg0: memref<f32, #gpu.address_space<global>>, %%arg1: index) kernel attributes {known_block_size = array<i32: 32, 1, 1>} {
+    gpu.func @k(%arg0: memref<f32, #gpu.address_space<global>>, %arg1: index) kernel attributes {known_block_size = array<i32: 32, 1, 1>} {
       gpu.return
     }
   }
