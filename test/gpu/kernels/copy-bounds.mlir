@@ -3,6 +3,12 @@
 // where the tile lies before or past A, and tile -> C[off + j] must write
 // nothing before or past C. Compiled at build time into test-kernels/ by
 // tile-translate (test/gpu/CMakeLists.txt).
+//
+// RUN: tile-translate %s --emit=ptx | FileCheck %s
+// CHECK-DAG: .entry sync1d(
+// CHECK-DAG: .entry sync2d(
+// CHECK-DAG: .entry async2d(
+// CHECK-DAG: cp.async
 tile.kernel @sync1d(%A: !tile.buffer<?xf32, global>, %B: !tile.buffer<?xf32, global>, %C: !tile.buffer<?xf32, global>, %off: i64) grid(%bx) = [1] threads(128) {
   %c0 = arith.constant 0 : index
   %o = arith.index_cast %off : i64 to index
