@@ -131,57 +131,60 @@ Problem drawProblem(const bench::KernelVariant &variant, int64_t batch,
   return p;
 }
 
+/// Runs `variant` on random inputs of `s`'s shape and compares O (and the
+/// log-sum-exp, for variants with one) with float64, and the guards past O
+/// and LSE with what runAttention put there.
+struct Shape {
+  int64_t batch, heads, queries, keys;
+};
+void expectMatchesFloat64(rt::Device &device,
+                          const bench::KernelVariant &variant, Shape s) {
+  int64_t d = variant.config.at("head_dim");
+  std::mt19937 rng(s.queries * 131 + s.keys * 7 + d);
+  Problem p = drawProblem(variant, s.batch, s.heads, s.queries, s.keys, rng);
+  std::vector<float> lse;
+  std::vector<uint16_t> out = runAttention(device, variant, p, 64, &lse);
+  bool withLse = variant.config.value("lse", false);
+  std::string where = variant.name + " " + std::to_string(s.batch) + "x" +
+                      std::to_string(s.heads) + "x" +
+                      std::to_string(s.queries) + "x" + std::to_string(s.keys);
+  test::RelativeError error;
+  // Largest log-sum-exp error; a NaN would not raise a maximum, so
+  // finiteness is checked on its own.
+  double lseError = 0;
+  bool lseFinite = true;
+  for (int64_t bh = 0; bh < s.batch * s.heads; ++bh)
+    for (int64_t i = 0; i < s.queries; ++i) {
+      double refLse = 0;
+      std::vector<double> ref = referenceRow(p, bh, i, &refLse);
+      if (withLse) {
+        float got = lse[bh * s.queries + i];
+        lseFinite &= std::isfinite(got);
+        lseError = std::max(lseError, std::abs(got - refLse));
+      }
+      for (int64_t c = 0; c < d; ++c)
+        error.add(bench::lowToFloat(out[(bh * s.queries + i) * d + c], p.bf16),
+                  ref[c]);
+    }
+  for (size_t i = p.q.size(); i < out.size(); ++i)
+    ASSERT_EQ(out[i], 0x7e00) << where << ": wrote past the end of O";
+  for (size_t i = s.batch * s.heads * s.queries; i < lse.size(); ++i)
+    ASSERT_EQ(lse[i], -7.0f) << where << ": wrote past the end of LSE";
+  EXPECT_TRUE(error.finite) << where;
+  // The probabilities are rounded to the input type before P x V, and
+  // the output once more: a few units of 2^-11 (f16) or 2^-8 (bf16).
+  EXPECT_LE(error.value(), p.bf16 ? 2e-2 : 4e-3) << where;
+  // The log-sum-exp of f32 scores of O(10): f32 rounding.
+  EXPECT_TRUE(lseFinite) << where << ": log-sum-exp";
+  EXPECT_LE(lseError, 1e-3) << where << ": log-sum-exp";
+}
+
 TEST_F(AttentionGpu, MatchesFloat64) {
   rt::Device device = rt::Device::open();
-  for (const auto &variant : variants) {
-    struct Shape {
-      int64_t batch, heads, queries, keys;
-    };
+  for (const auto &variant : variants)
     for (Shape s : {Shape{1, 1, 1, 1}, Shape{2, 3, 100, 100},
-                    Shape{1, 2, 257, 130}, Shape{2, 2, 64, 300}}) {
-      int64_t d = variant.config.at("head_dim");
-      std::mt19937 rng(s.queries * 131 + s.keys * 7 + d);
-      Problem p =
-          drawProblem(variant, s.batch, s.heads, s.queries, s.keys, rng);
-      std::vector<float> lse;
-      std::vector<uint16_t> out = runAttention(device, variant, p, 64, &lse);
-      bool withLse = variant.config.value("lse", false);
-      test::RelativeError error;
-      // Largest log-sum-exp error; a NaN would not raise a maximum, so
-      // finiteness is checked on its own.
-      double lseError = 0;
-      bool lseFinite = true;
-      for (int64_t bh = 0; bh < s.batch * s.heads; ++bh)
-        for (int64_t i = 0; i < s.queries; ++i) {
-          double refLse = 0;
-          std::vector<double> ref = referenceRow(p, bh, i, &refLse);
-          if (withLse) {
-            float got = lse[bh * s.queries + i];
-            lseFinite &= std::isfinite(got);
-            lseError = std::max(lseError, std::abs(got - refLse));
-          }
-          for (int64_t c = 0; c < d; ++c)
-            error.add(
-                bench::lowToFloat(out[(bh * s.queries + i) * d + c], p.bf16),
-                ref[c]);
-        }
-      for (size_t i = p.q.size(); i < out.size(); ++i)
-        ASSERT_EQ(out[i], 0x7e00) << variant.name << ": wrote past the end";
-      for (size_t i = s.batch * s.heads * s.queries; i < lse.size(); ++i)
-        ASSERT_EQ(lse[i], -7.0f) << variant.name << ": LSE past the end";
-      std::string where = variant.name + " " + std::to_string(s.batch) + "x" +
-                          std::to_string(s.heads) + "x" +
-                          std::to_string(s.queries) + "x" +
-                          std::to_string(s.keys);
-      EXPECT_TRUE(error.finite) << where;
-      // The probabilities are rounded to the input type before P x V, and
-      // the output once more: a few units of 2^-11 (f16) or 2^-8 (bf16).
-      EXPECT_LE(error.value(), p.bf16 ? 2e-2 : 4e-3) << where;
-      // The log-sum-exp of f32 scores of O(10): f32 rounding.
-      EXPECT_TRUE(lseFinite) << where << ": log-sum-exp";
-      EXPECT_LE(lseError, 1e-3) << where << ": log-sum-exp";
-    }
-  }
+                    Shape{1, 2, 257, 130}, Shape{2, 2, 64, 300}})
+      expectMatchesFloat64(device, variant, s);
 }
 
 /// At the contract's limits (K and V as many batches and heads as Q, V as
@@ -195,50 +198,11 @@ TEST_F(AttentionGpu, ContractBoundaries) {
   for (const auto &variant : variants) {
     int64_t bm = variant.config.at("block_m"),
             bn = variant.config.at("block_n");
-    struct Shape {
-      int64_t batch, heads, queries, keys;
-    };
     for (Shape s :
          {Shape{1, 1, 1, 1}, Shape{2, 3, bm + 1, 1}, Shape{1, 2, 1, bn + 1},
           Shape{2, 1, bm, bn}, Shape{1, 2, bm + 1, 2 * bn + 1},
-          Shape{1, 1, 2 * bm + 3, 5}}) {
-      int64_t d = variant.config.at("head_dim");
-      std::mt19937 rng(s.queries * 131 + s.keys * 7 + d);
-      Problem p =
-          drawProblem(variant, s.batch, s.heads, s.queries, s.keys, rng);
-      std::vector<float> lse;
-      std::vector<uint16_t> out = runAttention(device, variant, p, 64, &lse);
-      bool withLse = variant.config.value("lse", false);
-      std::string where = variant.name + " " + std::to_string(s.batch) + "x" +
-                          std::to_string(s.heads) + "x" +
-                          std::to_string(s.queries) + "x" +
-                          std::to_string(s.keys);
-      test::RelativeError error;
-      double lseError = 0;
-      bool lseFinite = true;
-      for (int64_t bh = 0; bh < s.batch * s.heads; ++bh)
-        for (int64_t i = 0; i < s.queries; ++i) {
-          double refLse = 0;
-          std::vector<double> ref = referenceRow(p, bh, i, &refLse);
-          if (withLse) {
-            float got = lse[bh * s.queries + i];
-            lseFinite &= std::isfinite(got);
-            lseError = std::max(lseError, std::abs(got - refLse));
-          }
-          for (int64_t c = 0; c < d; ++c)
-            error.add(
-                bench::lowToFloat(out[(bh * s.queries + i) * d + c], p.bf16),
-                ref[c]);
-        }
-      for (size_t i = p.q.size(); i < out.size(); ++i)
-        ASSERT_EQ(out[i], 0x7e00) << where << ": wrote past the end of O";
-      for (size_t i = s.batch * s.heads * s.queries; i < lse.size(); ++i)
-        ASSERT_EQ(lse[i], -7.0f) << where << ": wrote past the end of LSE";
-      EXPECT_TRUE(error.finite) << where;
-      EXPECT_LE(error.value(), p.bf16 ? 2e-2 : 4e-3) << where;
-      EXPECT_TRUE(lseFinite) << where << ": log-sum-exp";
-      EXPECT_LE(lseError, 1e-3) << where << ": log-sum-exp";
-    }
+          Shape{1, 1, 2 * bm + 3, 5}})
+      expectMatchesFloat64(device, variant, s);
   }
 }
 

@@ -46,6 +46,28 @@ double fromBits(uint32_t bits, const std::string &dtype) {
   return bench::lowToFloat(static_cast<uint16_t>(bits), dtype == "bf16");
 }
 
+/// The error of `out` (m x n `dtype` elements, then anything) against the
+/// float64 softmax of each row of `x`.
+test::RelativeError softmaxError(const std::vector<double> &x,
+                                 const std::vector<uint8_t> &out, int64_t m,
+                                 int64_t n, const std::string &dtype) {
+  size_t bytes = dtype == "f32" ? 4 : 2;
+  test::RelativeError error;
+  for (int64_t r = 0; r < m; ++r) {
+    double maxValue = -INFINITY, sum = 0;
+    for (int64_t c = 0; c < n; ++c)
+      maxValue = std::max(maxValue, x[r * n + c]);
+    for (int64_t c = 0; c < n; ++c)
+      sum += std::exp(x[r * n + c] - maxValue);
+    for (int64_t c = 0; c < n; ++c) {
+      uint32_t bits = 0;
+      std::memcpy(&bits, out.data() + (r * n + c) * bytes, bytes);
+      error.add(fromBits(bits, dtype), std::exp(x[r * n + c] - maxValue) / sum);
+    }
+  }
+  return error;
+}
+
 TEST_F(SoftmaxGpu, MatchesFloat64) {
   rt::Device device = rt::Device::open();
   for (const auto &variant : variants) {
@@ -98,20 +120,7 @@ TEST_F(SoftmaxGpu, MatchesFloat64) {
                            rt::Arg::buffer(Y, type, {m, n})});
       stream.synchronize();
       std::vector<uint8_t> out = Y.download<uint8_t>();
-      test::RelativeError error;
-      for (int64_t r = 0; r < m; ++r) {
-        double maxValue = -INFINITY, sum = 0;
-        for (int64_t c = 0; c < n; ++c)
-          maxValue = std::max(maxValue, x[r * n + c]);
-        for (int64_t c = 0; c < n; ++c)
-          sum += std::exp(x[r * n + c] - maxValue);
-        for (int64_t c = 0; c < n; ++c) {
-          double ref = std::exp(x[r * n + c] - maxValue) / sum;
-          uint32_t bits = 0;
-          std::memcpy(&bits, out.data() + (r * n + c) * bytes, bytes);
-          error.add(fromBits(bits, dtype), ref);
-        }
-      }
+      test::RelativeError error = softmaxError(x, out, m, n, dtype);
       for (size_t i = m * n * bytes; i < out.size(); ++i)
         ASSERT_EQ(out[i], 0xff) << variant.name << ": wrote past the end";
       EXPECT_TRUE(error.finite) << variant.name << " " << m << "x" << n;
@@ -150,7 +159,6 @@ TEST_F(SoftmaxGpu, ContractBoundaries) {
     int64_t blockN = variant.config.at("block_n");
     int64_t rows = variant.config.at("rows");
     bool online = variant.config.value("online", false);
-    size_t bytes = dtype == "f32" ? 4 : 2;
     rt::DType type = *rt::parseDType(dtype);
     double tolerance = dtype == "f32" ? 1e-5 : dtype == "f16" ? 2e-3 : 1e-2;
     rt::Module module =
@@ -179,20 +187,7 @@ TEST_F(SoftmaxGpu, ContractBoundaries) {
                              rt::Arg::buffer(Y, type, {m, n})});
       stream.synchronize();
       std::vector<uint8_t> out = Y.download<uint8_t>();
-      test::RelativeError error;
-      for (int64_t r = 0; r < m; ++r) {
-        double maxValue = -INFINITY, sum = 0;
-        for (int64_t c = 0; c < n; ++c)
-          maxValue = std::max(maxValue, x[r * n + c]);
-        for (int64_t c = 0; c < n; ++c)
-          sum += std::exp(x[r * n + c] - maxValue);
-        for (int64_t c = 0; c < n; ++c) {
-          uint32_t bits = 0;
-          std::memcpy(&bits, out.data() + (r * n + c) * bytes, bytes);
-          error.add(fromBits(bits, dtype),
-                    std::exp(x[r * n + c] - maxValue) / sum);
-        }
-      }
+      test::RelativeError error = softmaxError(x, out, m, n, dtype);
       std::string where =
           variant.name + " " + std::to_string(m) + "x" + std::to_string(n);
       for (size_t i = host.size(); i < out.size(); ++i)
