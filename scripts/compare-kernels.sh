@@ -6,7 +6,9 @@
 #   scripts/compare-kernels.sh BASE [HEAD]
 #
 # BASE and HEAD are git revisions; HEAD defaults to the working tree (built
-# into ${TILE_BUILD_DIR:-build}). A revision is checked out into a temporary
+# into ${TILE_BUILD_DIR:-build}). BASE may also be a folder that
+# `tile-kernels --out-dir` wrote earlier (a saved reference: no build of the
+# base). Set TMPDIR to give concurrent runs their own scratch folders. A revision is checked out into a temporary
 # worktree and built into its own folder (ccache makes this cheap). Prints
 # one line per kernel whose PTX or manifest differs (or that exists on one
 # side only) and a summary; exits 1 when anything differs, 0 when every file
@@ -41,9 +43,13 @@ kernels() {
     { echo "compare-kernels: tile-kernels at ${rev:-the working tree} failed (log: $out.log)" >&2; exit 2; }
 }
 
-base_out=$scratch/kernels-base
+if [ -d "$1" ]; then
+  base_out=$(cd "$1" && pwd)
+else
+  base_out=$scratch/kernels-base
+  kernels "$1" "$base_out"
+fi
 head_out=$scratch/kernels-head
-kernels "$1" "$base_out"
 kernels "${2:-}" "$head_out"
 
 changed=0 same=0
