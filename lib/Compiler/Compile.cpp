@@ -39,7 +39,13 @@ LogicalResult tile::verifyCompileOptions(const CompileOptions &options,
   return success();
 }
 
-LogicalResult tile::lowerToNVVM(ModuleOp module, const TargetOptions &options) {
+/// A scope nested in `parent` named `name`, or one that times nothing.
+static TimingScope nest(TimingScope *parent, StringRef name) {
+  return parent ? parent->nest(name) : TimingScope();
+}
+
+LogicalResult tile::lowerToNVVM(ModuleOp module, const TargetOptions &options,
+                                TimingScope *timing) {
   // The input first: a module built in C++ (the frontend) was never
   // verified, and the passes assume valid IR.
   if (failed(verify(module)))
@@ -65,12 +71,16 @@ LogicalResult tile::lowerToNVVM(ModuleOp module, const TargetOptions &options) {
   // every pass.
   if (fromTile) {
     PassManager tilePasses(context);
+    TimingScope tileTiming = nest(timing, "tile passes");
+    tilePasses.enableTiming(tileTiming);
     buildTileLoweringPipeline(tilePasses);
     addErrorDiagnosticsCheck(tilePasses);
     if (failed(tilePasses.run(module)))
       return failure();
   }
   PassManager upstreamPasses(context);
+  TimingScope upstreamTiming = nest(timing, "upstream passes");
+  upstreamPasses.enableTiming(upstreamTiming);
   upstreamPasses.enableVerifier(false);
   if (fromTile)
     buildTileCleanupPipeline(upstreamPasses);
@@ -94,6 +104,7 @@ double secondsSince(Clock::time_point from) {
 /// fails.
 static LogicalResult compileChecked(ModuleOp module,
                                     const CompileOptions &options,
+                                    TimingScope *timing,
                                     CompileResult &result) {
   // What the tile ops ask for, read before they are lowered.
   std::map<std::string, KernelExpectations> expected;
@@ -101,13 +112,15 @@ static LogicalResult compileChecked(ModuleOp module,
     expected = collectExpectations(module);
 
   Clock::time_point start = Clock::now();
-  if (failed(lowerToNVVM(module, options.target)))
+  TimingScope phase = nest(timing, "lower to NVVM");
+  if (failed(lowerToNVVM(module, options.target, &phase)))
     return failure();
   result.timings.lower = secondsSince(start);
 
   PTXModule ptx;
   if (options.needsPTX()) {
     Clock::time_point llvmStart = Clock::now();
+    phase = nest(timing, "LLVM to PTX");
     FailureOr<PTXModule> serialized =
         serializeToPTX(module, options.cudaToolkit);
     if (failed(serialized))
@@ -120,6 +133,7 @@ static LogicalResult compileChecked(ModuleOp module,
     // The chip and -O of the module's #nvvm.target: the options' for a
     // module compiled from tile or gpu level, its own for an NVVM-level one.
     Clock::time_point ptxasStart = Clock::now();
+    phase = nest(timing, "ptxas");
     FailureOr<PtxasOutput> cubin =
         runPtxas(ptx.ptx, ptx.chip, ptx.optLevel, options.cudaToolkit, error);
     if (failed(cubin))
@@ -130,6 +144,7 @@ static LogicalResult compileChecked(ModuleOp module,
   }
   if (options.emitFatbin) {
     Clock::time_point fatbinStart = Clock::now();
+    phase = nest(timing, "fatbinary");
     FailureOr<std::string> fatbin = runFatbinary(
         result.cubin, ptx.ptx, ptx.chip, options.cudaToolkit, error);
     if (failed(fatbin))
@@ -138,18 +153,21 @@ static LogicalResult compileChecked(ModuleOp module,
     result.timings.fatbinary = secondsSince(fatbinStart);
   }
   if (options.emitReport) {
+    phase = nest(timing, "report");
     result.reports = analyzePtx(ptx.ptx);
     addPtxasInfo(result.reports, result.ptxasLog);
     addLaunchResources(result.reports, module);
     addWarnings(result.reports, expected);
   }
   if (options.emitManifest) {
+    phase = nest(timing, "manifest");
     FailureOr<std::string> manifest =
         buildKernelManifest(module, options.binaryName);
     if (failed(manifest))
       return failure();
     result.manifest = std::move(*manifest);
   }
+  phase.stop();
   if (options.emitPTX)
     result.ptx = std::move(ptx.ptx);
   result.timings.total = secondsSince(start);
@@ -157,7 +175,8 @@ static LogicalResult compileChecked(ModuleOp module,
 }
 
 FailureOr<CompileResult> tile::compile(ModuleOp module,
-                                       const CompileOptions &options) {
+                                       const CompileOptions &options,
+                                       TimingScope *timing) {
   // Any error reported on the way fails the compilation, even where the
   // step that reported it went on. Counted here, printed by the handlers
   // registered before.
@@ -171,7 +190,7 @@ FailureOr<CompileResult> tile::compile(ModuleOp module,
   if (failed(verifyCompileOptions(options, /*toolkitSetting=*/"", error)))
     return module.emitError(error);
   CompileResult result;
-  if (failed(compileChecked(module, options, result)) || errors != 0)
+  if (failed(compileChecked(module, options, timing, result)) || errors != 0)
     return failure();
   return result;
 }

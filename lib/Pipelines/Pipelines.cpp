@@ -222,6 +222,8 @@ struct ErrorDiagnosticsCheckPass
   StringRef getArgument() const override {
     return "tile-fail-on-reported-errors";
   }
+  // For --mlir-timing and crash reproducers (the default is the C++ type).
+  StringRef getName() const override { return "ErrorDiagnosticsCheck"; }
   StringRef getDescription() const override {
     return "fail when a pass before reported an error but succeeded";
   }

@@ -29,6 +29,7 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/Timing.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -113,6 +114,10 @@ static tile::CompileOptions getCompileOptions(Emit emit) {
   return options;
 }
 
+/// The root of --mlir-timing's report (times nothing without it); set by
+/// main before any translation runs.
+static TimingScope *timing = nullptr;
+
 static LogicalResult translate(Emit emit,
                                const std::shared_ptr<llvm::SourceMgr> &sources,
                                llvm::raw_ostream &os, MLIRContext *context) {
@@ -134,12 +139,15 @@ static LogicalResult translate(Emit emit,
   // Verified after the targets of an NVVM-level input are checked: the
   // upstream verifier of #nvvm.target crashes on some malformed chips.
   ParserConfig config(context, /*verifyAfterParse=*/false);
+  TimingScope parsing = timing->nest("parse");
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(*sources, config);
   if (!module || failed(tile::verifyNVVMTargets(*module)) ||
       failed(verify(*module)))
     return failure();
+  parsing.stop();
 
-  FailureOr<tile::CompileResult> compiled = tile::compile(*module, options);
+  FailureOr<tile::CompileResult> compiled =
+      tile::compile(*module, options, timing);
   if (failed(compiled))
     return failure();
   std::string text;
@@ -215,6 +223,9 @@ int main(int argc, char **argv) {
   registerTileTranslations();
   cl::opt<const Translation *, /*ExternalStorage=*/false, TranslationParser>
       emit("emit", cl::desc("What to write"), cl::cat(category));
+  registerDefaultTimingManagerCLOptions();
+  // --mlir-timing stays usable, hidden from --help with the other
+  // options that are not this tool's.
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(
       argc, argv,
@@ -223,6 +234,13 @@ int main(int argc, char **argv) {
   if (emit.getNumOccurrences() == 0 &&
       emit.getParser().parse(emit, "emit", "ptx", translation))
     return 1;
+
+  // Per phase (parse, lowering with each pass, LLVM, ptxas, ...), printed
+  // at exit with --mlir-timing.
+  DefaultTimingManager timingManager;
+  applyDefaultTimingManagerCLOptions(timingManager);
+  TimingScope root = timingManager.getRootScope();
+  timing = &root;
 
   std::string error;
   std::unique_ptr<llvm::MemoryBuffer> input =

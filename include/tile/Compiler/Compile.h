@@ -16,6 +16,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
+#include "mlir/Support/Timing.h"
 
 #include <string>
 #include <vector>
@@ -83,15 +84,18 @@ LogicalResult verifyCompileOptions(const CompileOptions &options,
 /// tile kernels, `tile-gpu-to-nvvm` when its gpu.module has no target yet,
 /// and nothing when it is already lowered (but checks its target). Verifies
 /// the input and the IR after every tile pass; an error reported by any pass
-/// fails it.
-LogicalResult lowerToNVVM(ModuleOp module, const TargetOptions &options);
+/// fails it. With `timing`, each pass is timed under it.
+LogicalResult lowerToNVVM(ModuleOp module, const TargetOptions &options,
+                          TimingScope *timing = nullptr);
 
 /// Compiles `module` in place (it is left at the NVVM level): checks the
 /// options, lowers it, and makes what `options` asks for. Diagnostics go to
 /// the context's handlers; any error reported on the way fails it, also
-/// where the step that reported it went on.
-FailureOr<CompileResult> compile(ModuleOp module,
-                                 const CompileOptions &options);
+/// where the step that reported it went on. With `timing` (a tool's
+/// --mlir-timing), each phase and each pass of the lowering is also timed
+/// under it; CompileResult::timings are kept either way.
+FailureOr<CompileResult> compile(ModuleOp module, const CompileOptions &options,
+                                 TimingScope *timing = nullptr);
 
 } // namespace mlir::tile
 
