@@ -24,6 +24,7 @@
 #include "tile/Registration/Registration.h"
 #include "tile/Target/Target.h"
 
+#include "mlir/IR/AsmState.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
@@ -223,9 +224,12 @@ int main(int argc, char **argv) {
   registerTileTranslations();
   cl::opt<const Translation *, /*ExternalStorage=*/false, TranslationParser>
       emit("emit", cl::desc("What to write"), cl::cat(category));
+  // As mlir-translate: the context's options (--mlir-disable-threading,
+  // ...), the printer's and --mlir-timing; usable, but hidden from --help
+  // with the other options that are not this tool's.
+  registerMLIRContextCLOptions();
+  registerAsmPrinterCLOptions();
   registerDefaultTimingManagerCLOptions();
-  // --mlir-timing stays usable, hidden from --help with the other
-  // options that are not this tool's.
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(
       argc, argv,
