@@ -35,8 +35,6 @@ using namespace mlir::tile;
 
 namespace {
 
-/// Byte alignment of each shared-memory tile inside the dynamic allocation.
-constexpr int64_t kSharedAlignment = 128;
 /// Widest global/shared access of one thread, in bytes.
 
 /// Where a tile buffer lives after lowering.
@@ -359,12 +357,11 @@ private:
 
   // Tile operations.
   LogicalResult lowerAllocShared(AllocSharedOp op);
-  /// Places the kernel's shared tiles in dynamic shared memory: a tile whose
-  /// uses all come after another tile's last use (in the kernel body's
-  /// top-level order) may take that tile's bytes, behind a barrier before
-  /// its first use. Tiles are placed in allocation order, first fit, so
-  /// tiles that are all live together keep consecutive offsets.
-  void planSharedMemory();
+  /// Reads the placement of the kernel's shared tiles that
+  /// -tile-plan-shared-memory recorded (each tile.alloc_shared's offset and
+  /// the kernel's total) and puts a barrier before the first use of a tile
+  /// that takes bytes another tile used before.
+  LogicalResult readSharedMemoryPlan();
   LogicalResult lowerAllocFragment(AllocFragmentOp op);
   LogicalResult lowerCopy(CopyOp op);
   LogicalResult lowerRowValueStore(CopyOp op, SliceLayoutAttr slice);
@@ -516,8 +513,6 @@ private:
   /// dominates it (the token is bookkeeping: the hardware counts groups).
   SmallVector<Value> asyncGroups;
   int64_t sharedBytes = 0;
-  /// planSharedMemory's offset for each tile.alloc_shared.
-  DenseMap<Operation *, int64_t> sharedOffsets;
   /// Insertion point for allocations: the end of the function prologue.
   Operation *prologueEnd = nullptr;
   DenseMap<Value, std::pair<Value, Value>> prefetchRegisters;
@@ -705,7 +700,8 @@ FailureOr<DictionaryAttr> KernelLowering::run() {
   // Before the lowering replaces the tile ops that use the buffers.
   SmallVector<StringRef> access = getBufferAccess(kernel);
   createFunction();
-  planSharedMemory();
+  if (failed(readSharedMemoryPlan()))
+    return failure();
 
   // Tile ops outside tile.parallel, in program order (tile.parallel lowers
   // its own body).
@@ -888,20 +884,28 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
 // Allocation
 //===----------------------------------------------------------------------===//
 
-void KernelLowering::planSharedMemory() {
+LogicalResult KernelLowering::readSharedMemoryPlan() {
+  if (auto total =
+          kernel->getAttrOfType<IntegerAttr>(kSharedMemoryBytesAttrName))
+    sharedBytes = std::max<int64_t>(total.getInt(), 0);
   Block &body = func.getBody().front();
   DenseMap<Operation *, int64_t> position;
   for (auto [i, op] : llvm::enumerate(body))
     position[&op] = i;
   struct Placed {
-    int64_t offset, end, firstUse, lastUse;
+    int64_t offset, end;
   };
   SmallVector<Placed> placed;
   // Top-level ops that start using bytes another tile used before.
   llvm::SetVector<Operation *> barrierBefore;
-  func.walk([&](AllocSharedOp alloc) {
-    // The top-level span of the tile's uses, through its stage views.
-    std::optional<int64_t> first, last;
+  WalkResult walk = func.walk([&](AllocSharedOp alloc) {
+    if (!alloc.getOffsetAttr()) {
+      alloc.emitOpError("expected an offset in shared memory; run "
+                        "-tile-plan-shared-memory first");
+      return WalkResult::interrupt();
+    }
+    // The first top-level op that uses the tile, through its stage views.
+    std::optional<int64_t> first;
     SmallVector<Value> worklist = {alloc.getResult()};
     while (!worklist.empty()) {
       Value tile = worklist.pop_back_val();
@@ -910,55 +914,39 @@ void KernelLowering::planSharedMemory() {
           worklist.push_back(stage.getResult());
         int64_t at = position.lookup(body.findAncestorOpInBlock(*user));
         first = std::min(first.value_or(at), at);
-        last = std::max(last.value_or(at), at);
       }
     }
-    // A tile nobody uses needs no bytes of its own.
-    if (!first) {
-      sharedOffsets[alloc] = 0;
-      return;
-    }
+    // A tile nobody uses takes no bytes, wherever it was placed.
+    if (!first)
+      return WalkResult::advance();
     BufferType type = alloc.getResult().getType();
+    int64_t offset = alloc.getOffsetAttr().getInt();
     int64_t bytes =
         type.getNumElements() * getElementByteWidth(type.getElementType());
-    auto sharesBytes = [&](const Placed &other, int64_t offset) {
-      return offset < other.end && other.offset < offset + bytes;
-    };
-    auto overlaps = [&](const Placed &other, int64_t offset) {
-      return other.firstUse <= *last && *first <= other.lastUse &&
-             sharesBytes(other, offset);
-    };
-    // First fit among the start of memory and the ends of placed tiles (the
-    // last candidate is past every placed tile, so one always fits).
-    SmallVector<int64_t> candidates = {0};
-    for (const Placed &other : placed)
-      candidates.push_back(alignTo(other.end, kSharedAlignment));
-    llvm::sort(candidates);
-    int64_t offset = *llvm::find_if(candidates, [&](int64_t candidate) {
-      return llvm::none_of(placed, [&](const Placed &other) {
-        return overlaps(other, candidate);
-      });
-    });
     // Bytes another tile used before: every thread must be done with them.
     if (llvm::any_of(placed, [&](const Placed &other) {
-          return sharesBytes(other, offset);
+          return offset < other.end && other.offset < offset + bytes;
         }))
       barrierBefore.insert(&*std::next(body.begin(), *first));
-    placed.push_back({offset, offset + bytes, *first, *last});
-    sharedOffsets[alloc] = offset;
+    placed.push_back({offset, offset + bytes});
+    // The total covers every tile, whoever placed them.
     sharedBytes = std::max(sharedBytes, offset + bytes);
+    return WalkResult::advance();
   });
+  if (walk.wasInterrupted())
+    return failure();
   OpBuilder::InsertionGuard guard(builder);
   for (Operation *op : barrierBefore) {
     builder.setInsertionPoint(op);
     gpu::BarrierOp::create(builder, op->getLoc());
   }
+  return success();
 }
 
 LogicalResult KernelLowering::lowerAllocShared(AllocSharedOp op) {
   BufferType type = op.getResult().getType();
   Location loc = op.getLoc();
-  int64_t offset = sharedOffsets.lookup(op);
+  int64_t offset = op.getOffsetAttr().getInt();
   Value base = getDynamicSharedMemory();
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPoint(prologueEnd);

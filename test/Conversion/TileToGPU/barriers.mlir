@@ -3,8 +3,8 @@
 // written again later, in program order or in a loop around the read (write
 // after read). The libdevice ftz flag is on by default and can be turned off.
 
-// RUN: tile-opt %s -split-input-file --tile-assign-layouts --convert-tile-to-gpu | FileCheck %s
-// RUN: tile-opt %s -split-input-file --tile-assign-layouts --convert-tile-to-gpu="flush-denormals=0" | FileCheck %s --check-prefix=NOFTZ
+// RUN: tile-opt %s -split-input-file --tile-assign-layouts --tile-plan-shared-memory --convert-tile-to-gpu | FileCheck %s
+// RUN: tile-opt %s -split-input-file --tile-assign-layouts --tile-plan-shared-memory --convert-tile-to-gpu="flush-denormals=0" | FileCheck %s --check-prefix=NOFTZ
 
 // Written once, then only read in the loop: one barrier, after the write.
 // CHECK: llvm.module_flags [#llvm.mlir.module_flag<override, "nvvm-reflect-ftz", 1 : i32>]

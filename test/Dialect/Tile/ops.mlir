@@ -94,7 +94,7 @@ tile.kernel @scalars(%c: f32, %d: f64, %e: i32, %f: i64,
 // CHECK-LABEL: tile.kernel @allocs(
 // CHECK: tile.alloc_shared : !tile.buffer<128xf16, shared>
 // CHECK: tile.alloc_shared : !tile.buffer<128x32xbf16, shared>
-// CHECK: tile.alloc_shared : !tile.buffer<2x4x8xi8, shared>
+// CHECK: tile.alloc_shared offset(8320) : !tile.buffer<2x4x8xi8, shared>
 // CHECK: tile.alloc_shared {tile.tag} : !tile.buffer<2x2x4x8xf64, shared>
 // CHECK: tile.alloc_shared : !tile.buffer<64x64xf16, shared, #tile.swizzle>
 // CHECK: tile.alloc_shared : !tile.buffer<64x128xf32, shared, #tile.swizzle<staging>>
@@ -106,7 +106,7 @@ tile.kernel @allocs(%A: !tile.buffer<?xf32, global>)
     grid(%bx) = [1] threads(128) {
   %s1 = tile.alloc_shared : !tile.buffer<128xf16, shared>
   %s2 = tile.alloc_shared : !tile.buffer<128x32xbf16, shared>
-  %s3 = tile.alloc_shared : !tile.buffer<2x4x8xi8, shared>
+  %s3 = tile.alloc_shared offset(8320) : !tile.buffer<2x4x8xi8, shared>
   %s4 = tile.alloc_shared {tile.tag} : !tile.buffer<2x2x4x8xf64, shared>
   %s5 = tile.alloc_shared : !tile.buffer<64x64xf16, shared, #tile.swizzle>
   %s6 = tile.alloc_shared : !tile.buffer<64x128xf32, shared, #tile.swizzle<staging>>

@@ -200,16 +200,28 @@ def Tile_AllocSharedOp : Tile_Op<"alloc_shared",
   let description = [{
     Allocates a statically shaped tile in the block's shared memory. It lives
     until the end of the kernel. Lowered to a view into the kernel's dynamic
-    shared memory (128-byte aligned); the kernel manifest reports the total.
+    shared memory at byte `offset`, which `-tile-plan-shared-memory` chooses
+    (a multiple of 128; tiles whose uses do not overlap may share bytes) and
+    which `convert-tile-to-gpu` requires; the kernel manifest reports the
+    total (the kernel's `tile.shared_memory_bytes`).
 
     Example:
 
     ```mlir
     %As = tile.alloc_shared : !tile.buffer<128x32xf16, shared>
+    %Bs = tile.alloc_shared offset(8192) : !tile.buffer<32x128xf16, shared>
     ```
   }];
+  let arguments = (ins OptionalAttr<I64Attr>:$offset);
   let results = (outs Tile_Buffer:$result);
-  let assemblyFormat = "attr-dict `:` qualified(type($result))";
+  let assemblyFormat = [{
+    (`offset` `(` $offset^ `)`)? attr-dict `:` qualified(type($result))
+  }];
+  let builders = [
+    OpBuilder<(ins "Type":$type), [{
+      build($_builder, $_state, type, IntegerAttr());
+    }]>
+  ];
   let hasVerifier = 1;
 }
 

@@ -117,4 +117,47 @@ def TilePipeline : Pass<"tile-pipeline", "ModuleOp"> {
   let dependentDialects = ["::mlir::scf::SCFDialect"];
 }
 
+def TilePlanSharedMemory : Pass<"tile-plan-shared-memory", "ModuleOp"> {
+  let summary = "give every shared tile its offset in dynamic shared memory";
+  let description = [{
+    Places each `tile.alloc_shared` of a kernel in the kernel's dynamic
+    shared memory and records the byte offset on it (`offset(N)`, a
+    multiple of 128) and the bytes of all tiles on the kernel
+    (`tile.shared_memory_bytes`); `convert-tile-to-gpu` builds the views
+    and the manifest's `dynamic_shared_memory` from them (plus the
+    reductions' scratch, which it places after the tiles).
+
+    Liveness is counted in the kernel body's top-level order: a tile is
+    live from the first top-level op that uses it (directly or through a
+    `tile.stage` view) to the last, so a use inside a loop keeps it live for
+    the whole loop. Tiles are placed in allocation order, first fit among
+    offset 0 and the aligned ends of the tiles placed before, so tiles that
+    are live together keep consecutive offsets and a tile used only after
+    another's last use may take its bytes (`tile-insert-barriers` then puts
+    a barrier before the new tile's first use). A tile nobody uses takes no
+    bytes (offset 0). A total above 227 KiB is an error.
+
+    Before:
+
+    ```mlir
+    %a = tile.alloc_shared : !tile.buffer<64x64xf32, shared>
+    %b = tile.alloc_shared : !tile.buffer<64x64xf32, shared>
+    tile.copy %A to %a : ...
+    tile.copy %a to %B : ...   // last use of %a
+    tile.copy %A to %b : ...
+    tile.copy %b to %B : ...
+    ```
+
+    After:
+
+    ```mlir
+    tile.kernel @k(...) ... attributes {tile.shared_memory_bytes = 16384 : i64} {
+      %a = tile.alloc_shared offset(0) : !tile.buffer<64x64xf32, shared>
+      %b = tile.alloc_shared offset(0) : !tile.buffer<64x64xf32, shared>
+      ...
+    ```
+  }];
+  let dependentDialects = [];
+}
+
 #endif // TILE_DIALECT_TILE_TRANSFORMS_PASSES_TD
