@@ -109,8 +109,8 @@ LogicalResult tile::verifyTargetOptions(const TargetOptions &options,
 }
 
 std::string tile::getTileLoweringPipeline() {
-  return "tile-pipeline,tile-assign-layouts,tile-plan-shared-memory,"
-         "convert-tile-to-gpu";
+  return "tile-pipeline,tile-assign-layouts,tile-fuse-stores,"
+         "tile-plan-shared-memory,tile-insert-barriers,convert-tile-to-gpu";
 }
 
 std::string tile::getTileCleanupPipeline() { return "canonicalize,cse"; }

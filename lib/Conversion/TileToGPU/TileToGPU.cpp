@@ -8,6 +8,7 @@
 
 #include "tile/Conversion/Passes.h"
 #include "tile/Dialect/Tile/IR/Tile.h"
+#include "tile/Dialect/Tile/Transforms/StoreFusion.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -259,67 +260,6 @@ int64_t alignTo(int64_t value, int64_t alignment) {
   return llvm::divideCeil(value, alignment) * alignment;
 }
 
-/// Whether the tile op `user` only reads `tile` (one of its operands).
-bool onlyReads(Operation *user, Value tile) {
-  if (isa<GemmOp, GemmPrefetchOp, LoadOp>(user))
-    return true;
-  auto copy = dyn_cast<CopyOp>(user);
-  return copy && copy.getSource() == tile && copy.getDest() != tile;
-}
-
-/// Whether `user` may run after `op`: it follows `op` in program order, or
-/// a loop around `op` also contains it (the next iteration).
-bool mayRunAfter(Operation *user, Operation *op) {
-  for (Operation *o = op; o && !isa<gpu::GPUFuncOp>(o); o = o->getParentOp()) {
-    if (Operation *u = o->getBlock()->findAncestorOpInBlock(*user)) {
-      if (u != o && o->isBeforeInBlock(u))
-        return true;
-    }
-    Operation *parent = o->getParentOp();
-    if (isa_and_nonnull<LoopLikeOpInterface>(parent) &&
-        parent->isProperAncestor(user))
-      return true;
-  }
-  return false;
-}
-
-/// Whether the block must synchronize after `op` (a copy, fill, gemm or
-/// tile.parallel): it writes a shared tile (read after write: the next op's
-/// threads read other elements), or reads one that a later op writes again
-/// (write after read). A tile written once and then only read, like
-/// attention's Q, needs no barrier after each read.
-bool needsBarrierAfter(Operation *op) {
-  bool needed = false;
-  op->walk([&](Operation *nested) {
-    if (!isa<CopyOp, FillOp, ClearOp, LoadOp, StoreOp, GemmOp, GemmPrefetchOp>(
-            nested))
-      return;
-    // Async copies become visible through tile.async_wait, which
-    // synchronizes the block itself.
-    auto copy = dyn_cast<CopyOp>(nested);
-    if (copy && copy.getAsync())
-      return;
-    for (Value operand : nested->getOperands()) {
-      auto type = dyn_cast<BufferType>(operand.getType());
-      if (!type || !type.isShared())
-        continue;
-      if (!onlyReads(nested, operand)) {
-        needed = true;
-        continue;
-      }
-      // Reading a pipeline stage needs no barrier after it: stages are
-      // refilled only after the next tile.async_wait (see tile.stage).
-      if (operand.getDefiningOp<StageOp>())
-        continue;
-      for (Operation *user : operand.getUsers())
-        if (!op->isAncestor(user) && !onlyReads(user, operand) &&
-            mayRunAfter(user, op))
-          needed = true;
-    }
-  });
-  return needed;
-}
-
 /// Where the rows of a rank-2 fragment (its dim-0 coordinates) live: each
 /// thread keeps `slots` row slots; the thread's register `s` of the
 /// fragment is in row slot `slotOf(s)`; lanes [l & ~(lanesPerRow-1), +
@@ -358,26 +298,14 @@ private:
   // Tile operations.
   LogicalResult lowerAllocShared(AllocSharedOp op);
   /// Reads the placement of the kernel's shared tiles that
-  /// -tile-plan-shared-memory recorded (each tile.alloc_shared's offset and
-  /// the kernel's total) and puts a barrier before the first use of a tile
-  /// that takes bytes another tile used before.
+  /// -tile-plan-shared-memory recorded: each tile.alloc_shared's offset and
+  /// the kernel's total.
   LogicalResult readSharedMemoryPlan();
   LogicalResult lowerAllocFragment(AllocFragmentOp op);
   LogicalResult lowerCopy(CopyOp op);
   LogicalResult lowerRowValueStore(CopyOp op, SliceLayoutAttr slice);
   LogicalResult lowerFill(Operation *op, Value dest, Value value);
   LogicalResult lowerParallel(ParallelOp op);
-  /// The copy right after `loop` that stores the fragment the loop computes
-  /// to global memory, in the loop's own layout and chunks: the loop then
-  /// stores each chunk as soon as it is computed (an epilogue's values die
-  /// chunk by chunk instead of all staying live until the copy).
-  CopyOp fusedStoreAfter(ParallelOp loop, Attribute layout, int64_t vec);
-  /// The same for a rolled loop that rewrites a shared tile in place
-  /// (each iteration reads and writes only its own element) right before
-  /// the tile's last use, a copy to global memory: the loop then runs over
-  /// the copy's chunks, reads each chunk of the tile as one vector and
-  /// stores its results straight to global memory, never back to the tile.
-  CopyOp rolledStoreAfter(ParallelOp loop);
   /// tile.print: gpu.printf from the chosen block and thread or warp.
   LogicalResult lowerPrint(PrintOp op);
   /// `slot` is the register of the loop's layout; `rows`, when the loop
@@ -722,12 +650,6 @@ FailureOr<DictionaryAttr> KernelLowering::run() {
     builder.setInsertionPoint(op);
     if (failed(lowerOp(op)))
       return failure();
-    // Shared tiles are written and read by different threads in consecutive
-    // tile ops (read after write, and write after read).
-    if (needsBarrierAfter(op)) {
-      builder.setInsertionPoint(op);
-      gpu::BarrierOp::create(builder, op->getLoc());
-    }
   }
   for (Operation *op : llvm::reverse(tileOps)) {
     if (!op->use_empty())
@@ -872,6 +794,10 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
       .Case([&](ThreadReduceOp reduce) { return lowerThreadReduce(reduce); })
       .Case([&](AsyncCommitOp commit) { return lowerAsyncCommit(commit); })
       .Case([&](AsyncWaitOp wait) { return lowerAsyncWait(wait); })
+      .Case([&](BarrierOp barrier) {
+        gpu::BarrierOp::create(builder, barrier.getLoc());
+        return success();
+      })
       .Case([&](DimOp dim) { return lowerDim(dim); })
       .Case([&](SubviewOp subview) { return lowerSubview(subview); })
       .Case([&](PrintOp print) { return lowerPrint(print); })
@@ -888,59 +814,25 @@ LogicalResult KernelLowering::readSharedMemoryPlan() {
   if (auto total =
           kernel->getAttrOfType<IntegerAttr>(kSharedMemoryBytesAttrName))
     sharedBytes = std::max<int64_t>(total.getInt(), 0);
-  Block &body = func.getBody().front();
-  DenseMap<Operation *, int64_t> position;
-  for (auto [i, op] : llvm::enumerate(body))
-    position[&op] = i;
-  struct Placed {
-    int64_t offset, end;
-  };
-  SmallVector<Placed> placed;
-  // Top-level ops that start using bytes another tile used before.
-  llvm::SetVector<Operation *> barrierBefore;
   WalkResult walk = func.walk([&](AllocSharedOp alloc) {
     if (!alloc.getOffsetAttr()) {
       alloc.emitOpError("expected an offset in shared memory; run "
                         "-tile-plan-shared-memory first");
       return WalkResult::interrupt();
     }
-    // The first top-level op that uses the tile, through its stage views.
-    std::optional<int64_t> first;
-    SmallVector<Value> worklist = {alloc.getResult()};
-    while (!worklist.empty()) {
-      Value tile = worklist.pop_back_val();
-      for (Operation *user : tile.getUsers()) {
-        if (auto stage = dyn_cast<StageOp>(user))
-          worklist.push_back(stage.getResult());
-        int64_t at = position.lookup(body.findAncestorOpInBlock(*user));
-        first = std::min(first.value_or(at), at);
-      }
-    }
-    // A tile nobody uses takes no bytes, wherever it was placed.
-    if (!first)
+    // A tile nobody uses takes no bytes, wherever it was placed (stage
+    // views are uses).
+    if (alloc->use_empty())
       return WalkResult::advance();
-    BufferType type = alloc.getResult().getType();
-    int64_t offset = alloc.getOffsetAttr().getInt();
-    int64_t bytes =
-        type.getNumElements() * getElementByteWidth(type.getElementType());
-    // Bytes another tile used before: every thread must be done with them.
-    if (llvm::any_of(placed, [&](const Placed &other) {
-          return offset < other.end && other.offset < offset + bytes;
-        }))
-      barrierBefore.insert(&*std::next(body.begin(), *first));
-    placed.push_back({offset, offset + bytes});
     // The total covers every tile, whoever placed them.
-    sharedBytes = std::max(sharedBytes, offset + bytes);
+    BufferType type = alloc.getResult().getType();
+    sharedBytes = std::max(sharedBytes,
+                           alloc.getOffsetAttr().getInt() +
+                               type.getNumElements() *
+                                   getElementByteWidth(type.getElementType()));
     return WalkResult::advance();
   });
-  if (walk.wasInterrupted())
-    return failure();
-  OpBuilder::InsertionGuard guard(builder);
-  for (Operation *op : barrierBefore) {
-    builder.setInsertionPoint(op);
-    gpu::BarrierOp::create(builder, op->getLoc());
-  }
-  return success();
+  return failure(walk.wasInterrupted());
 }
 
 LogicalResult KernelLowering::lowerAllocShared(AllocSharedOp op) {
@@ -1936,7 +1828,10 @@ LogicalResult KernelLowering::lowerParallel(ParallelOp op) {
 
   Block &body = op.getBodyBlock();
   LogicalResult result = success();
-  CopyOp store = rows ? CopyOp() : fusedStoreAfter(op, layout, vec);
+  // The copy after the loop that -tile-fuse-stores marked for it: the loop
+  // stores each chunk as soon as it is computed (an epilogue's values die
+  // chunk by chunk instead of all staying live until the copy).
+  CopyOp store = rows ? CopyOp() : getFusedStore(op);
   // A rolled loop fused with the copy of the shared tile it rewrites: each
   // lane's own element of that tile comes from `ownElements` (read per
   // chunk) and its new value goes to `ownResults` instead of the tile.
@@ -1991,7 +1886,11 @@ LogicalResult KernelLowering::lowerParallel(ParallelOp op) {
     // One chunk per iteration of an scf.for over the thread's chunks (chunk
     // c of thread t is t + c * threads, row-major): single elements, or the
     // fused copy's chunks.
-    CopyOp fused = rolledStoreAfter(op);
+    // A rolled loop fused with the copy of the shared tile it rewrites in
+    // place (-tile-fuse-stores) runs over the copy's chunks, reads each
+    // chunk of the tile as one vector and stores its results straight to
+    // global memory, never back to the tile.
+    CopyOp fused = getFusedStore(op);
     int64_t chunkVec = 1;
     if (fused) {
       ownTile = fused.getSource();
@@ -2099,80 +1998,6 @@ LogicalResult KernelLowering::lowerParallel(ParallelOp op) {
   if (store)
     storesFusedIntoParallel.insert(store);
   return result;
-}
-
-CopyOp KernelLowering::fusedStoreAfter(ParallelOp loop, Attribute layout,
-                                       int64_t vec) {
-  auto copy = dyn_cast_or_null<CopyOp>(loop->getNextNode());
-  if (!copy || copy.getAsync() || !copy.getSourceOffsets().empty() ||
-      !copy.getDestType().isGlobal())
-    return CopyOp();
-  BufferType source = copy.getSourceType();
-  if (!source.isFragment() || source.getLayout() != layout ||
-      copy.getTileShape() != ArrayRef<int64_t>(loop.getExtents()))
-    return CopyOp();
-  // The copy moves chunks of the fragment's own width (lowerCopy); a copy
-  // of row values (#tile.slice) stores each row once, not chunk by chunk.
-  // (A query: what cannot be fused is lowered on its own, without an
-  // error.)
-  std::optional<int64_t> copyVec = chunkWidth(layout);
-  if (!copyVec || *copyVec != vec)
-    return CopyOp();
-  // Each iteration stores only its own element of the fragment, so a chunk
-  // is final once its iterations ran; the loop must write the fragment
-  // (otherwise there is nothing to gain).
-  bool writes = false;
-  loop.getBody().walk(
-      [&](StoreOp s) { writes |= s.getBuffer() == copy.getSource(); });
-  return writes ? copy : CopyOp();
-}
-
-CopyOp KernelLowering::rolledStoreAfter(ParallelOp loop) {
-  auto copy = dyn_cast_or_null<CopyOp>(loop->getNextNode());
-  if (!copy || copy.getAsync() || !copy.getSourceOffsets().empty() ||
-      !copy.getSourceType().isShared() || !copy.getDestType().isGlobal() ||
-      copy.getTileShape() != ArrayRef<int64_t>(loop.getExtents()))
-    return CopyOp();
-  // The tile's contents must die with the copy: allocated in the loop's
-  // block (a fresh tile per iteration of any enclosing loop) and used there
-  // only before the loop, by the loop and by the copy.
-  Value tile = copy.getSource();
-  Block *block = loop->getBlock();
-  auto alloc = tile.getDefiningOp<AllocSharedOp>();
-  if (!alloc || alloc->getBlock() != block)
-    return CopyOp();
-  for (Operation *user : tile.getUsers()) {
-    if (user == copy.getOperation() || loop->isAncestor(user))
-      continue;
-    // A view of the tile could be read after the copy.
-    if (isa<SubviewOp>(user))
-      return CopyOp();
-    Operation *inBlock = block->findAncestorOpInBlock(*user);
-    if (!inBlock || !inBlock->isBeforeInBlock(loop))
-      return CopyOp();
-  }
-  // The body touches the tile only at its own element, at the top level,
-  // storing once and reading only before it stores.
-  Block &body = loop.getBodyBlock();
-  for (Operation *user : tile.getUsers())
-    if (loop->isAncestor(user) && user->getBlock() != &body)
-      return CopyOp();
-  bool stored = false;
-  for (Operation &op : body) {
-    if (!llvm::is_contained(op.getOperands(), tile))
-      continue;
-    auto load = dyn_cast<LoadOp>(op);
-    auto store = dyn_cast<StoreOp>(op);
-    if ((!load && !store) || stored)
-      return CopyOp();
-    ValueRange indices = load ? load.getIndices() : store.getIndices();
-    if (indices != ValueRange(body.getArguments()))
-      return CopyOp();
-    stored = static_cast<bool>(store);
-  }
-  if (!stored)
-    return CopyOp();
-  return copy;
 }
 
 //===----------------------------------------------------------------------===//

@@ -1184,6 +1184,23 @@ tile.kernel @gemm_prefetched_loop_transposes(%A: !tile.buffer<?xf16, global>) gr
 
 // -----
 
+func.func @barrier_outside_kernel() {
+  // expected-error@+1 {{'tile.barrier' op expected to be inside a tile.kernel}}
+  tile.barrier
+  return
+}
+
+// -----
+
+tile.kernel @barrier_in_parallel() grid(%bx) = [1] threads(32) {
+  // expected-error@+1 {{'tile.parallel' op expected only tile.load, tile.store and tile.dim among the tile ops of the body, but got 'tile.barrier'}}
+  tile.parallel (%i) in [32] {
+    tile.barrier
+  }
+}
+
+// -----
+
 // cp.async.wait_group counts are bounded (2^63 - 1 was written as -1).
 tile.kernel @async_wait_huge(%A: !tile.buffer<?xf16, global>) grid(%bx) = [1] threads(32) {
   // expected-error@+1 {{'tile.async_wait' op expected at most 16 pending async copy groups (the deepest pipeline), but got 9223372036854775807}}

@@ -1103,6 +1103,14 @@ static LogicalResult verifyPendingGroups(Operation *op, int64_t pending) {
   return success();
 }
 
+// (Inside a tile.parallel, whose iterations the threads share, the loop's
+// verifier refuses it: its body holds only element accesses.)
+LogicalResult BarrierOp::verify() {
+  if (!(*this)->getParentOfType<KernelOp>())
+    return emitOpError("expected to be inside a tile.kernel");
+  return success();
+}
+
 LogicalResult AsyncWaitOp::verify() {
   return verifyPendingGroups(*this, getPending());
 }

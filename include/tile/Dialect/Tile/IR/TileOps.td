@@ -436,6 +436,38 @@ def Tile_AsyncWaitOp : Tile_Op<"async_wait",
   let hasVerifier = 1;
 }
 
+def Tile_BarrierOp : Tile_Op<"barrier",
+    [MemoryEffects<[MemRead<DefaultResource>, MemWrite<DefaultResource>]>]> {
+  let summary = "synchronize the threads of the block";
+  let description = [{
+    Every thread of the block waits here until all have arrived, and the
+    shared-memory writes made before it are visible to every thread after
+    it. Lowered to `gpu.barrier`
+    ([`bar.sync 0`](https://docs.nvidia.com/cuda/parallel-thread-execution/#parallel-synchronization-and-communication-instructions-bar)).
+
+    `-tile-insert-barriers` puts one after each op that writes a shared tile
+    (read after write) or reads one that a later op writes again (write
+    after read), and before the first use of a tile that takes bytes of
+    another (`-tile-plan-shared-memory`). Barriers that belong to one op's
+    own lowering (`tile.async_wait`, the cross-warp step of `tile.reduce`,
+    `tile.print` of a shared tile) are not written as `tile.barrier`.
+
+    Every thread must reach it: it is not allowed inside `tile.parallel`,
+    whose iterations the threads share (and it must not be put under a
+    condition that differs between threads).
+
+    Example:
+
+    ```mlir
+    tile.copy %A[%row, %k] to %As : !tile.buffer<?x?xf16, global> to !tile.buffer<128x32xf16, shared>
+    tile.barrier
+    tile.gemm %As, %Bs, %acc : ...
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Tensor cores
 //===----------------------------------------------------------------------===//
