@@ -108,9 +108,31 @@ LogicalResult tile::verifyTargetOptions(const TargetOptions &options,
   return verifyTarget(options.chip, options.features, error);
 }
 
+ArrayRef<StringRef> tile::getTileLoweringPasses() {
+  // Each pass records its decisions in the IR for the ones after it: the
+  // fused stores decide where a loop's barrier goes, the offsets where a
+  // reused tile needs one; the conversion reads them all.
+  static const StringRef passes[] = {
+      "tile-pipeline",           "tile-assign-layouts",  "tile-fuse-stores",
+      "tile-plan-shared-memory", "tile-insert-barriers", "convert-tile-to-gpu"};
+  return passes;
+}
+
 std::string tile::getTileLoweringPipeline() {
-  return "tile-pipeline,tile-assign-layouts,tile-fuse-stores,"
-         "tile-plan-shared-memory,tile-insert-barriers,convert-tile-to-gpu";
+  return llvm::join(getTileLoweringPasses(), ",");
+}
+
+FailureOr<std::string> tile::getTileToGPUPipelineUpTo(StringRef stopAfter,
+                                                      std::string &error) {
+  ArrayRef<StringRef> passes = getTileLoweringPasses();
+  const StringRef *last = llvm::find(passes, stopAfter);
+  if (last == passes.end()) {
+    error = ("expected stop-after to name a pass of the pipeline (" +
+             llvm::join(passes, ", ") + "), but got '" + stopAfter + "'")
+                .str();
+    return failure();
+  }
+  return llvm::join(passes.take_front(last - passes.begin() + 1), ",");
 }
 
 std::string tile::getTileCleanupPipeline() { return "canonicalize,cse"; }
@@ -246,12 +268,28 @@ void tile::registerTilePipelines() {
       [](OpPassManager &pm, StringRef text,
          function_ref<LogicalResult(const Twine &)> errorHandler)
           -> LogicalResult {
-        if (!text.empty())
-          return errorHandler("tile-to-gpu takes no options, but got '" + text +
-                              "'");
+        // `stop-after=<pass>`: the passes up to that one, without cleanup.
+        std::string pipeline = getTileToGPUPipeline();
+        if (!text.empty()) {
+          StringRef stopAfter = text.trim();
+          std::string error;
+          FailureOr<std::string> upTo =
+              stopAfter.consume_front("stop-after=")
+                  ? getTileToGPUPipelineUpTo(stopAfter, error)
+                  : FailureOr<std::string>(failure());
+          if (failed(upTo)) {
+            if (error.empty())
+              error = ("expected the option stop-after=<pass>, but got '" +
+                       text + "'")
+                          .str();
+            llvm::errs() << "error: tile-to-gpu: " << error << "\n";
+            return failure();
+          }
+          pipeline = *upTo;
+        }
         std::string errors;
         llvm::raw_string_ostream os(errors);
-        if (failed(addPipeline(pm, getTileToGPUPipeline(), os))) {
+        if (failed(addPipeline(pm, pipeline, os))) {
           llvm::errs() << "error: tile-to-gpu: " << errors << "\n";
           return failure();
         }

@@ -57,6 +57,14 @@ LogicalResult verifyTargetOptions(const TargetOptions &options,
 std::string getTileToGPUPipeline();
 std::string getTileLoweringPipeline();
 std::string getTileCleanupPipeline();
+/// The passes of getTileLoweringPipeline(), in order: each a place where
+/// `tile-to-gpu{stop-after=...}` can stop.
+ArrayRef<StringRef> getTileLoweringPasses();
+/// Stage 1 up to and including the pass `stopAfter` (one of
+/// getTileLoweringPasses(); no cleanup), or failure with the reason in
+/// `error`.
+FailureOr<std::string> getTileToGPUPipelineUpTo(StringRef stopAfter,
+                                                std::string &error);
 /// Stage 2, gpu -> NVVM: target attachment and the upstream NVVM lowering.
 std::string getGPUToNVVMPipeline(const TargetOptions &options);
 /// Both stages.

@@ -426,7 +426,7 @@ private:
                        int64_t chunkLow);
 
   /// Copies of a fragment to global memory that the tile.parallel computing
-  /// the fragment lowered with itself (fusedStoreAfter).
+  /// the fragment lowered with itself ({tile.fused}, getFusedStore).
   llvm::SmallPtrSet<Operation *, 4> storesFusedIntoParallel;
 
   KernelOp kernel;
