@@ -812,8 +812,14 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
 
 LogicalResult KernelLowering::readSharedMemoryPlan() {
   if (auto total =
-          kernel->getAttrOfType<IntegerAttr>(kSharedMemoryBytesAttrName))
-    sharedBytes = std::max<int64_t>(total.getInt(), 0);
+          kernel->getAttrOfType<IntegerAttr>(kSharedMemoryBytesAttrName)) {
+    // Bounded before any arithmetic on it (the scratch goes on top).
+    if (total.getInt() < 0 || total.getInt() > kMaxSharedMemoryBytes)
+      return kernel.emitOpError("expected ")
+             << kSharedMemoryBytesAttrName << " from 0 to "
+             << kMaxSharedMemoryBytes << ", but got " << total.getInt();
+    sharedBytes = total.getInt();
+  }
   WalkResult walk = func.walk([&](AllocSharedOp alloc) {
     if (!alloc.getOffsetAttr()) {
       alloc.emitOpError("expected an offset in shared memory; run "
