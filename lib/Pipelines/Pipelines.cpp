@@ -122,10 +122,55 @@ LogicalResult tile::verifyTargetOptions(const TargetOptions &options,
   return verifyTarget(options.chip, options.features, error);
 }
 
+namespace {
+/// One pass of stage 1's lowering: its name (for stop-after) and its
+/// constructor.
+struct LoweringPass {
+  StringRef name;
+  std::unique_ptr<Pass> (*create)();
+};
+} // namespace
+
+/// Each pass records its decisions in the IR for the ones after it: the
+/// fused stores decide where a loop's barrier goes, the offsets where a
+/// reused tile needs one; the conversion reads them all.
+static ArrayRef<LoweringPass> getLoweringPasses() {
+  static const LoweringPass passes[] = {
+      {"tile-pipeline", [] { return createTilePipeline(); }},
+      {"tile-assign-layouts", [] { return createTileAssignLayouts(); }},
+      {"tile-fuse-stores", [] { return createTileFuseStores(); }},
+      {"tile-plan-shared-memory", [] { return createTilePlanSharedMemory(); }},
+      {"tile-insert-barriers", [] { return createTileInsertBarriers(); }},
+      {"convert-tile-to-gpu", [] { return createConvertTileToGPU(); }}};
+  return passes;
+}
+
+SmallVector<StringRef> tile::getTileLoweringPasses() {
+  return llvm::map_to_vector(getLoweringPasses(),
+                             [](const LoweringPass &pass) { return pass.name; });
+}
+
 void tile::buildTileLoweringPipeline(OpPassManager &pm) {
-  pm.addPass(createTilePipeline());
-  pm.addPass(createTileAssignLayouts());
-  pm.addPass(createConvertTileToGPU());
+  for (const LoweringPass &pass : getLoweringPasses())
+    pm.addPass(pass.create());
+}
+
+LogicalResult tile::buildTileToGPUPipelineUpTo(OpPassManager &pm,
+                                               StringRef stopAfter,
+                                               std::string &error) {
+  ArrayRef<LoweringPass> passes = getLoweringPasses();
+  const LoweringPass *last = llvm::find_if(
+      passes, [&](const LoweringPass &pass) { return pass.name == stopAfter; });
+  if (last == passes.end()) {
+    error = ("expected stop-after to name a pass of the pipeline (" +
+             llvm::join(getTileLoweringPasses(), ", ") + "), but got '" +
+             stopAfter + "'")
+                .str();
+    return failure();
+  }
+  for (const LoweringPass &pass : passes.take_front(last - passes.begin() + 1))
+    pm.addPass(pass.create());
+  return success();
 }
 
 void tile::buildTileCleanupPipeline(OpPassManager &pm) {
@@ -281,10 +326,19 @@ void tile::registerTilePipelines() {
       [](OpPassManager &pm, StringRef text,
          function_ref<LogicalResult(const Twine &)> errorHandler)
           -> LogicalResult {
-        if (!text.empty())
-          return errorHandler("tile-to-gpu takes no options, but got '" + text +
-                              "'");
-        buildTileToGPUPipeline(pm);
+        // `stop-after=<pass>`: the passes up to that one, without cleanup.
+        if (text.empty()) {
+          buildTileToGPUPipeline(pm);
+          return success();
+        }
+        StringRef stopAfter = text.trim();
+        if (!stopAfter.consume_front("stop-after="))
+          return errorHandler(
+              "tile-to-gpu: expected the option stop-after=<pass>, but got '" +
+              text + "'");
+        std::string error;
+        if (failed(buildTileToGPUPipelineUpTo(pm, stopAfter, error)))
+          return errorHandler("tile-to-gpu: " + error);
         return success();
       },
       [](function_ref<void(const detail::PassOptions &)>) {});

@@ -57,11 +57,21 @@ LogicalResult verifyTargetOptions(const TargetOptions &options,
 /// is anchored on the builtin.module.
 ///
 /// Stage 1, tile -> gpu: software pipelining, layouts, then
-/// `convert-tile-to-gpu` (buildTileLoweringPipeline) and the cleanup
-/// (`canonicalize`, `cse`; buildTileCleanupPipeline).
+/// the tile passes (buildTileLoweringPipeline: each records its decisions
+/// in the IR, `convert-tile-to-gpu` last) and the cleanup (`canonicalize`,
+/// `cse`; buildTileCleanupPipeline).
 void buildTileLoweringPipeline(OpPassManager &pm);
 void buildTileCleanupPipeline(OpPassManager &pm);
 void buildTileToGPUPipeline(OpPassManager &pm);
+/// The passes of buildTileLoweringPipeline, in order: each a place where
+/// `tile-to-gpu{stop-after=...}` can stop.
+SmallVector<StringRef> getTileLoweringPasses();
+/// Stage 1 up to and including the pass `stopAfter` (one of
+/// getTileLoweringPasses(); no cleanup), or failure with the reason in
+/// `error`.
+LogicalResult buildTileToGPUPipelineUpTo(OpPassManager &pm,
+                                         StringRef stopAfter,
+                                         std::string &error);
 /// Stage 2, gpu -> NVVM: `nvvm-attach-target` for `options` and the
 /// upstream NVVM lowering nested on the gpu.module. `options` must have
 /// passed verifyTargetOptions.

@@ -8,6 +8,7 @@
 
 #include "tile/Conversion/Passes.h"
 #include "tile/Dialect/Tile/IR/Tile.h"
+#include "tile/Dialect/Tile/Transforms/StoreFusion.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -35,8 +36,6 @@ using namespace mlir::tile;
 
 namespace {
 
-/// Byte alignment of each shared-memory tile inside the dynamic allocation.
-constexpr int64_t kSharedAlignment = 128;
 /// Widest global/shared access of one thread, in bytes.
 
 /// Where a tile buffer lives after lowering.
@@ -261,67 +260,6 @@ int64_t alignTo(int64_t value, int64_t alignment) {
   return llvm::divideCeil(value, alignment) * alignment;
 }
 
-/// Whether the tile op `user` only reads `tile` (one of its operands).
-bool onlyReads(Operation *user, Value tile) {
-  if (isa<GemmOp, GemmPrefetchOp, LoadOp>(user))
-    return true;
-  auto copy = dyn_cast<CopyOp>(user);
-  return copy && copy.getSource() == tile && copy.getDest() != tile;
-}
-
-/// Whether `user` may run after `op`: it follows `op` in program order, or
-/// a loop around `op` also contains it (the next iteration).
-bool mayRunAfter(Operation *user, Operation *op) {
-  for (Operation *o = op; o && !isa<gpu::GPUFuncOp>(o); o = o->getParentOp()) {
-    if (Operation *u = o->getBlock()->findAncestorOpInBlock(*user)) {
-      if (u != o && o->isBeforeInBlock(u))
-        return true;
-    }
-    Operation *parent = o->getParentOp();
-    if (isa_and_nonnull<LoopLikeOpInterface>(parent) &&
-        parent->isProperAncestor(user))
-      return true;
-  }
-  return false;
-}
-
-/// Whether the block must synchronize after `op` (a copy, fill, gemm or
-/// tile.parallel): it writes a shared tile (read after write: the next op's
-/// threads read other elements), or reads one that a later op writes again
-/// (write after read). A tile written once and then only read, like
-/// attention's Q, needs no barrier after each read.
-bool needsBarrierAfter(Operation *op) {
-  bool needed = false;
-  op->walk([&](Operation *nested) {
-    if (!isa<CopyOp, FillOp, ClearOp, LoadOp, StoreOp, GemmOp, GemmPrefetchOp>(
-            nested))
-      return;
-    // Async copies become visible through tile.async_wait, which
-    // synchronizes the block itself.
-    auto copy = dyn_cast<CopyOp>(nested);
-    if (copy && copy.getAsync())
-      return;
-    for (Value operand : nested->getOperands()) {
-      auto type = dyn_cast<BufferType>(operand.getType());
-      if (!type || !type.isShared())
-        continue;
-      if (!onlyReads(nested, operand)) {
-        needed = true;
-        continue;
-      }
-      // Reading a pipeline stage needs no barrier after it: stages are
-      // refilled only after the next tile.async_wait (see tile.stage).
-      if (operand.getDefiningOp<StageOp>())
-        continue;
-      for (Operation *user : operand.getUsers())
-        if (!op->isAncestor(user) && !onlyReads(user, operand) &&
-            mayRunAfter(user, op))
-          needed = true;
-    }
-  });
-  return needed;
-}
-
 /// Where the rows of a rank-2 fragment (its dim-0 coordinates) live: each
 /// thread keeps `slots` row slots; the thread's register `s` of the
 /// fragment is in row slot `slotOf(s)`; lanes [l & ~(lanesPerRow-1), +
@@ -359,28 +297,15 @@ private:
 
   // Tile operations.
   LogicalResult lowerAllocShared(AllocSharedOp op);
-  /// Places the kernel's shared tiles in dynamic shared memory: a tile whose
-  /// uses all come after another tile's last use (in the kernel body's
-  /// top-level order) may take that tile's bytes, behind a barrier before
-  /// its first use. Tiles are placed in allocation order, first fit, so
-  /// tiles that are all live together keep consecutive offsets.
-  void planSharedMemory();
+  /// Reads the placement of the kernel's shared tiles that
+  /// -tile-plan-shared-memory recorded: each tile.alloc_shared's offset and
+  /// the kernel's total.
+  LogicalResult readSharedMemoryPlan();
   LogicalResult lowerAllocFragment(AllocFragmentOp op);
   LogicalResult lowerCopy(CopyOp op);
   LogicalResult lowerRowValueStore(CopyOp op, SliceLayoutAttr slice);
   LogicalResult lowerFill(Operation *op, Value dest, Value value);
   LogicalResult lowerParallel(ParallelOp op);
-  /// The copy right after `loop` that stores the fragment the loop computes
-  /// to global memory, in the loop's own layout and chunks: the loop then
-  /// stores each chunk as soon as it is computed (an epilogue's values die
-  /// chunk by chunk instead of all staying live until the copy).
-  CopyOp fusedStoreAfter(ParallelOp loop, Attribute layout, int64_t vec);
-  /// The same for a rolled loop that rewrites a shared tile in place
-  /// (each iteration reads and writes only its own element) right before
-  /// the tile's last use, a copy to global memory: the loop then runs over
-  /// the copy's chunks, reads each chunk of the tile as one vector and
-  /// stores its results straight to global memory, never back to the tile.
-  CopyOp rolledStoreAfter(ParallelOp loop);
   /// tile.print: gpu.printf from the chosen block and thread or warp.
   LogicalResult lowerPrint(PrintOp op);
   /// `slot` is the register of the loop's layout; `rows`, when the loop
@@ -501,7 +426,7 @@ private:
                        int64_t chunkLow);
 
   /// Copies of a fragment to global memory that the tile.parallel computing
-  /// the fragment lowered with itself (fusedStoreAfter).
+  /// the fragment lowered with itself ({tile.fused}, getFusedStore).
   llvm::SmallPtrSet<Operation *, 4> storesFusedIntoParallel;
 
   KernelOp kernel;
@@ -516,8 +441,6 @@ private:
   /// dominates it (the token is bookkeeping: the hardware counts groups).
   SmallVector<Value> asyncGroups;
   int64_t sharedBytes = 0;
-  /// planSharedMemory's offset for each tile.alloc_shared.
-  DenseMap<Operation *, int64_t> sharedOffsets;
   /// Insertion point for allocations: the end of the function prologue.
   Operation *prologueEnd = nullptr;
   DenseMap<Value, std::pair<Value, Value>> prefetchRegisters;
@@ -705,7 +628,8 @@ FailureOr<DictionaryAttr> KernelLowering::run() {
   // Before the lowering replaces the tile ops that use the buffers.
   SmallVector<StringRef> access = getBufferAccess(kernel);
   createFunction();
-  planSharedMemory();
+  if (failed(readSharedMemoryPlan()))
+    return failure();
 
   // Tile ops outside tile.parallel, in program order (tile.parallel lowers
   // its own body).
@@ -726,12 +650,6 @@ FailureOr<DictionaryAttr> KernelLowering::run() {
     builder.setInsertionPoint(op);
     if (failed(lowerOp(op)))
       return failure();
-    // Shared tiles are written and read by different threads in consecutive
-    // tile ops (read after write, and write after read).
-    if (needsBarrierAfter(op)) {
-      builder.setInsertionPoint(op);
-      gpu::BarrierOp::create(builder, op->getLoc());
-    }
   }
   for (Operation *op : llvm::reverse(tileOps)) {
     if (!op->use_empty())
@@ -876,6 +794,10 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
       .Case([&](ThreadReduceOp reduce) { return lowerThreadReduce(reduce); })
       .Case([&](AsyncCommitOp commit) { return lowerAsyncCommit(commit); })
       .Case([&](AsyncWaitOp wait) { return lowerAsyncWait(wait); })
+      .Case([&](BarrierOp barrier) {
+        gpu::BarrierOp::create(builder, barrier.getLoc());
+        return success();
+      })
       .Case([&](DimOp dim) { return lowerDim(dim); })
       .Case([&](SubviewOp subview) { return lowerSubview(subview); })
       .Case([&](PrintOp print) { return lowerPrint(print); })
@@ -888,77 +810,41 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
 // Allocation
 //===----------------------------------------------------------------------===//
 
-void KernelLowering::planSharedMemory() {
-  Block &body = func.getBody().front();
-  DenseMap<Operation *, int64_t> position;
-  for (auto [i, op] : llvm::enumerate(body))
-    position[&op] = i;
-  struct Placed {
-    int64_t offset, end, firstUse, lastUse;
-  };
-  SmallVector<Placed> placed;
-  // Top-level ops that start using bytes another tile used before.
-  llvm::SetVector<Operation *> barrierBefore;
-  func.walk([&](AllocSharedOp alloc) {
-    // The top-level span of the tile's uses, through its stage views.
-    std::optional<int64_t> first, last;
-    SmallVector<Value> worklist = {alloc.getResult()};
-    while (!worklist.empty()) {
-      Value tile = worklist.pop_back_val();
-      for (Operation *user : tile.getUsers()) {
-        if (auto stage = dyn_cast<StageOp>(user))
-          worklist.push_back(stage.getResult());
-        int64_t at = position.lookup(body.findAncestorOpInBlock(*user));
-        first = std::min(first.value_or(at), at);
-        last = std::max(last.value_or(at), at);
-      }
-    }
-    // A tile nobody uses needs no bytes of its own.
-    if (!first) {
-      sharedOffsets[alloc] = 0;
-      return;
-    }
-    BufferType type = alloc.getResult().getType();
-    int64_t bytes =
-        type.getNumElements() * getElementByteWidth(type.getElementType());
-    auto sharesBytes = [&](const Placed &other, int64_t offset) {
-      return offset < other.end && other.offset < offset + bytes;
-    };
-    auto overlaps = [&](const Placed &other, int64_t offset) {
-      return other.firstUse <= *last && *first <= other.lastUse &&
-             sharesBytes(other, offset);
-    };
-    // First fit among the start of memory and the ends of placed tiles (the
-    // last candidate is past every placed tile, so one always fits).
-    SmallVector<int64_t> candidates = {0};
-    for (const Placed &other : placed)
-      candidates.push_back(alignTo(other.end, kSharedAlignment));
-    llvm::sort(candidates);
-    int64_t offset = *llvm::find_if(candidates, [&](int64_t candidate) {
-      return llvm::none_of(placed, [&](const Placed &other) {
-        return overlaps(other, candidate);
-      });
-    });
-    // Bytes another tile used before: every thread must be done with them.
-    if (llvm::any_of(placed, [&](const Placed &other) {
-          return sharesBytes(other, offset);
-        }))
-      barrierBefore.insert(&*std::next(body.begin(), *first));
-    placed.push_back({offset, offset + bytes, *first, *last});
-    sharedOffsets[alloc] = offset;
-    sharedBytes = std::max(sharedBytes, offset + bytes);
-  });
-  OpBuilder::InsertionGuard guard(builder);
-  for (Operation *op : barrierBefore) {
-    builder.setInsertionPoint(op);
-    gpu::BarrierOp::create(builder, op->getLoc());
+LogicalResult KernelLowering::readSharedMemoryPlan() {
+  if (auto total =
+          kernel->getAttrOfType<IntegerAttr>(kSharedMemoryBytesAttrName)) {
+    // Bounded before any arithmetic on it (the scratch goes on top).
+    if (total.getInt() < 0 || total.getInt() > kMaxSharedMemoryBytes)
+      return kernel.emitOpError("expected ")
+             << kSharedMemoryBytesAttrName << " from 0 to "
+             << kMaxSharedMemoryBytes << ", but got " << total.getInt();
+    sharedBytes = total.getInt();
   }
+  WalkResult walk = func.walk([&](AllocSharedOp alloc) {
+    if (!alloc.getOffsetAttr()) {
+      alloc.emitOpError("expected an offset in shared memory; run "
+                        "-tile-plan-shared-memory first");
+      return WalkResult::interrupt();
+    }
+    // A tile nobody uses takes no bytes, wherever it was placed (stage
+    // views are uses).
+    if (alloc->use_empty())
+      return WalkResult::advance();
+    // The total covers every tile, whoever placed them.
+    BufferType type = alloc.getResult().getType();
+    sharedBytes = std::max(sharedBytes,
+                           alloc.getOffsetAttr().getInt() +
+                               type.getNumElements() *
+                                   getElementByteWidth(type.getElementType()));
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
 }
 
 LogicalResult KernelLowering::lowerAllocShared(AllocSharedOp op) {
   BufferType type = op.getResult().getType();
   Location loc = op.getLoc();
-  int64_t offset = sharedOffsets.lookup(op);
+  int64_t offset = op.getOffsetAttr().getInt();
   Value base = getDynamicSharedMemory();
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPoint(prologueEnd);
@@ -1948,7 +1834,10 @@ LogicalResult KernelLowering::lowerParallel(ParallelOp op) {
 
   Block &body = op.getBodyBlock();
   LogicalResult result = success();
-  CopyOp store = rows ? CopyOp() : fusedStoreAfter(op, layout, vec);
+  // The copy after the loop that -tile-fuse-stores marked for it: the loop
+  // stores each chunk as soon as it is computed (an epilogue's values die
+  // chunk by chunk instead of all staying live until the copy).
+  CopyOp store = rows ? CopyOp() : getFusedStore(op);
   // A rolled loop fused with the copy of the shared tile it rewrites: each
   // lane's own element of that tile comes from `ownElements` (read per
   // chunk) and its new value goes to `ownResults` instead of the tile.
@@ -2003,7 +1892,11 @@ LogicalResult KernelLowering::lowerParallel(ParallelOp op) {
     // One chunk per iteration of an scf.for over the thread's chunks (chunk
     // c of thread t is t + c * threads, row-major): single elements, or the
     // fused copy's chunks.
-    CopyOp fused = rolledStoreAfter(op);
+    // A rolled loop fused with the copy of the shared tile it rewrites in
+    // place (-tile-fuse-stores) runs over the copy's chunks, reads each
+    // chunk of the tile as one vector and stores its results straight to
+    // global memory, never back to the tile.
+    CopyOp fused = getFusedStore(op);
     int64_t chunkVec = 1;
     if (fused) {
       ownTile = fused.getSource();
@@ -2111,80 +2004,6 @@ LogicalResult KernelLowering::lowerParallel(ParallelOp op) {
   if (store)
     storesFusedIntoParallel.insert(store);
   return result;
-}
-
-CopyOp KernelLowering::fusedStoreAfter(ParallelOp loop, Attribute layout,
-                                       int64_t vec) {
-  auto copy = dyn_cast_or_null<CopyOp>(loop->getNextNode());
-  if (!copy || copy.getAsync() || !copy.getSourceOffsets().empty() ||
-      !copy.getDestType().isGlobal())
-    return CopyOp();
-  BufferType source = copy.getSourceType();
-  if (!source.isFragment() || source.getLayout() != layout ||
-      copy.getTileShape() != ArrayRef<int64_t>(loop.getExtents()))
-    return CopyOp();
-  // The copy moves chunks of the fragment's own width (lowerCopy); a copy
-  // of row values (#tile.slice) stores each row once, not chunk by chunk.
-  // (A query: what cannot be fused is lowered on its own, without an
-  // error.)
-  std::optional<int64_t> copyVec = chunkWidth(layout);
-  if (!copyVec || *copyVec != vec)
-    return CopyOp();
-  // Each iteration stores only its own element of the fragment, so a chunk
-  // is final once its iterations ran; the loop must write the fragment
-  // (otherwise there is nothing to gain).
-  bool writes = false;
-  loop.getBody().walk(
-      [&](StoreOp s) { writes |= s.getBuffer() == copy.getSource(); });
-  return writes ? copy : CopyOp();
-}
-
-CopyOp KernelLowering::rolledStoreAfter(ParallelOp loop) {
-  auto copy = dyn_cast_or_null<CopyOp>(loop->getNextNode());
-  if (!copy || copy.getAsync() || !copy.getSourceOffsets().empty() ||
-      !copy.getSourceType().isShared() || !copy.getDestType().isGlobal() ||
-      copy.getTileShape() != ArrayRef<int64_t>(loop.getExtents()))
-    return CopyOp();
-  // The tile's contents must die with the copy: allocated in the loop's
-  // block (a fresh tile per iteration of any enclosing loop) and used there
-  // only before the loop, by the loop and by the copy.
-  Value tile = copy.getSource();
-  Block *block = loop->getBlock();
-  auto alloc = tile.getDefiningOp<AllocSharedOp>();
-  if (!alloc || alloc->getBlock() != block)
-    return CopyOp();
-  for (Operation *user : tile.getUsers()) {
-    if (user == copy.getOperation() || loop->isAncestor(user))
-      continue;
-    // A view of the tile could be read after the copy.
-    if (isa<SubviewOp>(user))
-      return CopyOp();
-    Operation *inBlock = block->findAncestorOpInBlock(*user);
-    if (!inBlock || !inBlock->isBeforeInBlock(loop))
-      return CopyOp();
-  }
-  // The body touches the tile only at its own element, at the top level,
-  // storing once and reading only before it stores.
-  Block &body = loop.getBodyBlock();
-  for (Operation *user : tile.getUsers())
-    if (loop->isAncestor(user) && user->getBlock() != &body)
-      return CopyOp();
-  bool stored = false;
-  for (Operation &op : body) {
-    if (!llvm::is_contained(op.getOperands(), tile))
-      continue;
-    auto load = dyn_cast<LoadOp>(op);
-    auto store = dyn_cast<StoreOp>(op);
-    if ((!load && !store) || stored)
-      return CopyOp();
-    ValueRange indices = load ? load.getIndices() : store.getIndices();
-    if (indices != ValueRange(body.getArguments()))
-      return CopyOp();
-    stored = static_cast<bool>(store);
-  }
-  if (!stored)
-    return CopyOp();
-  return copy;
 }
 
 //===----------------------------------------------------------------------===//

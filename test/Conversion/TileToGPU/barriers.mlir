@@ -1,10 +1,11 @@
-// Where convert-tile-to-gpu puts block barriers: after every op that writes
+// Where the block barriers end up in the gpu.func (tile-insert-barriers
+// places them, convert-tile-to-gpu lowers them): after every op that writes
 // a shared tile (read after write), and after a read only when the tile is
 // written again later, in program order or in a loop around the read (write
 // after read). The libdevice ftz flag is on by default and can be turned off.
 
-// RUN: tile-opt %s -split-input-file --tile-assign-layouts --convert-tile-to-gpu | FileCheck %s
-// RUN: tile-opt %s -split-input-file --tile-assign-layouts --convert-tile-to-gpu="flush-denormals=0" | FileCheck %s --check-prefix=NOFTZ
+// RUN: tile-opt %s -split-input-file --tile-assign-layouts --tile-fuse-stores --tile-plan-shared-memory --tile-insert-barriers --convert-tile-to-gpu | FileCheck %s
+// RUN: tile-opt %s -split-input-file --tile-assign-layouts --tile-fuse-stores --tile-plan-shared-memory --tile-insert-barriers --convert-tile-to-gpu="flush-denormals=0" | FileCheck %s --check-prefix=NOFTZ
 
 // Written once, then only read in the loop: one barrier, after the write.
 // CHECK: llvm.module_flags [#llvm.mlir.module_flag<override, "nvvm-reflect-ftz", 1 : i32>]

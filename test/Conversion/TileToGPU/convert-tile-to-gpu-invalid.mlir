@@ -1,7 +1,8 @@
 // Diagnostics of -convert-tile-to-gpu itself: IR that verifies but cannot be
 // lowered (missing or mismatched fragment layouts, non-tile uses of buffers).
+// The passes before it in the pipeline run first (but -tile-assign-layouts).
 //
-// RUN: tile-opt %s --convert-tile-to-gpu -split-input-file -verify-diagnostics --allow-unregistered-dialect
+// RUN: tile-opt %s --tile-fuse-stores --tile-plan-shared-memory --tile-insert-barriers --convert-tile-to-gpu -split-input-file -verify-diagnostics --allow-unregistered-dialect
 
 // Without -tile-assign-layouts a fragment has no layout.
 tile.kernel @no_layout(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads(32) {

@@ -1,7 +1,7 @@
 // -convert-tile-to-gpu (after -tile-assign-layouts): kernel signatures, the
 // manifest, global/shared/fragment storage, copies, fills and tile.parallel.
 //
-// RUN: tile-opt %s --tile-assign-layouts --convert-tile-to-gpu -split-input-file | FileCheck %s
+// RUN: tile-opt %s --tile-assign-layouts --tile-fuse-stores --tile-plan-shared-memory --tile-insert-barriers --convert-tile-to-gpu -split-input-file | FileCheck %s
 
 // A 1-D kernel: pointer + size parameter per dynamic global, the vector fast
 // path guarded by bounds and alignment checks, masked scalar tails and the

@@ -2,7 +2,7 @@
 // thread's accumulator registers are zeroed before the first MMA (C = A x B),
 // without it the MMAs start from the registers' current values (C += A x B).
 
-// RUN: tile-opt %s -split-input-file --tile-assign-layouts --convert-tile-to-gpu | FileCheck %s
+// RUN: tile-opt %s -split-input-file --tile-assign-layouts --tile-fuse-stores --tile-plan-shared-memory --tile-insert-barriers --convert-tile-to-gpu | FileCheck %s
 
 // CHECK-LABEL: gpu.func @gemm_clear(
 // CHECK: %[[ACC:.*]] = memref.alloca() : memref<32xf32>

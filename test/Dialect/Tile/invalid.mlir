@@ -589,6 +589,27 @@ func.func @alloc_shared_outside_kernel() {
 
 // -----
 
+tile.kernel @alloc_shared_unaligned_offset() grid(%bx) = [1] threads(32) {
+  // expected-error@+1 {{'tile.alloc_shared' op expected an offset that is a non-negative multiple of 128 bytes, but got 64}}
+  %s = tile.alloc_shared offset(64) : !tile.buffer<32xf32, shared>
+}
+
+// -----
+
+tile.kernel @alloc_shared_negative_offset() grid(%bx) = [1] threads(32) {
+  // expected-error@+1 {{'tile.alloc_shared' op expected an offset that is a non-negative multiple of 128 bytes, but got -128}}
+  %s = tile.alloc_shared offset(-128) : !tile.buffer<32xf32, shared>
+}
+
+// -----
+
+tile.kernel @alloc_shared_offset_past_the_end() grid(%bx) = [1] threads(32) {
+  // expected-error@+1 {{'tile.alloc_shared' op expected the tile to end within 232448 bytes of shared memory, but its offset 232320 and its 256 bytes end at 232576}}
+  %s = tile.alloc_shared offset(232320) : !tile.buffer<64xf32, shared>
+}
+
+// -----
+
 func.func @alloc_fragment_outside_kernel() {
   // expected-error@+1 {{'tile.alloc_fragment' op expected to be inside a tile.kernel}}
   %f = tile.alloc_fragment : !tile.buffer<32xf32, fragment>
@@ -1159,6 +1180,23 @@ tile.kernel @gemm_prefetched_loop_transposes(%A: !tile.buffer<?xf16, global>) gr
   }
   // expected-error@+1 {{'tile.gemm' op expected the prefetch of its operands to have its transposes (transpose_b), but got no transpose}}
   tile.gemm %a, %bt, %c prefetched {transpose_b} : !tile.buffer<16x16xf16, shared>, !tile.buffer<8x16xf16, shared>, !tile.buffer<16x8xf32, fragment>
+}
+
+// -----
+
+func.func @barrier_outside_kernel() {
+  // expected-error@+1 {{'tile.barrier' op expected to be inside a tile.kernel}}
+  tile.barrier
+  return
+}
+
+// -----
+
+tile.kernel @barrier_in_parallel() grid(%bx) = [1] threads(32) {
+  // expected-error@+1 {{'tile.parallel' op expected only tile.load, tile.store and tile.dim among the tile ops of the body, but got 'tile.barrier'}}
+  tile.parallel (%i) in [32] {
+    tile.barrier
+  }
 }
 
 // -----

@@ -94,7 +94,7 @@ tile.kernel @scalars(%c: f32, %d: f64, %e: i32, %f: i64,
 // CHECK-LABEL: tile.kernel @allocs(
 // CHECK: tile.alloc_shared : !tile.buffer<128xf16, shared>
 // CHECK: tile.alloc_shared : !tile.buffer<128x32xbf16, shared>
-// CHECK: tile.alloc_shared : !tile.buffer<2x4x8xi8, shared>
+// CHECK: tile.alloc_shared offset(8320) : !tile.buffer<2x4x8xi8, shared>
 // CHECK: tile.alloc_shared {tile.tag} : !tile.buffer<2x2x4x8xf64, shared>
 // CHECK: tile.alloc_shared : !tile.buffer<64x64xf16, shared, #tile.swizzle>
 // CHECK: tile.alloc_shared : !tile.buffer<64x128xf32, shared, #tile.swizzle<staging>>
@@ -106,7 +106,7 @@ tile.kernel @allocs(%A: !tile.buffer<?xf32, global>)
     grid(%bx) = [1] threads(128) {
   %s1 = tile.alloc_shared : !tile.buffer<128xf16, shared>
   %s2 = tile.alloc_shared : !tile.buffer<128x32xbf16, shared>
-  %s3 = tile.alloc_shared : !tile.buffer<2x4x8xi8, shared>
+  %s3 = tile.alloc_shared offset(8320) : !tile.buffer<2x4x8xi8, shared>
   %s4 = tile.alloc_shared {tile.tag} : !tile.buffer<2x2x4x8xf64, shared>
   %s5 = tile.alloc_shared : !tile.buffer<64x64xf16, shared, #tile.swizzle>
   %s6 = tile.alloc_shared : !tile.buffer<64x128xf32, shared, #tile.swizzle<staging>>
@@ -374,4 +374,24 @@ tile.kernel @printing(%x: f32) grid(%bx) = [4] threads(64) {
   tile.print "x" %x thread(3) : f32
   tile.print "s" %s thread(0) : !tile.buffer<8x8xf16, shared>
   tile.print "f" %f warp(1) block [2, 0, 1] : !tile.buffer<64xf32, fragment>
+}
+
+// Block barriers, at the top level and in a loop; a planned kernel's shared
+// memory total.
+// CHECK-LABEL: tile.kernel @barriers(
+// CHECK-SAME: attributes {tile.shared_memory_bytes = 256 : i64}
+// CHECK: tile.alloc_shared offset(0) : !tile.buffer<64xf32, shared>
+// CHECK: tile.barrier
+// CHECK: scf.for
+// CHECK-NEXT: tile.barrier
+tile.kernel @barriers(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads(32)
+    attributes {tile.shared_memory_bytes = 256 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %s = tile.alloc_shared offset(0) : !tile.buffer<64xf32, shared>
+  tile.copy %A to %s : !tile.buffer<?xf32, global> to !tile.buffer<64xf32, shared>
+  tile.barrier
+  scf.for %i = %c0 to %c1 step %c1 {
+    tile.barrier
+  }
 }

@@ -837,8 +837,28 @@ static LogicalResult verifyAllocation(Operation *op, BufferType type,
 }
 
 LogicalResult AllocSharedOp::verify() {
-  return verifyAllocation(*this, cast<BufferType>(getResult().getType()),
-                          MemoryScope::Shared);
+  auto type = cast<BufferType>(getResult().getType());
+  if (failed(verifyAllocation(*this, type, MemoryScope::Shared)))
+    return failure();
+  IntegerAttr offsetAttr = getOffsetAttr();
+  if (!offsetAttr)
+    return success();
+  std::optional<int64_t> offset = offsetAttr.getInt();
+  // The lowering places the tile at base + offset of memory aligned to
+  // kSharedAlignment; a tile must start aligned and end inside a block's
+  // shared memory.
+  if (*offset < 0 || *offset % kSharedAlignment != 0)
+    return emitOpError("expected an offset that is a non-negative multiple "
+                       "of ")
+           << kSharedAlignment << " bytes, but got " << *offset;
+  int64_t bytes =
+      type.getNumElements() * getElementByteWidth(type.getElementType());
+  if (*offset > kMaxSharedMemoryBytes - bytes)
+    return emitOpError("expected the tile to end within ")
+           << kMaxSharedMemoryBytes
+           << " bytes of shared memory, but its offset " << *offset
+           << " and its " << bytes << " bytes end at " << *offset + bytes;
+  return success();
 }
 
 LogicalResult AllocFragmentOp::verify() {
@@ -1080,6 +1100,14 @@ static LogicalResult verifyPendingGroups(Operation *op, int64_t pending) {
            << kMaxPipelineStages
            << " pending async copy groups (the deepest pipeline), but got "
            << pending;
+  return success();
+}
+
+// (Inside a tile.parallel, whose iterations the threads share, the loop's
+// verifier refuses it: its body holds only element accesses.)
+LogicalResult BarrierOp::verify() {
+  if (!(*this)->getParentOfType<KernelOp>())
+    return emitOpError("expected to be inside a tile.kernel");
   return success();
 }
 

@@ -41,6 +41,12 @@ namespace mlir::tile {
 /// (sm_90, sm_100 with the opt-in). Checked for each shared tile (its type)
 /// and for each kernel's total (convert-tile-to-gpu).
 constexpr int64_t kMaxSharedMemoryBytes = 227 * 1024;
+/// Alignment of each shared tile (and reduction scratch) in the kernel's
+/// dynamic shared memory: its offset (tile.alloc_shared's `offset`).
+constexpr int64_t kSharedAlignment = 128;
+/// The kernel's bytes of dynamic shared memory for its tiles, a discardable
+/// I64 attribute of tile.kernel that -tile-plan-shared-memory writes.
+constexpr const char *kSharedMemoryBytesAttrName = "tile.shared_memory_bytes";
 /// 32-bit registers of one thread (PTX).
 constexpr int64_t kMaxRegistersPerThread = 255;
 /// Threads of one block.

@@ -200,16 +200,28 @@ def Tile_AllocSharedOp : Tile_Op<"alloc_shared",
   let description = [{
     Allocates a statically shaped tile in the block's shared memory. It lives
     until the end of the kernel. Lowered to a view into the kernel's dynamic
-    shared memory (128-byte aligned); the kernel manifest reports the total.
+    shared memory at byte `offset`, which `-tile-plan-shared-memory` chooses
+    (a multiple of 128; tiles whose uses do not overlap may share bytes) and
+    which `convert-tile-to-gpu` requires; the kernel manifest reports the
+    total (the kernel's `tile.shared_memory_bytes`).
 
     Example:
 
     ```mlir
     %As = tile.alloc_shared : !tile.buffer<128x32xf16, shared>
+    %Bs = tile.alloc_shared offset(8192) : !tile.buffer<32x128xf16, shared>
     ```
   }];
+  let arguments = (ins OptionalAttr<I64Attr>:$offset);
   let results = (outs Tile_Buffer:$result);
-  let assemblyFormat = "attr-dict `:` qualified(type($result))";
+  let assemblyFormat = [{
+    (`offset` `(` $offset^ `)`)? attr-dict `:` qualified(type($result))
+  }];
+  let builders = [
+    OpBuilder<(ins "Type":$type), [{
+      build($_builder, $_state, type, IntegerAttr());
+    }]>
+  ];
   let hasVerifier = 1;
 }
 
@@ -421,6 +433,38 @@ def Tile_AsyncWaitOp : Tile_Op<"async_wait",
   }];
   let arguments = (ins ConfinedAttr<I64Attr, [IntNonNegative]>:$pending);
   let assemblyFormat = "$pending attr-dict";
+  let hasVerifier = 1;
+}
+
+def Tile_BarrierOp : Tile_Op<"barrier",
+    [MemoryEffects<[MemRead<DefaultResource>, MemWrite<DefaultResource>]>]> {
+  let summary = "synchronize the threads of the block";
+  let description = [{
+    Every thread of the block waits here until all have arrived, and the
+    shared-memory writes made before it are visible to every thread after
+    it. Lowered to `gpu.barrier`
+    ([`bar.sync 0`](https://docs.nvidia.com/cuda/parallel-thread-execution/#parallel-synchronization-and-communication-instructions-bar)).
+
+    `-tile-insert-barriers` puts one after each op that writes a shared tile
+    (read after write) or reads one that a later op writes again (write
+    after read), and before the first use of a tile that takes bytes of
+    another (`-tile-plan-shared-memory`). Barriers that belong to one op's
+    own lowering (`tile.async_wait`, the cross-warp step of `tile.reduce`,
+    `tile.print` of a shared tile) are not written as `tile.barrier`.
+
+    Every thread must reach it: it is not allowed inside `tile.parallel`,
+    whose iterations the threads share (and it must not be put under a
+    condition that differs between threads).
+
+    Example:
+
+    ```mlir
+    tile.copy %A[%row, %k] to %As : !tile.buffer<?x?xf16, global> to !tile.buffer<128x32xf16, shared>
+    tile.barrier
+    tile.gemm %As, %Bs, %acc : ...
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
   let hasVerifier = 1;
 }
 

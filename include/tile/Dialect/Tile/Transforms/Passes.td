@@ -117,4 +117,146 @@ def TilePipeline : Pass<"tile-pipeline", "ModuleOp"> {
   let dependentDialects = ["::mlir::scf::SCFDialect"];
 }
 
+def TilePlanSharedMemory : Pass<"tile-plan-shared-memory", "ModuleOp"> {
+  let summary = "give every shared tile its offset in dynamic shared memory";
+  let description = [{
+    Places each `tile.alloc_shared` of a kernel in the kernel's dynamic
+    shared memory and records the byte offset on it (`offset(N)`, a
+    multiple of 128) and the bytes of all tiles on the kernel
+    (`tile.shared_memory_bytes`); `convert-tile-to-gpu` builds the views
+    and the manifest's `dynamic_shared_memory` from them (plus the
+    reductions' scratch, which it places after the tiles).
+
+    Liveness is counted in the kernel body's top-level order: a tile is
+    live from the first top-level op that uses it (directly or through a
+    `tile.stage` view) to the last, so a use inside a loop keeps it live for
+    the whole loop. Tiles are placed in allocation order, first fit among
+    offset 0 and the aligned ends of the tiles placed before, so tiles that
+    are live together keep consecutive offsets and a tile used only after
+    another's last use may take its bytes (`tile-insert-barriers` then puts
+    a barrier before the new tile's first use). A tile nobody uses takes no
+    bytes (offset 0). A total above 227 KiB is an error.
+
+    Before:
+
+    ```mlir
+    %a = tile.alloc_shared : !tile.buffer<64x64xf32, shared>
+    %b = tile.alloc_shared : !tile.buffer<64x64xf32, shared>
+    tile.copy %A to %a : ...
+    tile.copy %a to %B : ...   // last use of %a
+    tile.copy %A to %b : ...
+    tile.copy %b to %B : ...
+    ```
+
+    After:
+
+    ```mlir
+    tile.kernel @k(...) ... attributes {tile.shared_memory_bytes = 16384 : i64} {
+      %a = tile.alloc_shared offset(0) : !tile.buffer<64x64xf32, shared>
+      %b = tile.alloc_shared offset(0) : !tile.buffer<64x64xf32, shared>
+      ...
+    ```
+  }];
+  let dependentDialects = [];
+}
+
+def TileFuseStores : Pass<"tile-fuse-stores", "ModuleOp"> {
+  let summary = "mark the stores that a tile.parallel lowers chunk by chunk";
+  let description = [{
+    A `tile.copy` to global memory right after the `tile.parallel` that
+    computes its source is marked `tile.fused` when `convert-tile-to-gpu`
+    can emit its stores inside the loop, each chunk as soon as its
+    elements are computed, so that an epilogue's values need not all stay
+    live until the copy:
+
+    - an unrolled loop fuses the copy of a fragment it writes, in the
+      loop's own layout (`#tile.row_major` or `#tile.mma`, whose chunks the
+      copy moves), when the loop reads no row values (`#tile.slice`);
+    - a rolled loop fuses the copy of a shared tile that it rewrites in
+      place (each iteration loads, then stores, only its own element) right
+      before the tile's last use (the tile is allocated in the loop's block
+      and used there only before the loop): the loop then runs over the
+      copy's 16-byte chunks and never writes the tile back.
+
+    The conversion lowers a marked copy with the loop (and checks the
+    conditions again: a mark it cannot honour is ignored). With
+    `remarks=1` each decision on such a copy is a remark saying why (LLVM's
+    `-debug` does not exist in a release build):
+
+    ```
+    remark: not fused into the tile.parallel before it: the copy's fragment
+    has another layout (#tile.row_major<vec = 2>) than the loop
+    (#tile.row_major<vec = 4>)
+    ```
+
+    Before:
+
+    ```mlir
+    tile.parallel (%i, %j) in [128, 128] {
+      %x = tile.load %acc[%i, %j] : !tile.buffer<128x128xf32, fragment, #tile.mma<warps = [2, 2]>>
+      %y = arith.addf %x, %x : f32
+      tile.store %y, %acc[%i, %j] : !tile.buffer<128x128xf32, fragment, #tile.mma<warps = [2, 2]>>
+    }
+    tile.copy %acc to %C[%row, %col] : ... to !tile.buffer<?x?xf32, global>
+    ```
+
+    After:
+
+    ```mlir
+    tile.parallel (%i, %j) in [128, 128] { ... }
+    tile.copy %acc to %C[%row, %col] {tile.fused} : ... to !tile.buffer<?x?xf32, global>
+    ```
+  }];
+  let options = [
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "emit a remark for each candidate copy: fused, or why not">
+  ];
+  let dependentDialects = [];
+}
+
+def TileInsertBarriers : Pass<"tile-insert-barriers", "ModuleOp"> {
+  let summary = "synchronize the block between conflicting shared accesses";
+  let description = [{
+    Inserts a `tile.barrier`
+
+    - after each tile op (a copy, fill, clear, gemm or `tile.parallel`, and
+      the ops in loops and branches) that writes a shared tile (read after
+      write: the next op's threads read elements other threads wrote), or
+      reads a shared tile that an op which may run later (after it in the
+      program, or in a later iteration of a loop around it) writes (write
+      after read). Reading a tile that is only read afterwards (attention's
+      Q) needs none, nor does reading a pipeline stage (`tile.stage`: stages
+      are refilled only after the next `tile.async_wait`) or an async copy
+      (`tile.async_wait` synchronizes). A `tile.parallel` with a fused store
+      (`tile-fuse-stores`) gets its barrier after the copy;
+    - before the first top-level op that uses a shared tile whose bytes
+      (`offset` from `tile-plan-shared-memory`) another tile used before:
+      every thread must be done with the old tile.
+
+    Where both meet, one barrier serves; running the pass again adds none.
+    Barriers inside one op's own lowering (`tile.async_wait`, the
+    cross-warp step of `tile.reduce`, `tile.print` of a shared tile) are
+    left to `convert-tile-to-gpu`, which lowers each `tile.barrier` to
+    `gpu.barrier`.
+
+    Before:
+
+    ```mlir
+    tile.copy %A[%row, %k] to %As : ... to !tile.buffer<128x32xf16, shared>
+    tile.gemm %As, %Bs, %acc : ...
+    ```
+
+    After (the gemm reads what other threads wrote; the next iteration's
+    copy overwrites what the gemm reads):
+
+    ```mlir
+    tile.copy %A[%row, %k] to %As : ... to !tile.buffer<128x32xf16, shared>
+    tile.barrier
+    tile.gemm %As, %Bs, %acc : ...
+    tile.barrier
+    ```
+  }];
+  let dependentDialects = [];
+}
+
 #endif // TILE_DIALECT_TILE_TRANSFORMS_PASSES_TD
