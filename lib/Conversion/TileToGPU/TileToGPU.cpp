@@ -2253,7 +2253,10 @@ FailureOr<RowMap> KernelLowering::getRowMap(Operation *op,
 FailureOr<int64_t> KernelLowering::registersPerThread(Operation *op,
                                                       Value buffer) {
   auto type = cast<BufferType>(buffer.getType());
-  auto layout = cast<FragmentLayoutAttrInterface>(type.getLayout());
+  auto layout = dyn_cast_or_null<FragmentLayoutAttrInterface>(type.getLayout());
+  if (!layout)
+    return op->emitOpError("expected a fragment with a layout; run "
+                           "-tile-assign-layouts first");
   // A #tile.slice the reduction cannot lay out has no registers: say why.
   if (auto slice = dyn_cast<SliceLayoutAttr>(layout))
     if (failed(getRowDistribution(

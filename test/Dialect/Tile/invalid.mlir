@@ -1283,6 +1283,14 @@ tile.kernel @slice_dim_size(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] thr
 
 // -----
 
+// The parent's shape rules hold for the parent's shape (8x64 here).
+tile.kernel @slice_parent_shape(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads(128) {
+  // expected-error@+1 {{expected a fragment shape that is a multiple of 32x16 for #tile.mma<warps = [2, 2]>, but got 8x64}}
+  %m = tile.alloc_fragment : !tile.buffer<8xf32, fragment, #tile.slice<dim = 1, dim_size = 64, parent = #tile.mma<warps = [2, 2]>>>
+}
+
+// -----
+
 tile.kernel @slice_parent(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads(32) {
   // expected-error@+1 {{expected a #tile.row_major or #tile.mma parent, but got #tile.swizzle}}
   %m = tile.alloc_fragment : !tile.buffer<4xf32, fragment, #tile.slice<dim = 1, dim_size = 32, parent = #tile.swizzle>>
