@@ -20,7 +20,7 @@
 // LAYOUT: %[[S:.*]] = tile.alloc_fragment : !tile.buffer<64x64xf32, fragment, #tile.mma<warps = [4, 1]>>
 // LAYOUT: tile.alloc_fragment : !tile.buffer<64x64xf16, fragment, #tile.mma<warps = [4, 1]>>
 // LAYOUT: tile.alloc_fragment : !tile.buffer<64x64xf32, fragment, #tile.mma<warps = [4, 1]>>
-// LAYOUT: tile.alloc_fragment : !tile.buffer<64xf32, fragment, #tile.slice<dim = 1, parent = #tile.mma<warps = [4, 1]>>>
+// LAYOUT: tile.alloc_fragment : !tile.buffer<64xf32, fragment, #tile.slice<dim = 1, dim_size = 64, parent = #tile.mma<warps = [4, 1]>>>
 
 // The head views, the pipelined key loop (cp.async), ldmatrix for Q, K
 // and V but not for P, and the row reductions as quad shuffles.

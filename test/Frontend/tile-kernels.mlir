@@ -141,7 +141,7 @@
 // GEMMSOFTMAX-LABEL: tile.kernel @gemm_softmax_f16_64x64x32_t128_s2(
 // GEMMSOFTMAX: %[[S:.*]] = tile.alloc_fragment : !tile.buffer<64x64xf32, fragment, #tile.mma<warps = [2, 2]>>
 // GEMMSOFTMAX: tile.gemm
-// GEMMSOFTMAX: tile.reduce max %[[S]] into %{{.*}} dim(1) : !tile.buffer<64x64xf32, fragment, #tile.mma<warps = [2, 2]>>, !tile.buffer<64xf32, fragment, #tile.slice<dim = 1, parent = #tile.mma<warps = [2, 2]>>>
+// GEMMSOFTMAX: tile.reduce max %[[S]] into %{{.*}} dim(1) : !tile.buffer<64x64xf32, fragment, #tile.mma<warps = [2, 2]>>, !tile.buffer<64xf32, fragment, #tile.slice<dim = 1, dim_size = 64, parent = #tile.mma<warps = [2, 2]>>>
 // GEMMSOFTMAX: math.exp2
 // GEMMSOFTMAX: tile.reduce sum %[[S]]
 // RUN: tile-kernels --kernel=gemm_softmax --block-m=64 --block-n=64 --block-k=32 --num-threads=128 --emit=ptx | FileCheck %s --check-prefix=GEMMSOFTMAXPTX

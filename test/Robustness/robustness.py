@@ -561,8 +561,9 @@ LAYOUTS = ["#tile.row_major<vec = 4>", "#tile.row_major<vec = 0>",
            "#tile.row_major<vec = 3>", "#tile.mma<warps = [2, 2]>",
            "#tile.mma<warps = [4, 1]>", "#tile.mma<warps = [0, 4]>",
            "#tile.mma<warps = [65536, 65536]>", "#tile.swizzle",
-           "#tile.slice<dim = 1, parent = #tile.row_major<vec = 4>>",
-           "#tile.slice<dim = 7, parent = #tile.mma<warps = [2, 2]>>"]
+           "#tile.slice<dim = 1, dim_size = 64, parent = #tile.row_major<vec = 4>>",
+           "#tile.slice<dim = 7, dim_size = 64, parent = #tile.mma<warps = [2, 2]>>",
+           "#tile.slice<dim = 1, dim_size = 9223372036854775807, parent = #tile.mma<warps = [2, 2]>>"]
 KEYWORDS = ["async", "prefetched", "accumulate", "dim(0) accumulate",
             "{transpose_a}", "{transpose_b}", "{clear_accum}",
             "{transpose_a, transpose_b}", "prefetched {transpose_b}"]

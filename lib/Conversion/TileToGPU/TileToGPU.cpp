@@ -354,10 +354,6 @@ private:
   /// message on `op`) for layouts the reduction does not support.
   FailureOr<struct RowMap> getRowMap(Operation *op, ArrayRef<int64_t> shape,
                                      Attribute layout);
-  /// The parent shape of #tile.slice fragments of `type`: the source shape
-  /// of the kernel's tile.reduce ops that produce that type.
-  FailureOr<SmallVector<int64_t>> sliceParentShape(Operation *op,
-                                                   BufferType type);
   /// Registers per thread of a fragment (row slots for #tile.slice).
   FailureOr<int64_t> registersPerThread(Operation *op, Value buffer);
   LogicalResult lowerReduce(ReduceOp op);
@@ -906,12 +902,10 @@ SmallVector<Value> KernelLowering::delinearize(Location loc, Value linear,
 /// for a #tile.slice (row values are replicated, not cut in chunks) or no
 /// layout.
 static std::optional<int64_t> chunkWidth(Attribute layout) {
-  // An MMA accumulator holds pairs of consecutive columns.
-  if (isa_and_nonnull<MmaLayoutAttr>(layout))
-    return 2;
-  if (auto rowMajor = dyn_cast_or_null<RowMajorLayoutAttr>(layout))
-    return static_cast<int64_t>(rowMajor.getVec());
-  return std::nullopt;
+  auto fragment = dyn_cast_or_null<FragmentLayoutAttrInterface>(layout);
+  if (!fragment || isa<SliceLayoutAttr>(layout))
+    return std::nullopt;
+  return fragment.getVectorWidth();
 }
 
 FailureOr<int64_t> KernelLowering::fragmentVector(Operation *user,
@@ -1142,22 +1136,12 @@ void KernelLowering::writeChunk(Location loc, const BufferStorage &dst,
   }
 }
 
-/// The #tile.swizzle geometry of a shared tile: 16-byte chunks of
-/// `perChunk` elements, XORed with (row / patternRows) mod columns, or for
-/// #tile.swizzle<staging> with (2 * row) mod 8 + (chunk / 8) mod 2.
-struct SwizzleGeometry {
-  int64_t perChunk, patternRows, columns;
-  bool staging;
-  /// Chunk offsets that are a multiple of this leave the pattern unchanged.
-  int64_t chunkPeriod() const { return staging ? 2 * columns : columns; }
-};
-
+/// The #tile.swizzle geometry of a shared tile (that of the plain pattern
+/// when it has none).
 static SwizzleGeometry swizzleGeometry(BufferType type) {
-  int64_t perChunk = 16 / getElementByteWidth(type.getElementType());
-  int64_t chunksPerRow = type.getShape().back() / perChunk;
   auto swizzle = dyn_cast_or_null<SwizzleLayoutAttr>(type.getLayout());
-  return {perChunk, std::max<int64_t>(1, 8 / chunksPerRow),
-          std::min<int64_t>(chunksPerRow, 8), swizzle && swizzle.getStaging()};
+  return SwizzleLayoutAttr::getGeometry(type.getShape(), type.getElementType(),
+                                        swizzle && swizzle.getStaging());
 }
 
 Value KernelLowering::swizzledColumn(Location loc, BufferType type, Value row,
@@ -1268,10 +1252,8 @@ LogicalResult KernelLowering::lowerRowValueStore(CopyOp op,
     return op.emitOpError("can copy row values (#tile.slice) only to a "
                           "rank-1 global buffer, but got ")
            << dst.type;
-  FailureOr<SmallVector<int64_t>> parent = sliceParentShape(op, src.type);
-  if (failed(parent))
-    return failure();
-  FailureOr<RowMap> rows = getRowMap(op, *parent, slice.getParent());
+  FailureOr<RowMap> rows = getRowMap(
+      op, slice.getParentShape(src.type.getShape()), slice.getParent());
   if (failed(rows))
     return failure();
   Value first = rows->isFirstHolder();
@@ -1795,11 +1777,8 @@ LogicalResult KernelLowering::lowerParallel(ParallelOp op) {
   if (auto slice = dyn_cast_or_null<SliceLayoutAttr>(layout)) {
     auto type = cast<BufferType>(
         layoutSource->getOperand(isa<StoreOp>(layoutSource) ? 1 : 0).getType());
-    FailureOr<SmallVector<int64_t>> parent =
-        sliceParentShape(layoutSource, type);
-    if (failed(parent))
-      return failure();
-    FailureOr<RowMap> map = getRowMap(layoutSource, *parent, slice.getParent());
+    FailureOr<RowMap> map = getRowMap(
+        layoutSource, slice.getParentShape(type.getShape()), slice.getParent());
     if (failed(map))
       return failure();
     ownRows = *map;
@@ -2013,22 +1992,24 @@ LogicalResult KernelLowering::lowerParallel(ParallelOp op) {
 FailureOr<RowMap> KernelLowering::getRowMap(Operation *op,
                                             ArrayRef<int64_t> shape,
                                             Attribute layout) {
+  // The layout says where the rows are (TileLayouts.cpp); the lambdas build
+  // the calling thread's part of that in IR.
+  FailureOr<RowDistribution> dist = getRowDistribution(
+      layout, shape, numThreads, [op] { return op->emitOpError(); });
+  if (failed(dist))
+    return failure();
   RowMap map;
+  map.slots = dist->slots;
+  map.lanesPerRow = dist->lanesPerRow;
+  map.warpsPerRow = dist->warpsPerRow;
+  map.rowsPerWarp = dist->rowsPerWarp;
+  map.slotOf = [dist = *dist](int64_t s) { return dist.getRowSlot(s); };
   if (auto mma = dyn_cast_or_null<MmaLayoutAttr>(layout)) {
     // A lane holds rows l/4 and l/4 + 8 of each 16-row MMA tile; the four
     // lanes of a quad share them, as do the warps of one warp row.
-    int64_t tilesM = shape[0] / mma.getWarpsM() / 16;
-    int64_t tilesN = shape[1] / mma.getWarpsN() / 8;
-    map.slots = 2 * tilesM;
-    map.lanesPerRow = 4;
-    map.warpsPerRow = mma.getWarpsN();
-    map.rowsPerWarp = 8;
-    map.slotOf = [tilesN](int64_t s) {
-      return (s / (tilesN * 4)) * 2 + (s / 2) % 2;
-    };
-    int64_t warpRows = shape[0] / mma.getWarpsM();
+    int64_t warpRows = mma.getWarpTile(shape).first;
     int64_t warpsN = mma.getWarpsN();
-    map.rowOf = [this, warpRows, warpsN](int64_t k) -> Value {
+    map.rowOf = [this, warpRows, warpsN, dist = *dist](int64_t k) -> Value {
       Location loc = builder.getUnknownLoc();
       auto [warp, lane] = getWarpAndLane(loc);
       Value base = arith::AddIOp::create(
@@ -2039,7 +2020,7 @@ FailureOr<RowMap> KernelLowering::getRowMap(Operation *op,
               constant(loc, warpRows)),
           arith::DivUIOp::create(builder, loc, lane, constant(loc, 4)));
       return arith::AddIOp::create(builder, loc, base,
-                                   constant(loc, (k / 2) * 16 + (k % 2) * 8));
+                                   constant(loc, dist.getRowOffset(k)));
     };
     map.isFirstHolder = [this, warpsN]() -> Value {
       Location loc = builder.getUnknownLoc();
@@ -2055,30 +2036,14 @@ FailureOr<RowMap> KernelLowering::getRowMap(Operation *op,
     };
     return map;
   }
-  auto rowMajor = dyn_cast_or_null<RowMajorLayoutAttr>(layout);
-  if (!rowMajor || shape.size() != 2)
-    return op->emitOpError("can reduce rank-2 fragments with a #tile.mma or "
-                           "#tile.row_major layout only, but got ")
-           << layout;
-  int64_t vec = rowMajor.getVec();
-  int64_t chunksPerRow = shape[1] / vec;
-  if (numThreads % chunksPerRow == 0) {
+  if (dist->kind == RowDistribution::Kind::RowsPerRound) {
     // A round of chunks covers whole rows: chunksPerRow consecutive threads
     // share each row, one chunk each.
-    if (chunksPerRow < 32 && 32 % chunksPerRow != 0)
-      return op->emitOpError("cannot reduce rows of ")
-             << chunksPerRow
-             << " chunks: the threads of a row must be a power of two";
-    map.slots = shape[0] * chunksPerRow / numThreads;
-    map.lanesPerRow = std::min<int64_t>(chunksPerRow, 32);
-    map.warpsPerRow = std::max<int64_t>(chunksPerRow / 32, 1);
-    map.rowsPerWarp = 32 / map.lanesPerRow;
-    map.slotOf = [vec](int64_t s) { return s / vec; };
-    int64_t rowsPerRound = numThreads / chunksPerRow;
-    map.rowOf = [this, rowsPerRound, chunksPerRow](int64_t k) -> Value {
+    int64_t chunksPerRow = dist->perRow;
+    map.rowOf = [this, dist = *dist, chunksPerRow](int64_t k) -> Value {
       Location loc = builder.getUnknownLoc();
       return arith::AddIOp::create(
-          builder, loc, constant(loc, k * rowsPerRound),
+          builder, loc, constant(loc, dist.getRowOffset(k)),
           arith::DivUIOp::create(builder, loc, threadId,
                                  constant(loc, chunksPerRow)));
     };
@@ -2092,76 +2057,32 @@ FailureOr<RowMap> KernelLowering::getRowMap(Operation *op,
     };
     return map;
   }
-  if (chunksPerRow % numThreads == 0) {
-    // A row spans whole rounds: every thread holds part of every row.
-    int64_t roundsPerRow = chunksPerRow / numThreads;
-    map.slots = shape[0];
-    map.lanesPerRow = 32;
-    map.warpsPerRow = numThreads / 32;
-    map.slotOf = [vec, roundsPerRow](int64_t s) {
-      return s / vec / roundsPerRow;
-    };
-    map.rowOf = [this](int64_t k) -> Value {
-      return constant(builder.getUnknownLoc(), k);
-    };
-    map.isFirstHolder = [this]() -> Value {
-      Location loc = builder.getUnknownLoc();
-      return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
-                                   threadId, constant(loc, 0));
-    };
-    return map;
-  }
-  return op->emitOpError("cannot reduce rows of ")
-         << chunksPerRow << " chunks of " << vec << " over " << numThreads
-         << " threads: one must divide the other";
-}
-
-FailureOr<SmallVector<int64_t>>
-KernelLowering::sliceParentShape(Operation *op, BufferType type) {
-  // #tile.slice does not record the parent's shape, whose columns decide
-  // how many rows a thread touches: take it from the reductions that
-  // produce this type.
-  std::optional<SmallVector<int64_t>> shape;
-  WalkResult walk = func.walk([&](ReduceOp reduce) {
-    if (reduce.getDstType() != type)
-      return WalkResult::advance();
-    ArrayRef<int64_t> source = reduce.getSrcType().getShape();
-    if (shape && ArrayRef<int64_t>(*shape) != source) {
-      auto text = [](ArrayRef<int64_t> dims) {
-        return llvm::join(
-            llvm::map_range(dims, [](int64_t d) { return std::to_string(d); }),
-            "x");
-      };
-      op->emitOpError("has the layout of reductions of fragments of two "
-                      "shapes (")
-          << text(*shape) << " and " << text(source)
-          << "); give them different layouts";
-      return WalkResult::interrupt();
-    }
-    shape = SmallVector<int64_t>(source);
-    return WalkResult::advance();
-  });
-  if (walk.wasInterrupted())
-    return failure();
-  if (!shape)
-    return op->emitOpError("has a #tile.slice layout but no tile.reduce "
-                           "produces one of its type");
-  return *shape;
+  // A row spans whole rounds: every thread holds part of every row.
+  map.rowOf = [this, dist = *dist](int64_t k) -> Value {
+    return constant(builder.getUnknownLoc(), dist.getRowOffset(k));
+  };
+  map.isFirstHolder = [this]() -> Value {
+    Location loc = builder.getUnknownLoc();
+    return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                                 threadId, constant(loc, 0));
+  };
+  return map;
 }
 
 FailureOr<int64_t> KernelLowering::registersPerThread(Operation *op,
                                                       Value buffer) {
   auto type = cast<BufferType>(buffer.getType());
-  auto slice = dyn_cast_or_null<SliceLayoutAttr>(type.getLayout());
-  if (!slice)
-    return type.getNumElements() / numThreads;
-  FailureOr<SmallVector<int64_t>> parent = sliceParentShape(op, type);
-  if (failed(parent))
-    return failure();
-  FailureOr<RowMap> map = getRowMap(op, *parent, slice.getParent());
-  if (failed(map))
-    return failure();
-  return map->slots;
+  auto layout = dyn_cast_or_null<FragmentLayoutAttrInterface>(type.getLayout());
+  if (!layout)
+    return op->emitOpError("expected a fragment with a layout; run "
+                           "-tile-assign-layouts first");
+  // A #tile.slice the reduction cannot lay out has no registers: say why.
+  if (auto slice = dyn_cast<SliceLayoutAttr>(layout))
+    if (failed(getRowDistribution(
+            slice.getParent(), slice.getParentShape(type.getShape()),
+            numThreads, [op] { return op->emitOpError(); })))
+      return failure();
+  return layout.getRegistersPerThread(type.getShape(), numThreads);
 }
 
 Value KernelLowering::allocateScratch(Location loc, int64_t elements) {
@@ -2226,7 +2147,9 @@ LogicalResult KernelLowering::lowerReduce(ReduceOp op) {
   };
 
   // In-thread: each register into its row slot.
-  int64_t perThread = src.type.getNumElements() / numThreads;
+  int64_t perThread =
+      cast<FragmentLayoutAttrInterface>(src.type.getLayout())
+          .getRegistersPerThread(src.type.getShape(), numThreads);
   SmallVector<Value> partial(map->slots);
   for (int64_t s = 0; s < perThread; ++s) {
     Value value =
@@ -2324,9 +2247,8 @@ void KernelLowering::forEachThreadChunk(
   // 16x8 MMA tiles; in each, the lane holds rows l/4 and l/4 + 8 at columns
   // 2 (l mod 4) and 2 (l mod 4) + 1.
   auto [warp, lane] = getWarpAndLane(loc);
-  int64_t warpRows = shape[0] / mma.getWarpsM();
-  int64_t warpCols = shape[1] / mma.getWarpsN();
-  int64_t tilesN = warpCols / 8;
+  auto [warpRows, warpCols] = mma.getWarpTile(shape);
+  auto [tilesM, tilesN] = mma.getMmaTiles(shape);
   Value warpsN = constant(loc, mma.getWarpsN());
   Value rowBase = arith::AddIOp::create(
       builder, loc,
@@ -2343,14 +2265,14 @@ void KernelLowering::forEachThreadChunk(
           builder, loc,
           arith::RemUIOp::create(builder, loc, lane, constant(loc, 4)),
           constant(loc, 2)));
-  for (int64_t mt = 0; mt < warpRows / 16; ++mt)
+  for (int64_t mt = 0; mt < tilesM; ++mt)
     for (int64_t nt = 0; nt < tilesN; ++nt)
       for (int64_t half = 0; half < 2; ++half) {
         Value row = arith::AddIOp::create(builder, loc, rowBase,
                                           constant(loc, mt * 16 + half * 8));
         Value col =
             arith::AddIOp::create(builder, loc, colBase, constant(loc, nt * 8));
-        body(((mt * tilesN + nt) * 2 + half) * 2, {row, col});
+        body(mma.getSlot(shape, mt, nt, half), {row, col});
       }
 }
 
@@ -2439,10 +2361,12 @@ LogicalResult KernelLowering::lowerGemm(
     return op->emitOpError("expected the A fragment to have the "
                            "accumulator's layout ")
            << c.type.getLayout() << "; run -tile-assign-layouts first";
-  int64_t m = c.type.getDimSize(0), n = c.type.getDimSize(1);
   int64_t k = a.type.getDimSize(transposeA ? 0 : 1);
-  int64_t warpRows = m / mma.getWarpsM(), warpCols = n / mma.getWarpsN();
-  int64_t tilesM = warpRows / 16, tilesN = warpCols / 8;
+  ArrayRef<int64_t> cShape = c.type.getShape();
+  // Plain variables: the lambdas below capture them.
+  int64_t warpRows, warpCols, tilesM, tilesN;
+  std::tie(warpRows, warpCols) = mma.getWarpTile(cShape);
+  std::tie(tilesM, tilesN) = mma.getMmaTiles(cShape);
   Type input = a.type.getElementType(), f32 = builder.getF32Type();
   auto aType = VectorType::get({4, 2}, input);
   auto bType = VectorType::get({2, 2}, input);
@@ -2474,12 +2398,11 @@ LogicalResult KernelLowering::lowerGemm(
   // and l/4 + 8, columns 2 (l mod 4) + {0, 1}) are a0-a7 of the m16n8k16 A
   // operand.
   auto registerOperandA = [&](int64_t mt, int64_t kk) {
-    int64_t tilesK = k / 8;
     Value operand =
         arith::ConstantOp::create(builder, loc, builder.getZeroAttr(aType));
     for (int64_t reg = 0; reg < 4; ++reg) {
       int64_t tile = kk / 8 + reg / 2, half = reg % 2;
-      int64_t slot = ((mt * tilesK + tile) * 2 + half) * 2;
+      int64_t slot = mma.getSlot(a.type.getShape(), mt, tile, half);
       SmallVector<Value> pair;
       for (int64_t i = 0; i < 2; ++i)
         pair.push_back(memref::LoadOp::create(builder, loc, a.memref,
@@ -2631,7 +2554,7 @@ LogicalResult KernelLowering::lowerGemm(
     auto &[aFrags, bFrags] = current;
     for (int64_t mt = 0; mt < tilesM; ++mt)
       for (int64_t nt = 0; nt < tilesN; ++nt) {
-        int64_t slot = (mt * tilesN + nt) * 4;
+        int64_t slot = mma.getSlot(cShape, mt, nt, /*half=*/0);
         SmallVector<Value> acc;
         for (int64_t i = 0; i < 4; ++i)
           acc.push_back(memref::LoadOp::create(builder, loc, c.memref,

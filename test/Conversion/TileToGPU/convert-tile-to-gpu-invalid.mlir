@@ -56,11 +56,11 @@ tile.kernel @param_used_outside(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1]
 
 tile.kernel @row_values_to_shared() grid(%bx) = [1] threads(32) {
   %x = tile.alloc_fragment : !tile.buffer<1x64xf32, fragment, #tile.row_major<vec = 2>>
-  %m = tile.alloc_fragment : !tile.buffer<1xf32, fragment, #tile.slice<dim = 1, parent = #tile.row_major<vec = 2>>>
+  %m = tile.alloc_fragment : !tile.buffer<1xf32, fragment, #tile.slice<dim = 1, dim_size = 64, parent = #tile.row_major<vec = 2>>>
   %s = tile.alloc_shared : !tile.buffer<1xf32, shared>
-  tile.reduce max %x into %m dim(1) : !tile.buffer<1x64xf32, fragment, #tile.row_major<vec = 2>>, !tile.buffer<1xf32, fragment, #tile.slice<dim = 1, parent = #tile.row_major<vec = 2>>>
+  tile.reduce max %x into %m dim(1) : !tile.buffer<1x64xf32, fragment, #tile.row_major<vec = 2>>, !tile.buffer<1xf32, fragment, #tile.slice<dim = 1, dim_size = 64, parent = #tile.row_major<vec = 2>>>
   // expected-error@+1 {{'tile.copy' op can copy row values (#tile.slice) only to a rank-1 global buffer, but got '!tile.buffer<1xf32, shared>'}}
-  tile.copy %m to %s : !tile.buffer<1xf32, fragment, #tile.slice<dim = 1, parent = #tile.row_major<vec = 2>>> to !tile.buffer<1xf32, shared>
+  tile.copy %m to %s : !tile.buffer<1xf32, fragment, #tile.slice<dim = 1, dim_size = 64, parent = #tile.row_major<vec = 2>>> to !tile.buffer<1xf32, shared>
 }
 
 // -----

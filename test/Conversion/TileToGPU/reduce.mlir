@@ -12,8 +12,8 @@
 
 // LAYOUT-LABEL: tile.kernel @softmax(
 // LAYOUT: %[[X:.*]] = tile.alloc_fragment : !tile.buffer<4x1024xf32, fragment, #tile.row_major<vec = 4>>
-// LAYOUT: tile.alloc_fragment : !tile.buffer<4xf32, fragment, #tile.slice<dim = 1, parent = #tile.row_major<vec = 4>>>
-// LAYOUT: tile.alloc_fragment : !tile.buffer<4xf32, fragment, #tile.slice<dim = 1, parent = #tile.row_major<vec = 4>>>
+// LAYOUT: tile.alloc_fragment : !tile.buffer<4xf32, fragment, #tile.slice<dim = 1, dim_size = 1024, parent = #tile.row_major<vec = 4>>>
+// LAYOUT: tile.alloc_fragment : !tile.buffer<4xf32, fragment, #tile.slice<dim = 1, dim_size = 1024, parent = #tile.row_major<vec = 4>>>
 
 // 256 threads, 4 rows of 256 chunks: each thread holds one chunk of every
 // row; 32 lanes and 8 warps per row.
@@ -64,7 +64,7 @@ tile.kernel @softmax(%X: !tile.buffer<?x?xf32, global>, %Y: !tile.buffer<?x?xf32
 // share rows (shuffles 1 and 2), and the two warps of a warp row meet in
 // shared memory.
 // LAYOUT-LABEL: tile.kernel @mma_rows(
-// LAYOUT: tile.alloc_fragment : !tile.buffer<64xf32, fragment, #tile.slice<dim = 1, parent = #tile.mma<warps = [2, 2]>>>
+// LAYOUT: tile.alloc_fragment : !tile.buffer<64xf32, fragment, #tile.slice<dim = 1, dim_size = 64, parent = #tile.mma<warps = [2, 2]>>>
 // GPU-LABEL: gpu.func @mma_rows(
 // GPU: gpu.shuffle  xor %{{.*}}, %c1_i32, %c32_i32 : f32
 // GPU: gpu.shuffle  xor %{{.*}}, %c2_i32, %c32_i32 : f32
@@ -95,8 +95,8 @@ tile.kernel @mma_rows(%A: !tile.buffer<?x?xf16, global>, %C: !tile.buffer<?x?xf3
 // computes the rows it holds (256 threads, 4 rows of 256 chunks: every
 // thread holds all 4 rows, so 4 iterations per thread, rows 0..3).
 // LAYOUT-LABEL: tile.kernel @running_max(
-// LAYOUT: tile.alloc_fragment : !tile.buffer<4xf32, fragment, #tile.slice<dim = 1, parent = #tile.row_major<vec = 4>>>
-// LAYOUT: tile.alloc_fragment : !tile.buffer<4xf32, fragment, #tile.slice<dim = 1, parent = #tile.row_major<vec = 4>>>
+// LAYOUT: tile.alloc_fragment : !tile.buffer<4xf32, fragment, #tile.slice<dim = 1, dim_size = 1024, parent = #tile.row_major<vec = 4>>>
+// LAYOUT: tile.alloc_fragment : !tile.buffer<4xf32, fragment, #tile.slice<dim = 1, dim_size = 1024, parent = #tile.row_major<vec = 4>>>
 // GPU-LABEL: gpu.func @running_max(
 // GPU: %[[CHUNK:.*]] = memref.alloca() : memref<4xf32>
 // GPU: %[[RUNNING:.*]] = memref.alloca() : memref<4xf32>

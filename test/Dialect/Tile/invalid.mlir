@@ -1298,16 +1298,40 @@ tile.kernel @reduce_f16(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads
 
 tile.kernel @reduce_wrong_slice(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads(32) {
   %x = tile.alloc_fragment : !tile.buffer<4x32xf32, fragment, #tile.row_major<vec = 4>>
-  %m = tile.alloc_fragment : !tile.buffer<4xf32, fragment, #tile.slice<dim = 1, parent = #tile.row_major<vec = 2>>>
-  // expected-error@+1 {{expected the destination layout to be the source layout #tile.row_major<vec = 4> sliced along dimension 1, but got #tile.slice<dim = 1, parent = #tile.row_major<vec = 2>>}}
-  tile.reduce max %x into %m dim(1) : !tile.buffer<4x32xf32, fragment, #tile.row_major<vec = 4>>, !tile.buffer<4xf32, fragment, #tile.slice<dim = 1, parent = #tile.row_major<vec = 2>>>
+  %m = tile.alloc_fragment : !tile.buffer<4xf32, fragment, #tile.slice<dim = 1, dim_size = 32, parent = #tile.row_major<vec = 2>>>
+  // expected-error@+1 {{expected the destination layout to be the source layout #tile.row_major<vec = 4> sliced along dimension 1 of size 32, but got #tile.slice<dim = 1, dim_size = 32, parent = #tile.row_major<vec = 2>>}}
+  tile.reduce max %x into %m dim(1) : !tile.buffer<4x32xf32, fragment, #tile.row_major<vec = 4>>, !tile.buffer<4xf32, fragment, #tile.slice<dim = 1, dim_size = 32, parent = #tile.row_major<vec = 2>>>
+}
+
+// -----
+
+tile.kernel @reduce_wrong_slice_size(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads(32) {
+  %x = tile.alloc_fragment : !tile.buffer<4x32xf32, fragment, #tile.row_major<vec = 4>>
+  %m = tile.alloc_fragment : !tile.buffer<4xf32, fragment, #tile.slice<dim = 1, dim_size = 64, parent = #tile.row_major<vec = 4>>>
+  // expected-error@+1 {{expected the destination layout to be the source layout #tile.row_major<vec = 4> sliced along dimension 1 of size 32, but got #tile.slice<dim = 1, dim_size = 64, parent = #tile.row_major<vec = 4>>}}
+  tile.reduce max %x into %m dim(1) : !tile.buffer<4x32xf32, fragment, #tile.row_major<vec = 4>>, !tile.buffer<4xf32, fragment, #tile.slice<dim = 1, dim_size = 64, parent = #tile.row_major<vec = 4>>>
+}
+
+// -----
+
+tile.kernel @slice_dim_size(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads(32) {
+  // expected-error@+1 {{expected a positive dim_size (the size of the sliced dimension), but got 0}}
+  %m = tile.alloc_fragment : !tile.buffer<4xf32, fragment, #tile.slice<dim = 1, dim_size = 0, parent = #tile.row_major<vec = 4>>>
+}
+
+// -----
+
+// The parent's shape rules hold for the parent's shape (8x64 here).
+tile.kernel @slice_parent_shape(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads(128) {
+  // expected-error@+1 {{expected a fragment shape that is a multiple of 32x16 for #tile.mma<warps = [2, 2]>, but got 8x64}}
+  %m = tile.alloc_fragment : !tile.buffer<8xf32, fragment, #tile.slice<dim = 1, dim_size = 64, parent = #tile.mma<warps = [2, 2]>>>
 }
 
 // -----
 
 tile.kernel @slice_parent(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads(32) {
   // expected-error@+1 {{expected a #tile.row_major or #tile.mma parent, but got #tile.swizzle}}
-  %m = tile.alloc_fragment : !tile.buffer<4xf32, fragment, #tile.slice<dim = 1, parent = #tile.swizzle>>
+  %m = tile.alloc_fragment : !tile.buffer<4xf32, fragment, #tile.slice<dim = 1, dim_size = 32, parent = #tile.swizzle>>
 }
 
 // -----

@@ -340,25 +340,25 @@ tile.kernel @gemm_prefetching(%A: !tile.buffer<?x?xf16, global>) grid(%bx) = [1]
 
 // tile.reduce and the #tile.slice layout of its result.
 // CHECK-LABEL: tile.kernel @reductions(
-// CHECK: tile.reduce max %[[X:.*]] into %[[M:.*]] dim(1) : !tile.buffer<4x256xf32, fragment, #tile.row_major<vec = 4>>, !tile.buffer<4xf32, fragment, #tile.slice<dim = 1, parent = #tile.row_major<vec = 4>>>
+// CHECK: tile.reduce max %[[X:.*]] into %[[M:.*]] dim(1) : !tile.buffer<4x256xf32, fragment, #tile.row_major<vec = 4>>, !tile.buffer<4xf32, fragment, #tile.slice<dim = 1, dim_size = 256, parent = #tile.row_major<vec = 4>>>
 // CHECK: tile.reduce sum %[[X]] into %[[M]] dim(1) accumulate :
 // CHECK: tile.reduce min %[[X]] into %[[M]] dim(1) :
 tile.kernel @reductions(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads(256) {
   %x = tile.alloc_fragment : !tile.buffer<4x256xf32, fragment, #tile.row_major<vec = 4>>
-  %m = tile.alloc_fragment : !tile.buffer<4xf32, fragment, #tile.slice<dim = 1, parent = #tile.row_major<vec = 4>>>
-  tile.reduce max %x into %m dim(1) : !tile.buffer<4x256xf32, fragment, #tile.row_major<vec = 4>>, !tile.buffer<4xf32, fragment, #tile.slice<dim = 1, parent = #tile.row_major<vec = 4>>>
-  tile.reduce sum %x into %m dim(1) accumulate : !tile.buffer<4x256xf32, fragment, #tile.row_major<vec = 4>>, !tile.buffer<4xf32, fragment, #tile.slice<dim = 1, parent = #tile.row_major<vec = 4>>>
-  tile.reduce min %x into %m dim(1) : !tile.buffer<4x256xf32, fragment, #tile.row_major<vec = 4>>, !tile.buffer<4xf32, fragment, #tile.slice<dim = 1, parent = #tile.row_major<vec = 4>>>
+  %m = tile.alloc_fragment : !tile.buffer<4xf32, fragment, #tile.slice<dim = 1, dim_size = 256, parent = #tile.row_major<vec = 4>>>
+  tile.reduce max %x into %m dim(1) : !tile.buffer<4x256xf32, fragment, #tile.row_major<vec = 4>>, !tile.buffer<4xf32, fragment, #tile.slice<dim = 1, dim_size = 256, parent = #tile.row_major<vec = 4>>>
+  tile.reduce sum %x into %m dim(1) accumulate : !tile.buffer<4x256xf32, fragment, #tile.row_major<vec = 4>>, !tile.buffer<4xf32, fragment, #tile.slice<dim = 1, dim_size = 256, parent = #tile.row_major<vec = 4>>>
+  tile.reduce min %x into %m dim(1) : !tile.buffer<4x256xf32, fragment, #tile.row_major<vec = 4>>, !tile.buffer<4xf32, fragment, #tile.slice<dim = 1, dim_size = 256, parent = #tile.row_major<vec = 4>>>
 }
 
 // tile.thread_reduce: each thread's own elements, no communication.
 // CHECK-LABEL: tile.kernel @thread_reductions(
-// CHECK: tile.thread_reduce min %{{.*}} : !tile.buffer<4xf32, fragment, #tile.slice<dim = 1, parent = #tile.row_major<vec = 4>>> -> f32
+// CHECK: tile.thread_reduce min %{{.*}} : !tile.buffer<4xf32, fragment, #tile.slice<dim = 1, dim_size = 256, parent = #tile.row_major<vec = 4>>> -> f32
 // CHECK: tile.thread_reduce sum %{{.*}} : !tile.buffer<4x256xf32, fragment> -> f32
 tile.kernel @thread_reductions(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads(256) {
-  %m = tile.alloc_fragment : !tile.buffer<4xf32, fragment, #tile.slice<dim = 1, parent = #tile.row_major<vec = 4>>>
+  %m = tile.alloc_fragment : !tile.buffer<4xf32, fragment, #tile.slice<dim = 1, dim_size = 256, parent = #tile.row_major<vec = 4>>>
   %x = tile.alloc_fragment : !tile.buffer<4x256xf32, fragment>
-  %smallest = tile.thread_reduce min %m : !tile.buffer<4xf32, fragment, #tile.slice<dim = 1, parent = #tile.row_major<vec = 4>>> -> f32
+  %smallest = tile.thread_reduce min %m : !tile.buffer<4xf32, fragment, #tile.slice<dim = 1, dim_size = 256, parent = #tile.row_major<vec = 4>>> -> f32
   %total = tile.thread_reduce sum %x : !tile.buffer<4x256xf32, fragment> -> f32
 }
 

@@ -124,7 +124,7 @@ RowMajorLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 
 LogicalResult
 SliceLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                        unsigned dim, Attribute parent) {
+                        unsigned dim, int64_t dimSize, Attribute parent) {
   if (!isa<RowMajorLayoutAttr, MmaLayoutAttr>(parent))
     return emitError() << "expected a #tile.row_major or #tile.mma parent, "
                           "but got "
@@ -133,6 +133,10 @@ SliceLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "expected dim = 1 (the last dimension of a rank-2 "
                           "parent), but got "
                        << dim;
+  if (dimSize <= 0)
+    return emitError() << "expected a positive dim_size (the size of the "
+                          "sliced dimension), but got "
+                       << dimSize;
   return success();
 }
 
@@ -262,58 +266,26 @@ LogicalResult BufferType::verify(function_ref<InFlightDiagnostic()> emitError,
                        << " threads), but got " << *bytes << " bytes";
   if (!layout)
     return success();
-  if (isa<SwizzleLayoutAttr>(layout)) {
+  // Which shapes a layout accepts is the layout's to say (TileLayouts.cpp).
+  if (auto shared = dyn_cast<SharedLayoutAttrInterface>(layout)) {
     if (scope != MemoryScope::Shared)
       return emitError() << "expected " << layout
                          << " only on shared tiles, but got a "
                          << stringifyMemoryScope(scope) << " buffer";
-    if (shape.size() < 2 ||
-        shape.back() * int64_t(getElementByteWidth(elementType)) % 16 != 0)
-      return emitError() << "expected " << layout
-                         << " on a tile of rank 2 or more whose rows are a "
-                            "multiple of 16 bytes";
-    return success();
+    return shared.verifyShape(emitError, shape, elementType);
   }
   if (scope != MemoryScope::Fragment)
     return emitError() << "expected a layout only on fragments, but a "
                        << stringifyMemoryScope(scope) << " buffer has "
                        << layout;
-  if (isa<SliceLayoutAttr>(layout)) {
-    if (shape.size() != 1)
-      return emitError() << "expected a rank-1 fragment for " << layout
-                         << " (its rank-2 parent minus one dimension), but "
-                            "got rank "
-                         << shape.size();
-    return success();
-  }
-  if (auto mma = dyn_cast<MmaLayoutAttr>(layout)) {
-    if (shape.size() != 2)
-      return emitError() << "expected a rank-2 fragment for " << layout
-                         << ", but got rank " << shape.size();
-    // In 64 bits (the warps are at most 32 when the attribute verified,
-    // but a C++ builder need not have verified it).
-    int64_t rows = 16 * int64_t(mma.getWarpsM());
-    int64_t cols = 8 * int64_t(mma.getWarpsN());
-    if (rows == 0 || cols == 0 || shape[0] % rows != 0 || shape[1] % cols != 0)
-      return emitError() << "expected a fragment shape that is a multiple of "
-                         << rows << "x" << cols << " for " << layout
-                         << ", but got " << shape[0] << "x" << shape[1];
-    return success();
-  }
-  auto rowMajor = dyn_cast<RowMajorLayoutAttr>(layout);
-  if (!rowMajor)
+  auto fragment = dyn_cast<FragmentLayoutAttrInterface>(layout);
+  if (!fragment)
     return emitError() << "expected a fragment layout attribute, but got "
                        << layout;
-  // 16 bytes of the narrowest buffer a fragment is copied with: at most 32
-  // of its own type (an f32 fragment of f16 data).
-  if (uint64_t(rowMajor.getVec()) * getElementByteWidth(elementType) > 32)
-    return emitError() << "expected the layout's vec (" << rowMajor.getVec()
-                       << ") to span at most 32 bytes of " << elementType;
-  if (shape.back() % rowMajor.getVec() != 0)
-    return emitError() << "expected the layout's vec (" << rowMajor.getVec()
-                       << ") to divide the last dimension (" << shape.back()
-                       << ")";
-  return success();
+  // The kernel's thread count is not known here: its verifier checks the
+  // rest.
+  return fragment.verifyShape(emitError, shape, elementType,
+                              /*numThreads=*/0);
 }
 
 std::optional<std::string>
@@ -356,7 +328,7 @@ LogicalResult mlir::tile::verifyBufferType(Operation *op, BufferType type) {
       return failure();
   } else if (auto slice = dyn_cast_or_null<SliceLayoutAttr>(layout)) {
     if (failed(SliceLayoutAttr::verify(emitError, slice.getDim(),
-                                       slice.getParent())))
+                                       slice.getDimSize(), slice.getParent())))
       return failure();
   }
   return BufferType::verify(emitError, type.getShape(), type.getElementType(),

@@ -751,21 +751,14 @@ LogicalResult KernelOp::verifyRegions() {
           << threads << " threads";
       return WalkResult::interrupt();
     }
-    if (auto layout = dyn_cast_or_null<RowMajorLayoutAttr>(type.getLayout());
-        layout && numElements % (threads * layout.getVec()) != 0) {
-      alloc.emitOpError("expected the fragment's ")
-          << numElements
-          << " elements to be a multiple of threads x vec = " << threads
-          << " x " << layout.getVec();
+    // The layout's rules for this thread count (its type verified the
+    // others).
+    if (auto layout =
+            dyn_cast_or_null<FragmentLayoutAttrInterface>(type.getLayout());
+        layout && failed(layout.verifyShape([&] { return alloc.emitOpError(); },
+                                            type.getShape(),
+                                            type.getElementType(), threads)))
       return WalkResult::interrupt();
-    }
-    if (auto layout = dyn_cast_or_null<MmaLayoutAttr>(type.getLayout());
-        layout && layout.getNumWarps() * 32 != threads) {
-      alloc.emitOpError("expected ")
-          << layout << " to cover the kernel's " << threads
-          << " threads, but it has " << layout.getNumWarps() << " warps";
-      return WalkResult::interrupt();
-    }
     return WalkResult::advance();
   });
   return failure(result.wasInterrupted());
@@ -1278,11 +1271,12 @@ LogicalResult ReduceOp::verify() {
                        "layout, but got ")
            << dst.getLayout();
   if (slice && src.getLayout() &&
-      (slice.getDim() != getDim() || slice.getParent() != src.getLayout()))
+      (slice.getDim() != getDim() || slice.getParent() != src.getLayout() ||
+       slice.getDimSize() != src.getDimSize(getDim())))
     return emitOpError("expected the destination layout to be the source "
                        "layout ")
            << src.getLayout() << " sliced along dimension " << getDim()
-           << ", but got " << slice;
+           << " of size " << src.getDimSize(getDim()) << ", but got " << slice;
   return success();
 }
 

@@ -30,9 +30,9 @@ unsigned chooseVectorWidth(BufferType type, unsigned narrowestBytes,
                            int64_t threads) {
   unsigned maxVec =
       16 / std::min(narrowestBytes, getElementByteWidth(type.getElementType()));
-  int64_t numElements = type.getNumElements();
   for (unsigned vec = maxVec; vec > 1; vec /= 2)
-    if (type.getShape().back() % vec == 0 && numElements % (vec * threads) == 0)
+    if (fitsShape(RowMajorLayoutAttr::get(type.getContext(), vec),
+                  type.getShape(), type.getElementType(), threads))
       return vec;
   return 1;
 }
@@ -40,15 +40,17 @@ unsigned chooseVectorWidth(BufferType type, unsigned narrowestBytes,
 /// The warp grid for a gemm accumulator of `m x n` with `warps` warps: the
 /// factorization whose per-warp tile is closest to square (ties: more warp
 /// rows), among those whose warp tile is a whole number of 16x8 MMA tiles.
-std::optional<std::pair<unsigned, unsigned>>
-chooseWarpGrid(int64_t m, int64_t n, unsigned warps) {
+std::optional<std::pair<unsigned, unsigned>> chooseWarpGrid(BufferType c,
+                                                            unsigned warps) {
+  int64_t m = c.getDimSize(0), n = c.getDimSize(1);
   std::optional<std::pair<unsigned, unsigned>> best;
   int64_t bestScore = 0;
   for (unsigned wm = warps; wm >= 1; --wm) {
     if (warps % wm != 0)
       continue;
     unsigned wn = warps / wm;
-    if (m % (16 * wm) != 0 || n % (8 * wn) != 0)
+    if (!fitsShape(MmaLayoutAttr::get(c.getContext(), wm, wn), c.getShape(),
+                   c.getElementType(), 32 * warps))
       continue;
     int64_t score = std::abs(m / wm - n / wn);
     if (!best || score < bestScore) {
@@ -181,7 +183,9 @@ struct TileAssignLayoutsPass
       BufferType c = gemm.getCType();
       Attribute layout = c.getLayout();
       if (!layout && rowWarpGroups.contains(leader)) {
-        if (c.getDimSize(0) % (16 * warps) != 0) {
+        layout = MmaLayoutAttr::get(&getContext(), warps, 1);
+        if (!fitsShape(cast<MmaLayoutAttr>(layout), c.getShape(),
+                       c.getElementType(), 32 * warps)) {
           gemm.emitOpError("cannot spread the ")
               << c.getDimSize(0) << " rows of its accumulator over " << warps
               << " warps in 16-row MMA tiles, as the rows of a fragment A "
@@ -189,11 +193,9 @@ struct TileAssignLayoutsPass
           failedGemm = true;
           return;
         }
-        layout = MmaLayoutAttr::get(&getContext(), warps, 1);
       }
       if (!layout) {
-        auto grid = chooseWarpGrid(c.getDimSize(0), c.getDimSize(1),
-                                   kernel.getThreads() / 32);
+        auto grid = chooseWarpGrid(c, kernel.getThreads() / 32);
         if (!grid) {
           gemm.emitOpError("cannot spread a ")
               << c.getDimSize(0) << "x" << c.getDimSize(1)
@@ -284,7 +286,8 @@ struct TileAssignLayoutsPass
         return signalPassFailure();
       }
       fragment.setType(type.withLayout(SliceLayoutAttr::get(
-          &getContext(), static_cast<unsigned>(reduce.getDim()), parent)));
+          &getContext(), static_cast<unsigned>(reduce.getDim()),
+          reduce.getSrcType().getDimSize(reduce.getDim()), parent)));
     }
   }
 };

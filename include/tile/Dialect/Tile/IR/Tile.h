@@ -20,6 +20,10 @@
 
 #include "tile/Dialect/Tile/IR/TileEnums.h.inc"
 
+#include "tile/Dialect/Tile/IR/TileLayouts.h"
+
+#include "tile/Dialect/Tile/IR/TileLayoutInterfaces.h.inc"
+
 #define GET_ATTRDEF_CLASSES
 #include "tile/Dialect/Tile/IR/TileAttrs.h.inc"
 
@@ -80,6 +84,12 @@ std::optional<int64_t> getByteSize(ArrayRef<int64_t> shape, Type elementType);
 /// verified. The ops that introduce tiles (allocations, tile.stage,
 /// tile.subview) and kernels (their parameters) call it.
 LogicalResult verifyBufferType(Operation *op, BufferType type);
+
+/// Whether `layout` can spread a `shape` tile of `elementType` (over
+/// `numThreads` threads when > 0): FragmentLayoutAttrInterface::verifyShape
+/// without a diagnostic, for passes that choose among layouts.
+bool fitsShape(FragmentLayoutAttrInterface layout, ArrayRef<int64_t> shape,
+               Type elementType, int64_t numThreads);
 
 /// Why `name` cannot be a PTX identifier as LLVM's NVPTX back end prints it
 /// ([a-zA-Z][a-zA-Z0-9_$]* or [_$][a-zA-Z0-9_$]+; PTX's leading '%' LLVM

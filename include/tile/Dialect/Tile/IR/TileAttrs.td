@@ -9,6 +9,7 @@
 #define TILE_DIALECT_TILE_IR_TILEATTRS_TD
 
 include "tile/Dialect/Tile/IR/TileDialect.td"
+include "tile/Dialect/Tile/IR/TileLayoutInterfaces.td"
 include "mlir/IR/AttrTypeBase.td"
 include "mlir/IR/EnumAttr.td"
 
@@ -32,7 +33,8 @@ class Tile_Attr<string name, string attrMnemonic, list<Trait> traits = []>
   let mnemonic = attrMnemonic;
 }
 
-def Tile_RowMajorLayoutAttr : Tile_Attr<"RowMajorLayout", "row_major"> {
+def Tile_RowMajorLayoutAttr : Tile_Attr<"RowMajorLayout", "row_major",
+    [DeclareAttrInterfaceMethods<Tile_FragmentLayoutAttrInterface>]> {
   let summary = "fragment layout: row-major chunks dealt round-robin to threads";
   let description = [{
     The plain register layout of a fragment. The tile is flattened in
@@ -49,7 +51,7 @@ def Tile_RowMajorLayoutAttr : Tile_Attr<"RowMajorLayout", "row_major"> {
     4-thread kernel (rows of the tile, columns left to right):
 
     ```
-    #tile.row_major<vec = 2>, T = 4
+    #tile.row_major<vec = 2>, 4x8 fragment, T = 4
       row 0:  t0 t0 t1 t1 t2 t2 t3 t3
       row 1:  t0 t0 t1 t1 t2 t2 t3 t3
       row 2:  t0 t0 t1 t1 t2 t2 t3 t3
@@ -70,7 +72,8 @@ def Tile_RowMajorLayoutAttr : Tile_Attr<"RowMajorLayout", "row_major"> {
   let genVerifyDecl = 1;
 }
 
-def Tile_MmaLayoutAttr : Tile_Attr<"MmaLayout", "mma"> {
+def Tile_MmaLayoutAttr : Tile_Attr<"MmaLayout", "mma",
+    [DeclareAttrInterfaceMethods<Tile_FragmentLayoutAttrInterface>]> {
   let summary = "fragment layout of a tensor-core (mma.sync m16n8k16) accumulator";
   let description = [{
     The register layout that `mma.sync.m16n8k16` gives its f32 accumulator.
@@ -80,8 +83,10 @@ def Tile_MmaLayoutAttr : Tile_Attr<"MmaLayout", "mma"> {
     two consecutive elements at row `l / 4` and columns `2 (l mod 4)`,
     `2 (l mod 4) + 1`, and the same two columns at row `l / 4 + 8`:
 
+    One 16x8 MMA tile, lane ids (each lane twice per row: 2 columns):
+
     ```
-    one 16x8 MMA tile, lane ids (each lane twice per row: 2 columns)
+    #tile.mma<warps = [1, 1]>, 16x8 fragment, T = 32
       row 0:  l0 l0 l1 l1 l2 l2 l3 l3
       row 1:  l4 l4 l5 l5 l6 l6 l7 l7
       ...
@@ -106,22 +111,61 @@ def Tile_MmaLayoutAttr : Tile_Attr<"MmaLayout", "mma"> {
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     unsigned getNumWarps() const { return getWarpsM() * getWarpsN(); }
+    /// The rows and columns of the sub-tile each warp owns in a `shape`
+    /// fragment.
+    std::pair<int64_t, int64_t> getWarpTile(ArrayRef<int64_t> shape) const;
+    /// The 16x8 MMA tiles (rows, columns) of each warp's sub-tile.
+    std::pair<int64_t, int64_t> getMmaTiles(ArrayRef<int64_t> shape) const;
+    /// The first of the two slots that hold row half `half` (0: rows l/4,
+    /// 1: rows l/4 + 8) of MMA tile (`tileM`, `tileN`) of a `shape`
+    /// fragment; the next slot holds the next column.
+    int64_t getSlot(ArrayRef<int64_t> shape, int64_t tileM, int64_t tileN,
+                    int64_t half) const;
   }];
 }
 
-def Tile_SliceLayoutAttr : Tile_Attr<"SliceLayout", "slice"> {
+def Tile_SliceLayoutAttr : Tile_Attr<"SliceLayout", "slice",
+    [DeclareAttrInterfaceMethods<Tile_FragmentLayoutAttrInterface>]> {
   let summary = "fragment layout of a reduction: a parent layout minus one dimension";
   let description = [{
     The layout of a fragment that `tile.reduce` produces from a fragment
-    with layout `parent` by reducing dimension `dim` (Triton's slice
-    encoding). Element `r` is held by every thread that holds some element
-    of the parent with the remaining coordinates `r`, so each thread keeps
-    one register per row of the parent it touches ("row slot"), and a
-    `tile.parallel` over the parent's shape can read it at the parent's
-    coordinates without any data movement (broadcast).
+    with layout `parent` by reducing dimension `dim`, of size `dim_size`
+    (Triton's slice encoding). Element `r` is held by every thread that
+    holds some element of the parent with the remaining coordinates `r`, so
+    each thread keeps one register per row of the parent it touches ("row
+    slot"), and a `tile.parallel` over the parent's shape can read it at
+    the parent's coordinates without any data movement (broadcast). The
+    parent's shape is the fragment's with `dim_size` inserted at `dim`: the
+    attribute alone says how many rows each thread touches.
 
     ```
-    %m = tile.alloc_fragment : !tile.buffer<64xf32, fragment, #tile.slice<dim = 1, parent = #tile.mma<warps = [2, 2]>>>
+    %m = tile.alloc_fragment : !tile.buffer<64xf32, fragment, #tile.slice<dim = 1, dim_size = 64, parent = #tile.mma<warps = [2, 2]>>>
+    ```
+
+    The threads holding each row of the reduction of a 16x8 MMA tile
+    (the first of them stores the row), lane ids:
+
+    ```
+    #tile.slice<dim = 1, dim_size = 8, parent = #tile.mma<warps = [1, 1]>>, 16 fragment, T = 32
+      row 0:  l0 l1 l2 l3
+      row 1:  l4 l5 l6 l7
+      row 2:  l8 l9 l10 l11
+      ...
+      row 7:  l28 l29 l30 l31
+      row 8:  l0 l1 l2 l3
+      ...
+      row 15: l28 l29 l30 l31
+    ```
+
+    and of a 4x16 `#tile.row_major<vec = 2>` fragment in a 16-thread kernel
+    (eight chunks per row: two rows per round of the threads):
+
+    ```
+    #tile.slice<dim = 1, dim_size = 16, parent = #tile.row_major<vec = 2>>, 4 fragment, T = 16
+      row 0:  t0 t1 t2 t3 t4 t5 t6 t7
+      row 1:  t8 t9 t10 t11 t12 t13 t14 t15
+      row 2:  t0 t1 t2 t3 t4 t5 t6 t7
+      row 3:  t8 t9 t10 t11 t12 t13 t14 t15
     ```
 
     Supported: `dim = 1` of a rank-2 parent with `#tile.mma` (each lane
@@ -129,12 +173,20 @@ def Tile_SliceLayoutAttr : Tile_Attr<"SliceLayout", "slice"> {
     rows are a whole number of thread rounds, or whose rounds are a whole
     number of rows (then the threads of one row are consecutive).
   }];
-  let parameters = (ins "unsigned":$dim, "::mlir::Attribute":$parent);
-  let assemblyFormat = "`<` `dim` `=` $dim `,` `parent` `=` $parent `>`";
+  let parameters = (ins "unsigned":$dim, "int64_t":$dimSize,
+                        "::mlir::Attribute":$parent);
+  let assemblyFormat = "`<` `dim` `=` $dim `,` `dim_size` `=` $dimSize `,` "
+                       "`parent` `=` $parent `>`";
   let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The shape of the parent fragment of a `shape` fragment with this
+    /// layout: `shape` with dim_size inserted at dim.
+    SmallVector<int64_t> getParentShape(ArrayRef<int64_t> shape) const;
+  }];
 }
 
-def Tile_SwizzleLayoutAttr : Tile_Attr<"SwizzleLayout", "swizzle"> {
+def Tile_SwizzleLayoutAttr : Tile_Attr<"SwizzleLayout", "swizzle",
+    [DeclareAttrInterfaceMethods<Tile_SharedLayoutAttrInterface>]> {
   let summary = "shared-tile layout: 16-byte chunks XOR-swizzled by row";
   let description = [{
     A shared tile with this layout stores element `(row, col)` (the last two
@@ -150,12 +202,16 @@ def Tile_SwizzleLayoutAttr : Tile_Attr<"SwizzleLayout", "swizzle"> {
     into eight different groups of four banks: no bank conflicts. Every
     16-byte chunk stays whole, so 16-byte copies and `cp.async` still work.
 
-    For 64-byte rows (`R = 4`, a 128x32 f16 tile): the chunk index is XORed
-    with `(row / 2) mod 4`:
+    For 64-byte rows (`R = 4`, e.g. a 128x32 f16 tile): the chunk index is
+    XORed with `(row / 2) mod 4`; the position of each 16-byte chunk of a
+    row (the pattern repeats every 8 rows):
 
     ```
-    row 0,1: chunks 0 1 2 3      row 2,3: chunks 1 0 3 2
-    row 4,5: chunks 2 3 0 1      row 6,7: chunks 3 2 1 0
+    #tile.swizzle, 8x32xf16 tile
+      row 0,1:  chunks 0 1 2 3
+      row 2,3:  chunks 1 0 3 2
+      row 4,5:  chunks 2 3 0 1
+      row 6,7:  chunks 3 2 1 0
     ```
 
     Requirements: rank 2 or more, rows a multiple of 16 bytes.
@@ -173,11 +229,30 @@ def Tile_SwizzleLayoutAttr : Tile_Attr<"SwizzleLayout", "swizzle"> {
     in each of four rows) and a rolled loop's 32-byte reads (eight threads
     read every other chunk of one row, then the chunks in between) then
     touch eight different groups of four banks each; the plain pattern
-    gives both two-way conflicts. `tile-assign-layouts` gives it to shared
+    gives both two-way conflicts. For 256-byte rows (the pattern repeats
+    every 4 rows):
+
+    ```
+    #tile.swizzle<staging>, 4x128xf16 tile
+      row 0:  chunks 0 1 2 3 4 5 6 7 9 8 11 10 13 12 15 14
+      row 1:  chunks 2 3 0 1 6 7 4 5 11 10 9 8 15 14 13 12
+      row 2:  chunks 4 5 6 7 0 1 2 3 13 12 15 14 9 8 11 10
+      row 3:  chunks 6 7 4 5 2 3 0 1 15 14 13 12 11 10 9 8
+    ``` `tile-assign-layouts` gives it to shared
     tiles an MMA accumulator is copied into.
   }];
   let parameters = (ins DefaultValuedParameter<"bool", "false">:$staging);
   let hasCustomAssemblyFormat = 1;
+  let extraClassDeclaration = [{
+    /// The geometry of the swizzle of a `shape` tile of `elementType`
+    /// (`staging`: of #tile.swizzle<staging>).
+    static SwizzleGeometry getGeometry(ArrayRef<int64_t> shape,
+                                       Type elementType, bool staging);
+    SwizzleGeometry getGeometry(ArrayRef<int64_t> shape,
+                                Type elementType) const {
+      return getGeometry(shape, elementType, getStaging());
+    }
+  }];
 }
 
 def Tile_GridExtentAttr : Tile_Attr<"GridExtent", "extent"> {

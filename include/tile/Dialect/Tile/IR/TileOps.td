@@ -597,7 +597,8 @@ def Tile_ReduceOp : Tile_Op<"reduce"> {
     combine(dst[r], ...)`: a running maximum or sum across a loop);
     otherwise they are overwritten.
 
-    `dst` gets `#tile.slice<dim, parent = src's layout>` (from
+    `dst` gets `#tile.slice<dim, dim_size = src's size along dim, parent =
+    src's layout>` (from
     `tile-assign-layouts` when absent): every thread that holds part of a
     row ends up with the row's result, so a `tile.parallel` over `src`'s
     shape can read `dst[i]` (broadcast) directly.
