@@ -1,4 +1,4 @@
-//===- TileTuneRun.cpp - The GPU side of the autotuner --------------------===//
+//===- tile-tune-run.cpp - The GPU side of the autotuner ------------------===//
 //
 //   tile-tune-run DIR --shape=4096x4096x4096 [--cache=FILE] [--force]
 //

@@ -1,4 +1,4 @@
-//===- Profile.cpp - Per-kernel profiler ----------------------------------===//
+//===- tile-profile.cpp - Per-kernel profiler -----------------------------===//
 //
 //   tile-profile --kernel=REGEX --shape=SHAPE [--kernels=DIR] [--runs=N]
 //                [--warmup=N] [--sass] [--no-ceilings] [--json=FILE]
