@@ -8,7 +8,6 @@
 #include "tile/Target/KernelReport.h"
 
 #include "tile/Dialect/Tile/IR/Tile.h"
-#include "tile/Target/Target.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -151,18 +150,6 @@ static void parsePtxasInfo(StringRef log, std::vector<KernelReport> &reports) {
 
 void tile::addPtxasInfo(std::vector<KernelReport> &reports, StringRef log) {
   parsePtxasInfo(log, reports);
-}
-
-LogicalResult tile::addPtxasResourceUsage(std::vector<KernelReport> &reports,
-                                          StringRef ptx, StringRef chip,
-                                          StringRef toolkitPath,
-                                          std::string &error) {
-  FailureOr<PtxasOutput> out =
-      runPtxas(ptx, chip, /*optLevel=*/3, toolkitPath, error);
-  if (failed(out))
-    return failure();
-  parsePtxasInfo(out->log, reports);
-  return success();
 }
 
 void tile::addLaunchResources(std::vector<KernelReport> &reports,

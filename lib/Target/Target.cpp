@@ -1,23 +1,21 @@
-//===- Target.cpp - From NVVM-level IR to PTX, cubins and manifests -------===//
+//===- Target.cpp - From NVVM-level IR to PTX, cubins and fat binaries ----===//
 //
 // Serialization is upstream's NVVM serializer (translation to LLVM IR,
 // libdevice, LLVM's optimization pipeline, the NVPTX back end) with the
 // pipeline tuned for compile time; ptxas makes cubins. Nothing here writes
-// PTX by hand.
+// PTX by hand, and nothing here runs MLIR passes (lib/Compiler does).
 //
 //===----------------------------------------------------------------------===//
 
 #include "tile/Target/Target.h"
 
 #include "tile/Dialect/Tile/IR/Tile.h"
+#include "tile/Pipelines/Pipelines.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/Diagnostics.h"
-#include "mlir/IR/Verifier.h"
-#include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVM/NVVM/Utils.h"
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/StandardInstrumentations.h"
 #include "llvm/Support/FileSystem.h"
@@ -29,64 +27,9 @@
 using namespace mlir;
 using namespace mlir::tile;
 
-std::optional<BinaryFormat> tile::parseBinaryFormat(StringRef name) {
-  return llvm::StringSwitch<std::optional<BinaryFormat>>(name)
-      .Case("ptx", BinaryFormat::PTX)
-      .Case("cubin", BinaryFormat::Cubin)
-      .Case("fatbin", BinaryFormat::Fatbin)
-      .Default(std::nullopt);
-}
-
 static gpu::GPUModuleOp findGPUModule(ModuleOp module) {
   auto modules = module.getOps<gpu::GPUModuleOp>();
   return modules.empty() ? gpu::GPUModuleOp() : *modules.begin();
-}
-
-LogicalResult tile::lowerToNVVM(ModuleOp module, const TargetOptions &options) {
-  // The input first: a module built in C++ (the frontend) was never
-  // verified, and the passes assume valid IR.
-  if (failed(verify(module)))
-    return failure();
-  gpu::GPUModuleOp gpuModule = findGPUModule(module);
-  bool fromTile = !module.getOps<KernelOp>().empty();
-  if (!fromTile && !gpuModule)
-    return module.emitError("expected tile kernels or a gpu.module to "
-                            "compile, but the module has neither");
-  if (!fromTile && gpuModule.getTargetsAttr())
-    return verifyNVVMTargets(module);
-  std::string error;
-  if (failed(verifyTargetOptions(options, error)))
-    return module.emitError(error);
-  MLIRContext *context = module.getContext();
-  // Where the IR is verified: after each of tile's own passes, whose
-  // tile-level mistakes the lowering erases (no later check could see
-  // them), and once after the upstream passes that follow (canonicalize,
-  // cse, the NVVM chain), which keep verifiable IR verifiable; verifying
-  // after each of those too made the lowering ~45% slower (0.18 s -> 0.26 s
-  // of CPU for the largest attention kernel, tile-opt --verify-each) for
-  // nothing the final verification does not catch. tile-opt verifies after
-  // every pass.
-  auto run = [&](PassManager &pm, StringRef pipeline) -> LogicalResult {
-    std::string errors;
-    llvm::raw_string_ostream os(errors);
-    if (failed(addPipeline(pm, pipeline, os)))
-      return module.emitError("cannot build the pipeline '")
-             << pipeline << "': " << errors;
-    addErrorDiagnosticsCheck(pm);
-    return pm.run(module);
-  };
-  std::string rest = getGPUToNVVMPipeline(options);
-  if (fromTile) {
-    PassManager tilePasses(context);
-    if (failed(run(tilePasses, getTileLoweringPipeline())))
-      return failure();
-    rest = getTileCleanupPipeline() + "," + rest;
-  }
-  PassManager upstreamPasses(context);
-  upstreamPasses.enableVerifier(false);
-  if (failed(run(upstreamPasses, rest)))
-    return failure();
-  return verify(module);
 }
 
 LogicalResult tile::verifyNVVMTargets(ModuleOp module) {
@@ -238,12 +181,9 @@ FailureOr<PtxasOutput> tile::runPtxas(StringRef ptx, StringRef chip,
   return result;
 }
 
-/// A fat binary with the cubin and the PTX for `chip` (what
-/// gpu-module-to-binary{format=fatbin} makes), by the toolkit's fatbinary.
-static FailureOr<std::string> runFatbinary(StringRef cubin, StringRef ptx,
-                                           StringRef chip,
-                                           StringRef toolkitPath,
-                                           std::string &error) {
+FailureOr<std::string> tile::runFatbinary(StringRef cubin, StringRef ptx,
+                                          StringRef chip, StringRef toolkitPath,
+                                          std::string &error) {
   FailureOr<SmallString<256>> fatbinary =
       findToolkitProgram(toolkitPath, "fatbinary", error);
   TempFiles files; // cubin, PTX, output, log
@@ -334,9 +274,9 @@ protected:
 };
 } // namespace
 
-static FailureOr<std::string> serializeToPTX(gpu::GPUModuleOp gpuModule,
-                                             NVVM::NVVMTargetAttr target,
-                                             StringRef toolkitPath) {
+static FailureOr<std::string>
+serializeGPUModuleToPTX(gpu::GPUModuleOp gpuModule, NVVM::NVVMTargetAttr target,
+                        StringRef toolkitPath) {
   PTXSerializer::init();
   gpu::TargetOptions options(toolkitPath);
   // An error means failure: upstream reports some and goes on (a toolkit
@@ -372,9 +312,8 @@ static LogicalResult verifySymbolNames(gpu::GPUModuleOp gpuModule) {
   return success();
 }
 
-FailureOr<std::string> tile::serializeGPUModule(ModuleOp module,
-                                                BinaryFormat format,
-                                                StringRef toolkitPath) {
+FailureOr<PTXModule> tile::serializeToPTX(ModuleOp module,
+                                          StringRef toolkitPath) {
   gpu::GPUModuleOp gpuModule = findGPUModule(module);
   NVVM::NVVMTargetAttr target;
   if (gpuModule && gpuModule.getTargetsAttr())
@@ -386,21 +325,15 @@ FailureOr<std::string> tile::serializeGPUModule(ModuleOp module,
                             "the tile-to-nvvm pipeline first");
   if (failed(verifyNVVMTargets(module)) || failed(verifySymbolNames(gpuModule)))
     return failure();
-  FailureOr<std::string> ptx = serializeToPTX(gpuModule, target, toolkitPath);
-  if (failed(ptx) || format == BinaryFormat::PTX)
-    return ptx;
-  std::string error;
-  FailureOr<PtxasOutput> cubin =
-      runPtxas(*ptx, target.getChip(), target.getO(), toolkitPath, error);
-  if (failed(cubin))
-    return gpuModule.emitError(error);
-  if (format == BinaryFormat::Cubin)
-    return std::move(cubin->cubin);
-  FailureOr<std::string> fatbin =
-      runFatbinary(cubin->cubin, *ptx, target.getChip(), toolkitPath, error);
-  if (failed(fatbin))
-    return gpuModule.emitError(error);
-  return fatbin;
+  FailureOr<std::string> ptx =
+      serializeGPUModuleToPTX(gpuModule, target, toolkitPath);
+  if (failed(ptx))
+    return failure();
+  PTXModule result;
+  result.ptx = std::move(*ptx);
+  result.chip = target.getChip().str();
+  result.optLevel = target.getO();
+  return result;
 }
 
 FailureOr<std::string> tile::disassembleCubin(StringRef cubin,

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tile/Compiler/Compile.h"
 #include "tile/Dialect/Tile/IR/Tile.h"
 #include "tile/Frontend/Compile.h"
 #include "tile/Frontend/Frontend.h"
@@ -104,7 +105,7 @@ TEST(Compile, RejectsAToolkitWithoutLibdeviceOrPtxasUpFront) {
 }
 
 TEST(Compile, AnErrorReportedWhileSerializingFailsIt) {
-  // serializeGPUModule without the up-front check of compile() and
+  // serializeToPTX without the up-front check of compile() and
   // tile-translate: upstream's serializer reports the missing toolkit and
   // goes on; the error fails the serialization.
   Program program;
@@ -118,12 +119,12 @@ TEST(Compile, AnErrorReportedWhileSerializingFailsIt) {
                                           errors += diag.str() + "\n";
                                           return mlir::success();
                                         });
-  EXPECT_TRUE(mlir::failed(mlir::tile::serializeGPUModule(
-      *module, mlir::tile::BinaryFormat::PTX, "/nonexistent")));
+  EXPECT_TRUE(
+      mlir::failed(mlir::tile::serializeToPTX(*module, "/nonexistent")));
   EXPECT_NE(errors.find("/nonexistent"), std::string::npos) << errors;
   errors.clear();
-  EXPECT_TRUE(mlir::succeeded(mlir::tile::serializeGPUModule(
-      *module, mlir::tile::BinaryFormat::PTX, defaultCudaToolkit())));
+  EXPECT_TRUE(mlir::succeeded(
+      mlir::tile::serializeToPTX(*module, defaultCudaToolkit())));
   EXPECT_EQ(errors, "");
 }
 

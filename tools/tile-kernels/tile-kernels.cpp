@@ -249,12 +249,21 @@ std::vector<Variant> defaultVariants() {
   return variants;
 }
 
-size_t count(const std::string &text, const std::string &what) {
-  size_t n = 0;
-  for (size_t pos = text.find(what); pos != std::string::npos;
-       pos = text.find(what, pos + 1))
-    ++n;
-  return n;
+/// The sums over a module's kernels of what its table shows.
+struct KernelCounts {
+  int64_t vectorLoads = 0, vectorStores = 0, mma = 0;
+  bool usesLocal = false;
+};
+
+KernelCounts countKernels(const CompiledModule &compiled) {
+  KernelCounts counts;
+  for (const mlir::tile::KernelReport &kernel : compiled.kernels) {
+    counts.vectorLoads += kernel.globalVectorLoads;
+    counts.vectorStores += kernel.globalVectorStores;
+    counts.mma += kernel.mma;
+    counts.usesLocal |= kernel.usesLocalMemory;
+  }
+  return counts;
 }
 
 CompileOptions compileOptions() {
@@ -271,7 +280,7 @@ int compileAll() {
   int failures = 0;
   llvm::outs() << llvm::formatv(
       "{0,-38} {1,10} {2,15} {3,9} {4,6} {5,6} {6,6} {7,6}  {8}\n", "kernel",
-      "compile ms", "mlir/llvm/ptxas", "PTX B", "ld.v4", "st.v4", "mma",
+      "compile ms", "mlir/llvm/ptxas", "PTX B", "ld.g.v", "st.g.v", "mma",
       "local", "status");
   std::vector<std::pair<double, std::string>> times;
   for (const Variant &variant : defaultVariants()) {
@@ -284,7 +293,7 @@ int compileAll() {
     else
       compiled.error = diagnostics;
     bool ok = compiled.ok && out.add(variant, name, compiled, program.str());
-    bool usesLocal = count(compiled.ptx, ".local") != 0;
+    KernelCounts counts = countKernels(compiled);
     std::string phases =
         llvm::formatv("{0:f0}/{1:f0}/{2:f0}", compiled.lowerSeconds * 1e3,
                       compiled.llvmSeconds * 1e3, compiled.ptxasSeconds * 1e3);
@@ -293,9 +302,8 @@ int compileAll() {
     llvm::outs() << llvm::formatv(
         "{0,-38} {1,10:f1} {2,15} {3,9} {4,6} {5,6} {6,6} {7,6}  {8}\n", name,
         compiled.compileSeconds * 1e3, phases, compiled.ptx.size(),
-        count(compiled.ptx, "ld.global.v4"),
-        count(compiled.ptx, "st.global.v4"), count(compiled.ptx, "mma.sync"),
-        usesLocal ? "yes" : "no", ok ? "ok" : "FAILED");
+        counts.vectorLoads, counts.vectorStores, counts.mma,
+        counts.usesLocal ? "yes" : "no", ok ? "ok" : "FAILED");
     if (!ok) {
       ++failures;
       llvm::errs() << compiled.error;

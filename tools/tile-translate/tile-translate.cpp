@@ -1,23 +1,37 @@
 //===- tile-translate.cpp - Tile IR to PTX, cubins and manifests ----------===//
 //
-// Reads a tile module at any stage (tile, gpu or NVVM level), finishes the
-// lowering for the requested chip, and writes PTX, a cubin, a fatbinary or
-// the kernel manifest that the runtime loads with the binary; or a report of
-// what each kernel got (instruction counts, ptxas registers and spills,
-// warnings).
+// Translations registered in upstream's registry (TranslateRegistration),
+// one per output and chosen with --emit=<kind> (ptx when none is given):
+// each reads a tile module at any stage (tile, gpu or NVVM level), compiles
+// it with the compile driver (tile/Compiler/Compile.h) for the requested
+// chip, and writes PTX, a cubin, a fat binary, SASS, the kernel manifest
+// that the runtime loads with the binary, or a report of what each kernel
+// got (instruction counts, ptxas registers and spills, warnings).
+//
+// The main is ours, not upstream's mlirTranslateMain (the cuda-tile-translate
+// model), for two behaviours the tests and scripts rely on that it cannot
+// give: it writes the output through a ToolOutputFile whose write error
+// (-o /dev/full, a full disk) ends in LLVM's fatal "IO failure on output
+// stream" instead of a diagnostic; and it names each translation as a flag
+// of its own (--emit-ptx), with no default, where this tool has always had
+// --emit=<kind> defaulting to ptx. The same registry and parser
+// (TranslationParser) select the translation here, as --emit's values.
 //
 //===----------------------------------------------------------------------===//
 
+#include "tile/Compiler/Compile.h"
 #include "tile/Registration/InputLimits.h"
 #include "tile/Registration/Registration.h"
-#include "tile/Target/KernelReport.h"
 #include "tile/Target/Target.h"
 
+#include "mlir/IR/AsmState.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/Timing.h"
+#include "mlir/Tools/mlir-translate/Translation.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
@@ -37,16 +51,6 @@ static cl::opt<std::string> outputFilename("o", cl::desc("Output file"),
                                            cl::value_desc("filename"),
                                            cl::init("-"), cl::cat(category));
 static cl::opt<std::string>
-    emit("emit",
-         cl::desc("What to write: ptx, cubin, fatbin, sass (the cubin "
-                  "disassembled by cuobjdump, where the toolkit has it), "
-                  "manifest, "
-                  "report (a table per kernel: MMAs, ldmatrix, "
-                  "cp.async, barriers, global vector/scalar "
-                  "accesses, ptxas registers and spills, warnings) "
-                  "or report-json"),
-         cl::init("ptx"), cl::cat(category));
-static cl::opt<std::string>
     manifestOut("manifest-out",
                 cl::desc("Also write the kernel manifest (JSON) to this file"),
                 cl::value_desc("filename"), cl::cat(category));
@@ -62,9 +66,15 @@ static cl::opt<std::string>
                 cl::desc("CUDA toolkit root (ptxas, libdevice)"),
                 cl::init(TILE_CUDA_TOOLKIT_ROOT), cl::cat(category));
 
+namespace {
+/// What a translation writes.
+enum class Emit { PTX, Cubin, Fatbin, SASS, Manifest, Report, ReportJSON };
+} // namespace
+
+/// Writes `contents` to `path` ("-": standard output), or says why not.
 static LogicalResult writeFile(StringRef path, StringRef contents) {
   std::string error;
-  auto file = openOutputFile(path, &error);
+  std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(path, &error);
   if (!file) {
     llvm::errs() << "tile-translate: " << error << "\n";
     return failure();
@@ -83,129 +93,174 @@ static LogicalResult writeFile(StringRef path, StringRef contents) {
   return success();
 }
 
+/// The options of the driver for `emit`.
+static tile::CompileOptions getCompileOptions(Emit emit) {
+  tile::CompileOptions options;
+  options.target.chip = chip;
+  options.target.features = features;
+  options.cudaToolkit = cudaToolkit;
+  options.emitPTX = emit == Emit::PTX;
+  options.emitCubin = emit == Emit::Cubin || emit == Emit::Fatbin ||
+                      emit == Emit::SASS || emit == Emit::Report ||
+                      emit == Emit::ReportJSON;
+  options.emitFatbin = emit == Emit::Fatbin;
+  options.emitReport = emit == Emit::Report || emit == Emit::ReportJSON;
+  // The manifest alone needs no toolkit: nothing is serialized for it.
+  if (emit == Emit::Manifest)
+    options.emitPTX = options.emitCubin = false;
+  options.emitManifest = emit == Emit::Manifest || !manifestOut.empty();
+  // --emit=manifest describes no file; --manifest-out the binary of -o.
+  if (emit != Emit::Manifest && outputFilename != "-")
+    options.binaryName = llvm::sys::path::filename(outputFilename).str();
+  return options;
+}
+
+/// The root of --mlir-timing's report (times nothing without it); set by
+/// main before any translation runs.
+static TimingScope *timing = nullptr;
+
+static LogicalResult translate(Emit emit,
+                               const std::shared_ptr<llvm::SourceMgr> &sources,
+                               llvm::raw_ostream &os, MLIRContext *context) {
+  tile::CompileOptions options = getCompileOptions(emit);
+  // The target and the toolkit, before anything is read or built.
+  std::string error;
+  if (failed(tile::verifyCompileOptions(options, "--cuda-toolkit", error))) {
+    llvm::errs() << "tile-translate: " << error << "\n";
+    return failure();
+  }
+  // Before parsing: the parser recurses once per level of nesting.
+  const llvm::MemoryBuffer *input =
+      sources->getMemoryBuffer(sources->getMainFileID());
+  if (failed(tile::checkInputLimits(input->getMemBufferRef(), llvm::errs())))
+    return failure();
+  DialectRegistry registry;
+  tile::registerTileDialects(registry);
+  context->appendDialectRegistry(registry);
+  // Verified after the targets of an NVVM-level input are checked: the
+  // upstream verifier of #nvvm.target crashes on some malformed chips.
+  ParserConfig config(context, /*verifyAfterParse=*/false);
+  TimingScope parsing = timing->nest("parse");
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(*sources, config);
+  if (!module || failed(tile::verifyNVVMTargets(*module)) ||
+      failed(verify(*module)))
+    return failure();
+  parsing.stop();
+
+  FailureOr<tile::CompileResult> compiled =
+      tile::compile(*module, options, timing);
+  if (failed(compiled))
+    return failure();
+  std::string text;
+  switch (emit) {
+  case Emit::PTX:
+    text = std::move(compiled->ptx);
+    break;
+  case Emit::Cubin:
+    text = std::move(compiled->cubin);
+    break;
+  case Emit::Fatbin:
+    text = std::move(compiled->fatbin);
+    break;
+  case Emit::SASS: {
+    FailureOr<std::string> sass =
+        tile::disassembleCubin(compiled->cubin, cudaToolkit, error);
+    if (failed(sass)) {
+      llvm::errs() << "tile-translate: " << error << "\n";
+      return failure();
+    }
+    text = std::move(*sass);
+    break;
+  }
+  case Emit::Manifest:
+    text = std::move(compiled->manifest);
+    break;
+  case Emit::Report:
+    text = tile::formatReports(compiled->reports);
+    break;
+  case Emit::ReportJSON:
+    text = llvm::formatv("{0:2}\n", tile::toJSON(compiled->reports)).str();
+    break;
+  }
+  os << text;
+  if (emit != Emit::Manifest && !manifestOut.empty() &&
+      failed(writeFile(manifestOut, compiled->manifest)))
+    return failure();
+  return success();
+}
+
+/// Registers the translation `name` (--emit=`name`) for `emit`.
+static void registerTranslation(StringRef name, StringRef description,
+                                Emit emit) {
+  // Registers on construction (in upstream's registry, for --emit's parser).
+  TranslateRegistration registration(
+      name, description,
+      [emit](const std::shared_ptr<llvm::SourceMgr> &sources,
+             llvm::raw_ostream &os, MLIRContext *context) {
+        return translate(emit, sources, os, context);
+      });
+}
+
+static void registerTileTranslations() {
+  registerTranslation("ptx", "PTX of the module's kernels", Emit::PTX);
+  registerTranslation("cubin", "a cubin (ptxas on the PTX)", Emit::Cubin);
+  registerTranslation("fatbin", "a fat binary (cubin and PTX)", Emit::Fatbin);
+  registerTranslation("sass",
+                      "the cubin disassembled by cuobjdump, where the "
+                      "toolkit has it",
+                      Emit::SASS);
+  registerTranslation("manifest", "the kernel manifest (JSON)", Emit::Manifest);
+  registerTranslation("report",
+                      "a table per kernel: MMAs, ldmatrix, cp.async, "
+                      "barriers, global vector/scalar accesses, ptxas "
+                      "registers and spills, warnings",
+                      Emit::Report);
+  registerTranslation("report-json", "the report as JSON", Emit::ReportJSON);
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  // Before the option: its parser lists the translations registered then.
+  registerTileTranslations();
+  cl::opt<const Translation *, /*ExternalStorage=*/false, TranslationParser>
+      emit("emit", cl::desc("What to write"), cl::cat(category));
+  // As mlir-translate: the context's options (--mlir-disable-threading,
+  // ...), the printer's and --mlir-timing; usable, but hidden from --help
+  // with the other options that are not this tool's.
+  registerMLIRContextCLOptions();
+  registerAsmPrinterCLOptions();
+  registerDefaultTimingManagerCLOptions();
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(
       argc, argv,
       "tile-translate: tile IR -> PTX / cubin / fatbin / kernel manifest\n");
-
-  // The target, before any work: the same check as the pipelines'.
-  std::string targetError;
-  if (failed(tile::verifyTarget(chip, features, targetError))) {
-    llvm::errs() << "tile-translate: " << targetError << "\n";
+  const Translation *translation = emit;
+  if (emit.getNumOccurrences() == 0 &&
+      emit.getParser().parse(emit, "emit", "ptx", translation))
     return 1;
-  }
-  // The toolkit, for what is serialized: libdevice for PTX, ptxas too for
-  // the rest (the manifest needs neither).
-  if (emit == "ptx" || emit == "cubin" || emit == "fatbin" || emit == "sass" ||
-      emit == "report" || emit == "report-json") {
-    std::string toolkitError;
-    if (failed(tile::verifyCudaToolkit(cudaToolkit, /*needPtxas=*/emit != "ptx",
-                                       toolkitError))) {
-      llvm::errs() << "tile-translate: " << toolkitError
-                   << " (--cuda-toolkit)\n";
-      return 1;
-    }
-  }
 
-  DialectRegistry registry;
-  tile::registerTileDialects(registry);
-  tile::registerTilePasses();
-  MLIRContext context(registry);
+  // Per phase (parse, lowering with each pass, LLVM, ptxas, ...), printed
+  // at exit with --mlir-timing.
+  DefaultTimingManager timingManager;
+  applyDefaultTimingManagerCLOptions(timingManager);
+  TimingScope root = timingManager.getRootScope();
+  timing = &root;
 
   std::string error;
-  auto input = openInputFile(inputFilename, &error);
+  std::unique_ptr<llvm::MemoryBuffer> input =
+      openInputFile(inputFilename, &error);
   if (!input) {
     llvm::errs() << "tile-translate: " << error << "\n";
     return 1;
   }
-  if (failed(tile::checkInputLimits(input->getMemBufferRef(), llvm::errs())))
+  auto sources = std::make_shared<llvm::SourceMgr>();
+  sources->AddNewSourceBuffer(std::move(input), llvm::SMLoc());
+  MLIRContext context;
+  SourceMgrDiagnosticHandler diagnostics(*sources, &context);
+  // The output is written once the translation succeeded: no partial file.
+  std::string output;
+  llvm::raw_string_ostream os(output);
+  if (failed((*translation)(sources, os, &context)))
     return 1;
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
-  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
-  // Verified after the targets of an NVVM-level input are checked: the
-  // upstream verifier of #nvvm.target crashes on some malformed chips.
-  ParserConfig config(&context, /*verifyAfterParse=*/false);
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, config);
-  if (!module || failed(tile::verifyNVVMTargets(*module)) ||
-      failed(verify(*module)))
-    return 1;
-
-  // What the tile ops ask for, read before they are lowered.
-  std::map<std::string, tile::KernelExpectations> expected =
-      tile::collectExpectations(*module);
-  tile::TargetOptions target;
-  target.chip = chip;
-  target.features = features;
-  if (failed(tile::lowerToNVVM(*module, target)))
-    return 1;
-
-  if (emit == "report" || emit == "report-json") {
-    FailureOr<std::string> ptx =
-        tile::serializeGPUModule(*module, tile::BinaryFormat::PTX, cudaToolkit);
-    if (failed(ptx))
-      return 1;
-    std::vector<tile::KernelReport> reports = tile::analyzePtx(*ptx);
-    std::string ptxasError;
-    if (failed(tile::addPtxasResourceUsage(reports, *ptx, chip, cudaToolkit,
-                                           ptxasError))) {
-      llvm::errs() << "tile-translate: " << ptxasError << "\n";
-      return 1;
-    }
-    tile::addLaunchResources(reports, *module);
-    tile::addWarnings(reports, expected);
-    std::string text =
-        emit == "report"
-            ? tile::formatReports(reports)
-            : llvm::formatv("{0:2}\n", tile::toJSON(reports)).str();
-    return failed(writeFile(outputFilename, text));
-  }
-
-  if (emit == "sass") {
-    FailureOr<std::string> ptx =
-        tile::serializeGPUModule(*module, tile::BinaryFormat::PTX, cudaToolkit);
-    if (failed(ptx))
-      return 1;
-    std::string toolError;
-    FailureOr<tile::PtxasOutput> cubin =
-        tile::runPtxas(*ptx, chip, /*optLevel=*/3, cudaToolkit, toolError);
-    FailureOr<std::string> sass =
-        succeeded(cubin)
-            ? tile::disassembleCubin(cubin->cubin, cudaToolkit, toolError)
-            : FailureOr<std::string>(failure());
-    if (failed(sass)) {
-      llvm::errs() << "tile-translate: " << toolError << "\n";
-      return 1;
-    }
-    return failed(writeFile(outputFilename, *sass));
-  }
-
-  std::string binaryName =
-      outputFilename == "-" ? std::string()
-                            : llvm::sys::path::filename(outputFilename).str();
-  if (emit == "manifest") {
-    FailureOr<std::string> manifest =
-        tile::buildKernelManifest(*module, /*binaryName=*/"");
-    return failed(manifest) || failed(writeFile(outputFilename, *manifest));
-  }
-  std::optional<tile::BinaryFormat> format = tile::parseBinaryFormat(emit);
-  if (!format) {
-    llvm::errs() << "tile-translate: expected --emit=ptx, cubin, fatbin, "
-                    "sass, manifest, report or report-json, but got '"
-                 << emit << "'\n";
-    return 1;
-  }
-  FailureOr<std::string> binary =
-      tile::serializeGPUModule(*module, *format, cudaToolkit);
-  if (failed(binary) || failed(writeFile(outputFilename, *binary)))
-    return 1;
-  if (!manifestOut.empty()) {
-    FailureOr<std::string> manifest =
-        tile::buildKernelManifest(*module, binaryName);
-    if (failed(manifest) || failed(writeFile(manifestOut, *manifest)))
-      return 1;
-  }
-  return 0;
+  return failed(writeFile(outputFilename, output)) ? 1 : 0;
 }

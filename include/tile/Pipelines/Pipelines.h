@@ -1,7 +1,8 @@
 //===- Pipelines.h - Named tile compilation pipelines -----------*- C++ -*-===//
 //
 // The pass pipelines that take a tile module to the NVVM-level module that
-// tile-translate serializes to PTX or a cubin.
+// the compile driver (tile/Compiler/Compile.h) serializes to PTX or a cubin,
+// and their registration as tile-opt's named pipelines.
 //
 //===----------------------------------------------------------------------===//
 
@@ -51,21 +52,22 @@ LogicalResult verifyTarget(StringRef chip, StringRef features,
 LogicalResult verifyTargetOptions(const TargetOptions &options,
                                   std::string &error);
 
+/// The pipelines, built in C++ from the passes' own constructors and option
+/// structs (no pipeline text is parsed). Each adds its passes to `pm`, which
+/// is anchored on the builtin.module.
+///
 /// Stage 1, tile -> gpu: software pipelining, layouts, then
-/// `convert-tile-to-gpu` and cleanup; the tile passes and the cleanup
-/// alone.
-std::string getTileToGPUPipeline();
-std::string getTileLoweringPipeline();
-std::string getTileCleanupPipeline();
-/// Stage 2, gpu -> NVVM: target attachment and the upstream NVVM lowering.
-std::string getGPUToNVVMPipeline(const TargetOptions &options);
+/// `convert-tile-to-gpu` (buildTileLoweringPipeline) and the cleanup
+/// (`canonicalize`, `cse`; buildTileCleanupPipeline).
+void buildTileLoweringPipeline(OpPassManager &pm);
+void buildTileCleanupPipeline(OpPassManager &pm);
+void buildTileToGPUPipeline(OpPassManager &pm);
+/// Stage 2, gpu -> NVVM: `nvvm-attach-target` for `options` and the
+/// upstream NVVM lowering nested on the gpu.module. `options` must have
+/// passed verifyTargetOptions.
+void buildGPUToNVVMPipeline(OpPassManager &pm, const TargetOptions &options);
 /// Both stages.
-std::string getTileToNVVMPipeline(const TargetOptions &options);
-
-/// Adds the textual pipeline to `pm` (passes must be registered); explains
-/// a failure on `errors`.
-LogicalResult addPipeline(OpPassManager &pm, StringRef pipeline,
-                          llvm::raw_ostream &errors);
+void buildTileToNVVMPipeline(OpPassManager &pm, const TargetOptions &options);
 
 /// Adds `tile-to-nvvm` (`fromTile`) or `tile-gpu-to-nvvm` for `options`
 /// to `pm` after verifyTargetOptions; explains a failure on `errors`.

@@ -18,8 +18,9 @@ namespace tile {
 /// ConvertToLLVM interfaces, the NVVM target and the LLVM IR translations.
 void registerTileDialects(DialectRegistry &registry);
 
-/// Tile passes, the named pipelines and the upstream passes they use.
-/// Safe to call more than once.
+/// Tile passes, the named pipelines and the upstream passes they use, for
+/// tools that take pipelines by name (tile-opt); the compile driver builds
+/// its pipelines in C++ and needs none of this. Safe to call more than once.
 void registerTilePasses();
 
 } // namespace tile

@@ -49,18 +49,13 @@ struct KernelReport {
 /// The expectations of every tile.kernel in `module` (tile level), by name.
 std::map<std::string, KernelExpectations> collectExpectations(ModuleOp module);
 
-/// Counts per `.entry` of `ptx`.
+/// Counts per `.entry` of `ptx`: the toolchain's one reading of PTX
+/// instructions (tile-translate's report, tile-kernels' table and tile-tune
+/// all get theirs from here, through the compile driver).
 std::vector<KernelReport> analyzePtx(StringRef ptx);
 
-/// Compiles `ptx` once more with `ptxas -v` for `chip` and fills the
-/// registers, spills and stack frame of each report. Fails (with the reason
-/// in `error`) when ptxas cannot be run or rejects the PTX.
-LogicalResult addPtxasResourceUsage(std::vector<KernelReport> &reports,
-                                    StringRef ptx, StringRef chip,
-                                    StringRef toolkitPath, std::string &error);
-
 /// Fills registers, spills and stack frames from a `ptxas -v` log (as
-/// runPtxas returns it).
+/// runPtxas returns it: the cubin's own ptxas run, not a second one).
 void addPtxasInfo(std::vector<KernelReport> &reports, StringRef log);
 
 /// Dynamic shared memory per kernel from the gpu.module's launch

@@ -1,16 +1,15 @@
 //===- Target.h - PTX, cubins and kernel manifests --------------*- C++ -*-===//
 //
-// The last step of the toolchain, shared by tile-translate and the C++
-// frontend: finish the lowering if needed, serialize the gpu.module through
-// the upstream NVVM target (PTX, or ptxas for a cubin), and describe its
-// kernels in a JSON manifest that the runtime reads.
+// Serialization of an NVVM-level module, and nothing else (the compile
+// driver, tile/Compiler/Compile.h, runs the pipelines and calls these): the
+// gpu.module to PTX through the upstream NVVM target, the toolkit programs
+// on that PTX (ptxas for cubins, fatbinary, cuobjdump), and the JSON
+// manifest of its kernels that the runtime reads.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TILE_TARGET_TARGET_H
 #define TILE_TARGET_TARGET_H
-
-#include "tile/Pipelines/Pipelines.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
@@ -18,18 +17,6 @@
 #include <string>
 
 namespace mlir::tile {
-
-enum class BinaryFormat { PTX, Cubin, Fatbin };
-
-/// Parses "ptx", "cubin" or "fatbin".
-std::optional<BinaryFormat> parseBinaryFormat(StringRef name);
-
-/// Brings `module` to the NVVM level: runs `tile-to-nvvm` when it still holds
-/// tile kernels, `tile-gpu-to-nvvm` when its gpu.module has no target yet,
-/// and nothing when it is already lowered (but checks its target). Verifies
-/// the input and the IR after every pass; an error reported by any pass
-/// fails it.
-LogicalResult lowerToNVVM(ModuleOp module, const TargetOptions &options);
 
 /// Checks the chip and features of every #nvvm.target in the module's
 /// gpu.modules (verifyTarget): an NVVM-level input names its own target.
@@ -40,18 +27,23 @@ LogicalResult verifyNVVMTargets(ModuleOp module);
 /// (nvvm/libdevice/libdevice.10.bc, linked into the PTX) and, with
 /// `needPtxas`, an executable bin/ptxas (cubins, fat binaries, reports).
 /// Fails with a message in `error` that names the path and what is missing.
-/// tile-translate and the frontend's compile() call it up front.
+/// The compile driver's verifyCompileOptions calls it up front.
 LogicalResult verifyCudaToolkit(StringRef toolkitPath, bool needPtxas,
                                 std::string &error);
 
-/// Serializes the module's gpu.module (NVVM level, with a target): PTX from
-/// upstream's NVVM serializer (LLVM's pipeline without the SLP vectorizer),
-/// a cubin by ptxas on it, a fatbin by fatbinary on both. `toolkitPath`
-/// locates ptxas, fatbinary and libdevice. Fails when any error is reported
-/// while serializing, also where upstream reports one and goes on (a
-/// toolkit without libdevice gave PTX with unresolved calls).
-FailureOr<std::string> serializeGPUModule(ModuleOp module, BinaryFormat format,
-                                          StringRef toolkitPath);
+/// The PTX of a gpu.module and the target it was made for.
+struct PTXModule {
+  std::string ptx;
+  std::string chip;      // the #nvvm.target's chip, for ptxas
+  unsigned optLevel = 3; // and its O
+};
+
+/// Serializes the module's gpu.module (NVVM level, with a target) to PTX
+/// with upstream's NVVM serializer (LLVM's pipeline without the SLP
+/// vectorizer); `toolkitPath` locates libdevice. Fails when any error is
+/// reported while serializing, also where upstream reports one and goes on
+/// (a toolkit without libdevice gave PTX with unresolved calls).
+FailureOr<PTXModule> serializeToPTX(ModuleOp module, StringRef toolkitPath);
 
 /// What ptxas made of a PTX module.
 struct PtxasOutput {
@@ -59,12 +51,18 @@ struct PtxasOutput {
   std::string log; // -v: registers, spills, stack per kernel
 };
 
-/// Runs `ptxas -arch=<chip> -O<optLevel> -v` from `toolkitPath` on `ptx`:
-/// the cubin of serializeGPUModule's Cubin format, without generating the
-/// PTX again. Fails with the reason in `error`.
+/// Runs `ptxas -arch=<chip> -O<optLevel> -v` from `toolkitPath` on `ptx`.
+/// Fails with the reason in `error`.
 FailureOr<PtxasOutput> runPtxas(StringRef ptx, StringRef chip,
                                 unsigned optLevel, StringRef toolkitPath,
                                 std::string &error);
+
+/// A fat binary with `cubin` and `ptx` for `chip` (what
+/// gpu-module-to-binary{format=fatbin} makes), by the toolkit's fatbinary.
+/// Fails with the reason in `error`.
+FailureOr<std::string> runFatbinary(StringRef cubin, StringRef ptx,
+                                    StringRef chip, StringRef toolkitPath,
+                                    std::string &error);
 
 /// The SASS of `cubin` (`cuobjdump -sass`, from `toolkitPath`/bin or
 /// PATH). Fails, saying where it looked, when there is no cuobjdump (some

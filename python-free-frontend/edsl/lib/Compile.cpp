@@ -1,19 +1,17 @@
 //===- Compile.cpp - Compile frontend programs to cubins ------------------===//
 //
-// The frontend's path to binaries: the lowering and PTX serialization that
-// tile-opt and tile-translate use, then ptxas on that PTX for the cubin
-// (one LLVM code generation instead of two; its -v log comes along).
+// The frontend's path to binaries is the compile driver's (the one
+// tile-translate takes): this only copies the module, collects the
+// diagnostics as text and maps the driver's result.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tile/Frontend/Compile.h"
 
+#include "tile/Compiler/Compile.h"
 #include "tile/Frontend/Frontend.h"
-#include "tile/Target/Target.h"
 
 #include "mlir/IR/Diagnostics.h"
-
-#include <chrono>
 
 using namespace mlir;
 
@@ -25,69 +23,40 @@ CompiledModule compile(ModuleOp module, const CompileOptions &options,
                        const std::string &binaryName) {
   CompiledModule result;
   llvm::raw_string_ostream errors(result.error);
-  // Any error reported on the way fails the compilation, even where the
-  // step that reported it went on.
-  unsigned reportedErrors = 0;
   ScopedDiagnosticHandler handler(module.getContext(), [&](Diagnostic &diag) {
-    if (diag.getSeverity() == DiagnosticSeverity::Error)
-      ++reportedErrors;
     printDiagnostic(errors, diag);
     return success();
   });
-  std::string targetError;
-  if (failed(mlir::tile::verifyTargetOptions(options.target, targetError))) {
-    errors << targetError;
-    return result;
-  }
-  std::string toolkit =
+  mlir::tile::CompileOptions driverOptions;
+  driverOptions.target = options.target;
+  driverOptions.cudaToolkit =
       options.cudaToolkit.empty() ? defaultCudaToolkit() : options.cudaToolkit;
-  // Before anything is built: libdevice for the PTX, ptxas for the cubin.
-  std::string toolkitError;
-  if (failed(mlir::tile::verifyCudaToolkit(toolkit, options.emitCubin,
-                                           toolkitError))) {
-    errors << toolkitError << " (CompileOptions::cudaToolkit)";
+  driverOptions.emitCubin = options.emitCubin;
+  driverOptions.emitReport = true; // a scan of the PTX: cheap
+  driverOptions.binaryName = binaryName;
+  // Before anything is built, with the setting's name in the message.
+  std::string error;
+  if (failed(mlir::tile::verifyCompileOptions(
+          driverOptions, "CompileOptions::cudaToolkit", error))) {
+    errors << error;
     return result;
   }
-
-  using Clock = std::chrono::steady_clock;
-  auto secondsSince = [](Clock::time_point from) {
-    return std::chrono::duration<double>(Clock::now() - from).count();
-  };
-  auto start = Clock::now();
-  // lowerToNVVM verifies the copy before lowering it.
+  // The driver lowers in place; the caller's module stays as it is.
   OwningOpRef<ModuleOp> copy = module.clone();
-  if (failed(mlir::tile::lowerToNVVM(*copy, options.target)))
+  FailureOr<mlir::tile::CompileResult> compiled =
+      mlir::tile::compile(*copy, driverOptions);
+  if (failed(compiled))
     return result;
-  result.lowerSeconds = secondsSince(start);
-  auto llvmStart = Clock::now();
-  FailureOr<std::string> ptx = mlir::tile::serializeGPUModule(
-      *copy, mlir::tile::BinaryFormat::PTX, toolkit);
-  if (failed(ptx))
-    return result;
-  result.ptx = std::move(*ptx);
-  result.llvmSeconds = secondsSince(llvmStart);
-  if (options.emitCubin) {
-    auto ptxasStart = Clock::now();
-    // ptxas on the PTX just made (LLVM's code generation runs once).
-    std::string error;
-    FailureOr<mlir::tile::PtxasOutput> cubin =
-        mlir::tile::runPtxas(result.ptx, options.target.chip,
-                             options.target.optLevel, toolkit, error);
-    if (failed(cubin)) {
-      errors << error;
-      return result;
-    }
-    result.cubin = std::move(cubin->cubin);
-    result.ptxasLog = std::move(cubin->log);
-    result.ptxasSeconds = secondsSince(ptxasStart);
-  }
-  FailureOr<std::string> manifest =
-      mlir::tile::buildKernelManifest(*copy, binaryName);
-  if (failed(manifest))
-    return result;
-  result.manifest = std::move(*manifest);
-  result.compileSeconds = secondsSince(start);
-  result.ok = reportedErrors == 0;
+  result.ok = true;
+  result.ptx = std::move(compiled->ptx);
+  result.cubin = std::move(compiled->cubin);
+  result.manifest = std::move(compiled->manifest);
+  result.ptxasLog = std::move(compiled->ptxasLog);
+  result.kernels = std::move(compiled->reports);
+  result.compileSeconds = compiled->timings.total;
+  result.lowerSeconds = compiled->timings.lower;
+  result.llvmSeconds = compiled->timings.llvm;
+  result.ptxasSeconds = compiled->timings.ptxas;
   return result;
 }
 

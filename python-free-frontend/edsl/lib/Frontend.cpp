@@ -510,7 +510,7 @@ SizeRelation operator>=(TensorSize lhs, int64_t value) {
 Program::Program() {
   DialectRegistry registry;
   mlir::tile::registerTileDialects(registry);
-  mlir::tile::registerTilePasses();
+  // No passes to register: compile() builds its pipelines in C++.
   ctx = std::make_unique<MLIRContext>(registry);
   ctx->loadAllAvailableDialects();
   // Diagnostics point at the user's C++ lines; the IR dump adds nothing.

@@ -238,9 +238,9 @@ void compileCandidates(std::vector<TuneCandidate> &candidates,
       if (!c.compiled.ok) {
         c.pruned.push_back("does not compile: " + firstError(c.compiled.error));
       } else {
-        std::vector<mlir::tile::KernelReport> reports =
-            mlir::tile::analyzePtx(c.compiled.ptx);
-        mlir::tile::addPtxasInfo(reports, c.compiled.ptxasLog);
+        // The driver's report of the candidate's one kernel.
+        const std::vector<mlir::tile::KernelReport> &reports =
+            c.compiled.kernels;
         if (!reports.empty()) {
           c.registers = reports.front().registers;
           c.spillBytes = reports.front().spillStores.value_or(0) +

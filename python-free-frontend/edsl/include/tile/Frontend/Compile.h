@@ -1,7 +1,8 @@
 //===- Compile.h - Compile frontend programs to cubins ----------*- C++ -*-===//
 //
-// Runs the tile pipelines on a program built with the frontend and returns
-// its PTX, cubin and kernel manifest, with the compile time.
+// Compiles a program built with the frontend through the compile driver
+// (tile/Compiler/Compile.h) and returns its PTX, cubin, kernel manifest and
+// kernel reports, with the time of each phase; errors as text.
 //
 //===----------------------------------------------------------------------===//
 
@@ -9,10 +10,12 @@
 #define TILE_FRONTEND_COMPILE_H
 
 #include "tile/Pipelines/Pipelines.h"
+#include "tile/Target/KernelReport.h"
 
 #include "mlir/IR/BuiltinOps.h"
 
 #include <string>
+#include <vector>
 
 namespace tile::fe {
 
@@ -34,6 +37,9 @@ struct CompiledModule {
   std::string manifest;
   /// ptxas -v output (registers, spills per kernel) when a cubin was made.
   std::string ptxasLog;
+  /// Per kernel: PTX instruction counts (the driver's one count), ptxas'
+  /// registers and spills when a cubin was made, warnings.
+  std::vector<mlir::tile::KernelReport> kernels;
   /// Wall time of tile IR -> PTX -> cubin, and of its three phases: the
   /// MLIR lowering to NVVM, LLVM's code generation to PTX, and ptxas.
   double compileSeconds = 0;
