@@ -17,9 +17,11 @@
 #define TILE_RUNTIME_KERNELINDEX_H
 
 #include <cstdint>
+#include <initializer_list>
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
