@@ -11,10 +11,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "common/Half.h"
-#include "common/KernelIndex.h"
 #include "common/Timing.h"
 
+#include "tile/runtime/Half.h"
+#include "tile/runtime/KernelIndex.h"
 #include "tile/runtime/Runtime.h"
 
 #include <benchmark/benchmark.h>
@@ -37,24 +37,24 @@ struct Fixture {
 
 std::unique_ptr<Fixture> fixture;
 
-void benchAttention(benchmark::State &state,
-                    const bench::KernelVariant &variant, int64_t seq) {
+void benchAttention(benchmark::State &state, const rt::KernelVariant &variant,
+                    int64_t seq) {
   std::optional<rt::Kernel> kernel =
       bench::loadKernel(state, fixture->device, variant);
   if (!kernel)
     return;
   const int64_t batch = 4, heads = 32;
-  int64_t d = variant.config.at("head_dim");
-  bool causal = variant.config.at("causal");
-  rt::DType type =
-      variant.config.at("dtype") == "bf16" ? rt::DType::bf16 : rt::DType::f16;
+  int64_t d = variant.config.getInt("head_dim");
+  bool causal = variant.config.getBool("causal");
+  rt::DType type = variant.config.getString("dtype") == "bf16" ? rt::DType::bf16
+                                                               : rt::DType::f16;
   std::vector<int64_t> shape = {batch, heads, seq, d};
   rt::DeviceBuffer(&qkv)[3] = fixture->inputs[type == rt::DType::bf16];
   std::vector<rt::Arg> args = {rt::Arg::buffer(qkv[0], type, shape),
                                rt::Arg::buffer(qkv[1], type, shape),
                                rt::Arg::buffer(qkv[2], type, shape),
                                rt::Arg::buffer(fixture->O, type, shape)};
-  if (variant.config.value("lse", false))
+  if (variant.config.getBool("lse", false))
     args.push_back(
         rt::Arg::buffer(fixture->LSE, rt::DType::f32, {batch, heads, seq}));
   double flops = 4.0 * batch * heads * double(seq) * seq * d;
@@ -69,7 +69,7 @@ void benchAttention(benchmark::State &state,
 } // namespace
 
 int main(int argc, char **argv) {
-  std::vector<bench::KernelVariant> variants;
+  std::vector<rt::KernelVariant> variants;
   if (std::optional<int> exitCode = bench::startBenchmark(
           argc, argv, TILE_KERNEL_DIR_DEFAULT, "attention", variants))
     return *exitCode;
@@ -83,8 +83,8 @@ int main(int argc, char **argv) {
     std::vector<uint16_t> f16(elements), bf16(elements);
     for (size_t i = 0; i < elements; ++i) {
       float x = dist(rng);
-      f16[i] = bench::floatToHalf(x);
-      bf16[i] = bench::floatToBf16(x);
+      f16[i] = rt::floatToHalf(x);
+      bf16[i] = rt::floatToBf16(x);
     }
     for (bool isBf16 : {false, true})
       for (rt::DeviceBuffer &buffer : fixture->inputs[isBf16]) {
@@ -97,7 +97,7 @@ int main(int argc, char **argv) {
   std::cout << "device: " << fixture->device.name() << "\n";
   for (int64_t seq : {1024, 2048, 4096, 8192, 16384})
     for (const auto &v : variants) {
-      const bench::KernelVariant *variant = &v;
+      const rt::KernelVariant *variant = &v;
       bench::configureRuns(benchmark::RegisterBenchmark(
                                (v.name + "/" + std::to_string(seq)).c_str(),
                                [variant, seq](benchmark::State &state) {

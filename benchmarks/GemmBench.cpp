@@ -9,10 +9,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "common/GemmArgs.h"
-#include "common/Half.h"
-#include "common/KernelIndex.h"
 #include "common/Timing.h"
 
+#include "tile/runtime/Half.h"
+#include "tile/runtime/KernelIndex.h"
 #include "tile/runtime/Runtime.h"
 
 #include <benchmark/benchmark.h>
@@ -60,7 +60,7 @@ struct Fixture {
     std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
     std::vector<uint16_t> host(std::max(maxA, maxB));
     for (auto &x : host)
-      x = bench::floatToHalf(dist(rng));
+      x = rt::floatToHalf(dist(rng));
     A = rt::DeviceBuffer(device, maxA * 2);
     A.copyFromHost(host.data(), maxA * 2);
     B = rt::DeviceBuffer(device, maxB * 2);
@@ -119,12 +119,12 @@ void benchCublas(benchmark::State &state, Problem p, const std::string &in,
 
 /// The launch arguments of `variant` for problem `p` on the fixture's
 /// buffers.
-std::vector<rt::Arg> gemmArgs(const bench::KernelVariant &variant, Problem p) {
+std::vector<rt::Arg> gemmArgs(const rt::KernelVariant &variant, Problem p) {
   return bench::gemmArgs(variant.config, fixture->A, fixture->B, fixture->C,
                          &fixture->bias, p.m, p.n, p.k);
 }
 
-void benchTile(benchmark::State &state, const bench::KernelVariant &variant,
+void benchTile(benchmark::State &state, const rt::KernelVariant &variant,
                Problem p) {
   std::optional<rt::Kernel> kernel =
       bench::loadKernel(state, fixture->device, variant);
@@ -139,8 +139,8 @@ void benchTile(benchmark::State &state, const bench::KernelVariant &variant,
 /// alternately: each iteration times one of each, so clock drift (the card
 /// runs at its power cap) hits both alike. Reports the fused time, the
 /// plain one (plain_us) and their ratio (fused_over_plain), per pair.
-void benchPaired(benchmark::State &state, const bench::KernelVariant &fused,
-                 const bench::KernelVariant &plain, Problem p) {
+void benchPaired(benchmark::State &state, const rt::KernelVariant &fused,
+                 const rt::KernelVariant &plain, Problem p) {
   std::optional<rt::Kernel> fusedKernel =
       bench::loadKernel(state, fixture->device, fused);
   std::optional<rt::Kernel> plainKernel =
@@ -173,8 +173,8 @@ void benchPaired(benchmark::State &state, const bench::KernelVariant &fused,
 
 /// A GEMM (this project's `gemm`, or cuBLAS when null) followed by the
 /// separate bias + GELU kernel on C: the unfused epilogue.
-void benchUnfused(benchmark::State &state, const bench::KernelVariant *gemm,
-                  const bench::KernelVariant &biasGelu, Problem p) {
+void benchUnfused(benchmark::State &state, const rt::KernelVariant *gemm,
+                  const rt::KernelVariant &biasGelu, Problem p) {
   std::optional<rt::Kernel> gemmKernel;
   if (gemm && !(gemmKernel = bench::loadKernel(state, fixture->device, *gemm)))
     return;
@@ -274,7 +274,7 @@ void benchCublasLtGeluBias(benchmark::State &state, Problem p) {
 } // namespace
 
 int main(int argc, char **argv) {
-  std::vector<bench::KernelVariant> variants;
+  std::vector<rt::KernelVariant> variants;
   if (std::optional<int> exitCode = bench::startBenchmark(
           argc, argv, TILE_KERNEL_DIR_DEFAULT, "gemm", variants))
     return *exitCode;
@@ -322,25 +322,27 @@ int main(int argc, char **argv) {
   // project's GEMM (the gemm variants with an epilogue, registered above),
   // against the same GEMM followed by the separate bias_gelu kernel, cuBLAS
   // followed by it, and cuBLASLt's own GELU_BIAS epilogue.
-  auto epilogueKernels = bench::loadVariants(
-      bench::kernelDir(TILE_KERNEL_DIR_DEFAULT), "bias_gelu");
-  const bench::KernelVariant *biasGelu = nullptr;
+  std::string indexError;
+  auto epilogueKernels = rt::loadKernelIndex(
+      rt::kernelDir(TILE_KERNEL_DIR_DEFAULT), "bias_gelu", &indexError);
+  if (!epilogueKernels)
+    std::cerr << indexError << "\n";
+  const rt::KernelVariant *biasGelu = nullptr;
   if (epilogueKernels)
     for (const auto &v : *epilogueKernels)
-      if (!v.config.value("tanh", false))
+      if (!v.config.getBool("tanh", false))
         biasGelu = &v;
   // Each fused variant with the same GEMM without its epilogue (its name
   // less the epilogue suffix). (b) runs each such GEMM followed by the
   // bias_gelu kernel; the summary takes the fastest.
-  std::map<std::string, const bench::KernelVariant *> byName;
+  std::map<std::string, const rt::KernelVariant *> byName;
   for (const auto &v : variants)
     byName[v.name] = &v;
-  std::vector<
-      std::pair<const bench::KernelVariant *, const bench::KernelVariant *>>
+  std::vector<std::pair<const rt::KernelVariant *, const rt::KernelVariant *>>
       fusedAndPlain;
-  std::vector<const bench::KernelVariant *> plainGemms;
+  std::vector<const rt::KernelVariant *> plainGemms;
   for (const auto &v : variants) {
-    std::string epilogue = v.config.value("epilogue", "none");
+    std::string epilogue = v.config.getString("epilogue", "none");
     if (epilogue == "none")
       continue;
     // The same configuration without the epilogue ("_<epilogue>" and
@@ -366,7 +368,7 @@ int main(int argc, char **argv) {
           [p, fused, plain](benchmark::State &state) {
             benchPaired(state, *fused, *plain, p);
           }));
-    for (const bench::KernelVariant *plainGemm : plainGemms)
+    for (const rt::KernelVariant *plainGemm : plainGemms)
       if (biasGelu)
         configure(benchmark::RegisterBenchmark(
             ("epilogue_tile_gemm_then_bias_gelu_" + plainGemm->name.substr(5) +

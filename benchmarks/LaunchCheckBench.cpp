@@ -11,8 +11,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "common/KernelIndex.h"
+#include "common/Timing.h"
 
+#include "tile/runtime/KernelIndex.h"
 #include "tile/runtime/Launch.h"
 
 #include <benchmark/benchmark.h>
@@ -84,14 +85,14 @@ void benchLaunchChecks(benchmark::State &state, const rt::KernelInfo *kernel,
 
 int main(int argc, char **argv) {
   benchmark::Initialize(&argc, argv);
-  std::vector<bench::KernelVariant> variants =
+  std::vector<rt::KernelVariant> variants =
       bench::requireVariants(TILE_KERNEL_DIR_DEFAULT, "");
   // Kept alive for the registered benchmarks.
   static std::map<std::string, rt::KernelInfo> kernels;
   static std::vector<Case> all = cases();
   for (const Case &c : all) {
-    const bench::KernelVariant *found = nullptr;
-    for (const bench::KernelVariant &v : variants)
+    const rt::KernelVariant *found = nullptr;
+    for (const rt::KernelVariant &v : variants)
       if (v.generator == c.generator &&
           v.name.find(c.nameHas) != std::string::npos &&
           v.name.find("_staged") == std::string::npos) {

@@ -7,10 +7,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "common/Half.h"
-#include "common/KernelIndex.h"
 #include "common/Timing.h"
 
+#include "tile/runtime/Half.h"
+#include "tile/runtime/KernelIndex.h"
 #include "tile/runtime/Runtime.h"
 
 #include <benchmark/benchmark.h>
@@ -54,7 +54,7 @@ void benchCopy(benchmark::State &state, Shape s, int64_t elementBytes) {
       2.0 * bytes);
 }
 
-void benchSoftmax(benchmark::State &state, const bench::KernelVariant &variant,
+void benchSoftmax(benchmark::State &state, const rt::KernelVariant &variant,
                   Shape s, rt::DType type, int64_t elementBytes) {
   std::optional<rt::Kernel> kernel =
       bench::loadKernel(state, fixture->device, variant);
@@ -70,7 +70,7 @@ void benchSoftmax(benchmark::State &state, const bench::KernelVariant &variant,
 } // namespace
 
 int main(int argc, char **argv) {
-  std::vector<bench::KernelVariant> variants;
+  std::vector<rt::KernelVariant> variants;
   if (std::optional<int> exitCode = bench::startBenchmark(
           argc, argv, TILE_KERNEL_DIR_DEFAULT, "softmax", variants))
     return *exitCode;
@@ -90,7 +90,7 @@ int main(int argc, char **argv) {
     std::normal_distribution<float> dist(0.0f, 2.0f);
     std::vector<uint16_t> host(maxBytes / 2);
     for (auto &x : host)
-      x = bench::floatToHalf(dist(rng));
+      x = rt::floatToHalf(dist(rng));
     fixture->X = rt::DeviceBuffer(fixture->device, maxBytes);
     fixture->X.copyFromHost(host.data(), maxBytes);
     fixture->Y = rt::DeviceBuffer(fixture->device, maxBytes);
@@ -111,12 +111,12 @@ int main(int argc, char **argv) {
       // Every one-pass variant that holds a row, and every online
       // (two-pass) one; the summary reports the fastest.
       for (const auto &v : variants) {
-        if (v.config.at("dtype") != dtype)
+        if (v.config.getString("dtype") != dtype)
           continue;
-        if (!v.config.value("online", false) &&
-            int64_t(v.config.at("block_n")) < s.n)
+        if (!v.config.getBool("online", false) &&
+            int64_t(v.config.getInt("block_n")) < s.n)
           continue;
-        const bench::KernelVariant *variant = &v;
+        const rt::KernelVariant *variant = &v;
         configure(benchmark::RegisterBenchmark(
             (v.name + "/" + s.label()).c_str(),
             [variant, s, type, elementBytes](benchmark::State &state) {

@@ -8,9 +8,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "common/KernelIndex.h"
 #include "common/Timing.h"
 
+#include "tile/runtime/KernelIndex.h"
 #include "tile/runtime/Runtime.h"
 
 #include <benchmark/benchmark.h>
@@ -63,8 +63,7 @@ void benchCopy(benchmark::State &state) {
       2.0 * sizeof(float) * kElements);
 }
 
-void benchVectorAdd(benchmark::State &state,
-                    const bench::KernelVariant &variant) {
+void benchVectorAdd(benchmark::State &state, const rt::KernelVariant &variant) {
   std::optional<rt::Kernel> kernel =
       bench::loadKernel(state, fixture->device, variant);
   if (!kernel)
@@ -81,7 +80,7 @@ void benchVectorAdd(benchmark::State &state,
 } // namespace
 
 int main(int argc, char **argv) {
-  std::vector<bench::KernelVariant> variants;
+  std::vector<rt::KernelVariant> variants;
   if (std::optional<int> exitCode = bench::startBenchmark(
           argc, argv, TILE_KERNEL_DIR_DEFAULT, "vector_add", variants))
     return *exitCode;

@@ -10,9 +10,8 @@
 #ifndef TILE_BENCHMARKS_COMMON_GEMMARGS_H
 #define TILE_BENCHMARKS_COMMON_GEMMARGS_H
 
+#include "tile/runtime/KernelIndex.h"
 #include "tile/runtime/Runtime.h"
-
-#include <nlohmann/json.hpp>
 
 #include <stdexcept>
 #include <string>
@@ -21,26 +20,26 @@
 namespace tile::bench {
 
 inline std::vector<rt::Arg>
-gemmArgs(const nlohmann::json &config, const rt::DeviceBuffer &a,
+gemmArgs(const rt::KernelConfig &config, const rt::DeviceBuffer &a,
          const rt::DeviceBuffer &b, const rt::DeviceBuffer &c,
          const rt::DeviceBuffer *bias, int64_t m, int64_t n, int64_t k) {
-  rt::DType in = config.value("in_dtype", "f16") == "bf16" ? rt::DType::bf16
-                                                           : rt::DType::f16;
+  rt::DType in = config.getString("in_dtype", "f16") == "bf16" ? rt::DType::bf16
+                                                               : rt::DType::f16;
   std::optional<rt::DType> out =
-      rt::parseDType(config.value("out_dtype", "f32"));
+      rt::parseDType(config.getString("out_dtype", "f32"));
   if (!out)
     throw std::invalid_argument("gemm config with an unknown out_dtype");
   std::vector<rt::Arg> args = {
       rt::Arg::buffer(a, in,
-                      config.value("transpose_a", false)
+                      config.getBool("transpose_a", false)
                           ? std::vector<int64_t>{k, m}
                           : std::vector<int64_t>{m, k}),
       rt::Arg::buffer(b, in,
-                      config.value("transpose_b", false)
+                      config.getBool("transpose_b", false)
                           ? std::vector<int64_t>{n, k}
                           : std::vector<int64_t>{k, n}),
       rt::Arg::buffer(c, *out, {m, n})};
-  if (config.value("epilogue", "none") != "none") {
+  if (config.getString("epilogue", "none") != "none") {
     if (!bias)
       throw std::invalid_argument("gemm variant with an epilogue needs a bias");
     args.push_back(rt::Arg::buffer(*bias, *out, {n}));
@@ -51,14 +50,14 @@ gemmArgs(const nlohmann::json &config, const rt::DeviceBuffer &a,
 /// Whether an M x N x K problem keeps the variant's `divisibility` promise:
 /// the rows of A (K, or M with transpose_a), B (N, or K with transpose_b)
 /// and C (N) are multiples of it. The runtime refuses to launch otherwise.
-inline bool keepsDivisibility(const nlohmann::json &config, int64_t m,
+inline bool keepsDivisibility(const rt::KernelConfig &config, int64_t m,
                               int64_t n, int64_t k) {
-  int64_t d = config.value("divisibility", int64_t(1));
+  int64_t d = config.getInt("divisibility", 1);
   if (d < 1)
     throw std::invalid_argument("gemm config with divisibility " +
                                 std::to_string(d) + ", expected at least 1");
-  int64_t rowA = config.value("transpose_a", false) ? m : k;
-  int64_t rowB = config.value("transpose_b", false) ? k : n;
+  int64_t rowA = config.getBool("transpose_a", false) ? m : k;
+  int64_t rowB = config.getBool("transpose_b", false) ? k : n;
   return rowA % d == 0 && rowB % d == 0 && n % d == 0;
 }
 

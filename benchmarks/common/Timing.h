@@ -10,8 +10,7 @@
 #ifndef TILE_BENCHMARKS_COMMON_TIMING_H
 #define TILE_BENCHMARKS_COMMON_TIMING_H
 
-#include "KernelIndex.h"
-
+#include "tile/runtime/KernelIndex.h"
 #include "tile/runtime/Runtime.h"
 
 #include <benchmark/benchmark.h>
@@ -90,7 +89,7 @@ inline bool haveGpu() {
 /// with the benchmark marked skipped and why, when it cannot be.
 inline std::optional<rt::Kernel> loadKernel(benchmark::State &state,
                                             const rt::Device &device,
-                                            const KernelVariant &variant) {
+                                            const rt::KernelVariant &variant) {
   try {
     return rt::Module::load(device, variant.cubinPath, variant.manifestPath)
         .kernel(variant.name);
@@ -100,15 +99,33 @@ inline std::optional<rt::Kernel> loadKernel(benchmark::State &state,
   }
 }
 
+/// The variants of `generator` in rt::kernelDir(fallback); says on standard
+/// error why there are none (a broken index, or kernels not compiled).
+inline std::vector<rt::KernelVariant>
+requireVariants(const std::string &fallback, const std::string &generator) {
+  std::string dir = rt::kernelDir(fallback), error;
+  auto variants = rt::loadKernelIndex(dir, generator, &error);
+  if (!variants && error.rfind("no ", 0) != 0) {
+    std::cerr << error << "\n";
+    return {};
+  }
+  if (!variants || variants->empty()) {
+    std::cerr << "no compiled " << generator << " kernels in " << dir
+              << " (run tile-kernels --out-dir=" << dir << ")\n";
+    return {};
+  }
+  return *variants;
+}
+
 /// The start of every benchmark program: Google Benchmark's flags, a GPU
 /// and the compiled variants of `generator` (in kernelDir(fallback)).
 /// Returns the exit code to stop
 /// with (0 without a GPU, 1 without kernels; both said why), or nullopt to
 /// go on with `variants` filled.
-inline std::optional<int> startBenchmark(int &argc, char **argv,
-                                         const std::string &fallback,
-                                         const std::string &generator,
-                                         std::vector<KernelVariant> &variants) {
+inline std::optional<int>
+startBenchmark(int &argc, char **argv, const std::string &fallback,
+               const std::string &generator,
+               std::vector<rt::KernelVariant> &variants) {
   benchmark::Initialize(&argc, argv);
   if (!haveGpu())
     return 0;

@@ -20,9 +20,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "../../benchmarks/common/KernelIndex.h"
-
 #include "tile/runtime/Error.h"
+#include "tile/runtime/KernelIndex.h"
 #include "tile/runtime/Launch.h"
 #include "tile/runtime/Manifest.h"
 
@@ -53,7 +52,7 @@ struct LibraryKernel {
 /// Every kernel of the index with its manifest's description; an error
 /// message instead when the index or a manifest is missing or broken.
 std::vector<LibraryKernel> loadLibrary(std::string &error) {
-  std::string dir = bench::kernelDir(TILE_KERNEL_DIR_DEFAULT);
+  std::string dir = rt::kernelDir(TILE_KERNEL_DIR_DEFAULT);
   std::string indexPath = dir + "/index.json";
   std::ifstream in(indexPath);
   if (!in) {

@@ -9,9 +9,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "../../benchmarks/common/Half.h"
 #include "GpuTest.h"
 
+#include "tile/runtime/Half.h"
 #include "tile/runtime/Runtime.h"
 
 #include <gtest/gtest.h>
@@ -44,7 +44,7 @@ struct Problem {
 std::vector<double> referenceRow(const Problem &p, int64_t bh, int64_t i,
                                  double *logSumExp = nullptr) {
   auto value = [&](const std::vector<uint16_t> &t, size_t index) {
-    return double(bench::lowToFloat(t[index], p.bf16));
+    return double(rt::lowToFloat(t[index], p.bf16));
   };
   int64_t visible = p.causal ? std::min(i + 1, p.keys) : p.keys;
   double scale = 1.0 / std::sqrt(double(p.d)), maxScore = -INFINITY, sum = 0;
@@ -74,7 +74,7 @@ std::vector<double> referenceRow(const Problem &p, int64_t bh, int64_t i,
 /// Variants with a log-sum-exp output write it to `lse` (batch x heads x
 /// queries values, then `guard` that must stay -7).
 std::vector<uint16_t> runAttention(rt::Device &device,
-                                   const bench::KernelVariant &variant,
+                                   const rt::KernelVariant &variant,
                                    const Problem &p, size_t guard,
                                    std::vector<float> *lse = nullptr) {
   rt::DType type = p.bf16 ? rt::DType::bf16 : rt::DType::f16;
@@ -91,7 +91,7 @@ std::vector<uint16_t> runAttention(rt::Device &device,
   std::vector<rt::Arg> args = {
       rt::Arg::buffer(Q, type, qShape), rt::Arg::buffer(K, type, kShape),
       rt::Arg::buffer(V, type, kShape), rt::Arg::buffer(O, type, qShape)};
-  bool withLse = variant.config.value("lse", false);
+  bool withLse = variant.config.getBool("lse", false);
   std::vector<float> lseInit(p.batch * p.heads * p.queries + guard, -7.0f);
   rt::DeviceBuffer L = rt::DeviceBuffer::fromHost(device, lseInit);
   if (withLse)
@@ -105,16 +105,16 @@ std::vector<uint16_t> runAttention(rt::Device &device,
 }
 
 /// Random normal Q, K, V for a variant's head dimension and types.
-Problem drawProblem(const bench::KernelVariant &variant, int64_t batch,
+Problem drawProblem(const rt::KernelVariant &variant, int64_t batch,
                     int64_t heads, int64_t queries, int64_t keys,
                     std::mt19937 &rng) {
   Problem p{batch,
             heads,
             queries,
             keys,
-            variant.config.at("head_dim"),
-            variant.config.at("dtype") == "bf16",
-            variant.config.at("causal"),
+            variant.config.getInt("head_dim"),
+            variant.config.getString("dtype") == "bf16",
+            variant.config.getBool("causal"),
             {},
             {},
             {}};
@@ -122,7 +122,7 @@ Problem drawProblem(const bench::KernelVariant &variant, int64_t batch,
   auto draw = [&](int64_t rows) {
     std::vector<uint16_t> bits(batch * heads * rows * p.d);
     for (auto &x : bits)
-      x = bench::floatToLow(dist(rng), p.bf16);
+      x = rt::floatToLow(dist(rng), p.bf16);
     return bits;
   };
   p.q = draw(queries);
@@ -137,14 +137,14 @@ Problem drawProblem(const bench::KernelVariant &variant, int64_t batch,
 struct Shape {
   int64_t batch, heads, queries, keys;
 };
-void expectMatchesFloat64(rt::Device &device,
-                          const bench::KernelVariant &variant, Shape s) {
-  int64_t d = variant.config.at("head_dim");
+void expectMatchesFloat64(rt::Device &device, const rt::KernelVariant &variant,
+                          Shape s) {
+  int64_t d = variant.config.getInt("head_dim");
   std::mt19937 rng(s.queries * 131 + s.keys * 7 + d);
   Problem p = drawProblem(variant, s.batch, s.heads, s.queries, s.keys, rng);
   std::vector<float> lse;
   std::vector<uint16_t> out = runAttention(device, variant, p, 64, &lse);
-  bool withLse = variant.config.value("lse", false);
+  bool withLse = variant.config.getBool("lse", false);
   std::string where = variant.name + " " + std::to_string(s.batch) + "x" +
                       std::to_string(s.heads) + "x" +
                       std::to_string(s.queries) + "x" + std::to_string(s.keys);
@@ -163,7 +163,7 @@ void expectMatchesFloat64(rt::Device &device,
         lseError = std::max(lseError, std::abs(got - refLse));
       }
       for (int64_t c = 0; c < d; ++c)
-        error.add(bench::lowToFloat(out[(bh * s.queries + i) * d + c], p.bf16),
+        error.add(rt::lowToFloat(out[(bh * s.queries + i) * d + c], p.bf16),
                   ref[c]);
     }
   for (size_t i = p.q.size(); i < out.size(); ++i)
@@ -196,8 +196,8 @@ TEST_F(AttentionGpu, MatchesFloat64) {
 TEST_F(AttentionGpu, ContractBoundaries) {
   rt::Device device = rt::Device::open();
   for (const auto &variant : variants) {
-    int64_t bm = variant.config.at("block_m"),
-            bn = variant.config.at("block_n");
+    int64_t bm = variant.config.getInt("block_m"),
+            bn = variant.config.getInt("block_n");
     for (Shape s :
          {Shape{1, 1, 1, 1}, Shape{2, 3, bm + 1, 1}, Shape{1, 2, 1, bn + 1},
           Shape{2, 1, bm, bn}, Shape{1, 2, bm + 1, 2 * bn + 1},
@@ -213,12 +213,12 @@ TEST_F(AttentionGpu, ContractBoundaries) {
 TEST_F(AttentionGpu, ContractBoundariesNoKeys) {
   rt::Device device = rt::Device::open();
   for (const auto &variant : variants) {
-    int64_t bm = variant.config.at("block_m");
+    int64_t bm = variant.config.getInt("block_m");
     std::mt19937 rng(17);
     Problem p = drawProblem(variant, 2, 3, bm + 1, 0, rng);
     std::vector<float> lse;
     std::vector<uint16_t> out = runAttention(device, variant, p, 64, &lse);
-    bool withLse = variant.config.value("lse", false);
+    bool withLse = variant.config.getBool("lse", false);
     for (size_t i = 0; i < p.q.size(); ++i)
       ASSERT_EQ(out[i] & 0x7fff, 0) << variant.name << ": O[" << i << "]";
     for (size_t i = p.q.size(); i < out.size(); ++i)
@@ -240,10 +240,11 @@ TEST_F(AttentionGpu, ContractBoundariesNoKeys) {
 TEST_F(AttentionGpu, MisusesAreRefused) {
   rt::Device device = rt::Device::open();
   for (const auto &variant : variants) {
-    rt::DType type =
-        variant.config.at("dtype") == "bf16" ? rt::DType::bf16 : rt::DType::f16;
-    int64_t d = variant.config.at("head_dim");
-    bool withLse = variant.config.value("lse", false);
+    rt::DType type = variant.config.getString("dtype") == "bf16"
+                         ? rt::DType::bf16
+                         : rt::DType::f16;
+    int64_t d = variant.config.getInt("head_dim");
+    bool withLse = variant.config.getBool("lse", false);
     rt::Module module =
         rt::Module::load(device, variant.cubinPath, variant.manifestPath);
     rt::Kernel kernel = module.kernel(variant.name);
@@ -307,9 +308,9 @@ TEST_F(AttentionGpu, LargeShapesSampled) {
   for (int64_t seq : {128, 1000, 4097, 8192}) {
     std::map<std::tuple<int64_t, bool, bool>, Case> cases;
     for (const auto &variant : variants) {
-      int64_t d = variant.config.at("head_dim");
-      bool bf16 = variant.config.at("dtype") == "bf16";
-      bool causal = variant.config.at("causal");
+      int64_t d = variant.config.getInt("head_dim");
+      bool bf16 = variant.config.getString("dtype") == "bf16";
+      bool causal = variant.config.getBool("causal");
       auto [it, isNew] = cases.try_emplace({d, bf16, causal});
       Case &c = it->second;
       if (isNew) {
@@ -337,9 +338,9 @@ TEST_F(AttentionGpu, LargeShapesSampled) {
         for (size_t r = 0; r < c.rows.size(); ++r) {
           const std::vector<double> &ref = c.reference[bh * c.rows.size() + r];
           for (int64_t col = 0; col < d; ++col)
-            error.add(bench::lowToFloat(out[(bh * seq + c.rows[r]) * d + col],
-                                        p.bf16),
-                      ref[col]);
+            error.add(
+                rt::lowToFloat(out[(bh * seq + c.rows[r]) * d + col], p.bf16),
+                ref[col]);
         }
       std::string where = variant.name + " 4x8x" + std::to_string(seq);
       EXPECT_TRUE(error.finite) << where;

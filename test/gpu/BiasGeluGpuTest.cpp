@@ -6,9 +6,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "../../benchmarks/common/Half.h"
 #include "GpuTest.h"
 
+#include "tile/runtime/Half.h"
 #include "tile/runtime/Runtime.h"
 
 #include <gtest/gtest.h>
@@ -28,7 +28,7 @@ using BiasGeluGpu = test::VariantTest<BiasGeluGpuKernels>;
 TEST_F(BiasGeluGpu, MatchesFloat64OnOddAndLargeShapes) {
   rt::Device device = rt::Device::open();
   for (const auto &variant : variants) {
-    bool tanhForm = variant.config.value("tanh", false);
+    bool tanhForm = variant.config.getBool("tanh", false);
     for (auto [m, n] : {std::pair<int64_t, int64_t>{1, 1},
                         {3, 5000},
                         {1000, 1000},
@@ -37,9 +37,9 @@ TEST_F(BiasGeluGpu, MatchesFloat64OnOddAndLargeShapes) {
       std::uniform_real_distribution<float> dist(-4.0f, 4.0f);
       std::vector<uint16_t> c(m * n + 64, 0xffff), bias(n);
       for (int64_t i = 0; i < m * n; ++i)
-        c[i] = bench::floatToHalf(dist(rng));
+        c[i] = rt::floatToHalf(dist(rng));
       for (auto &x : bias)
-        x = bench::floatToHalf(dist(rng));
+        x = rt::floatToHalf(dist(rng));
       rt::DeviceBuffer C = rt::DeviceBuffer::fromHost(device, c);
       rt::DeviceBuffer Bias = rt::DeviceBuffer::fromHost(device, bias);
       rt::Module module =
@@ -52,9 +52,9 @@ TEST_F(BiasGeluGpu, MatchesFloat64OnOddAndLargeShapes) {
       std::vector<uint16_t> got = C.download<uint16_t>();
       test::RelativeError error;
       for (int64_t i = 0; i < m * n; ++i) {
-        double x = bench::halfToFloat(c[i]) + bench::halfToFloat(bias[i % n]);
+        double x = rt::halfToFloat(c[i]) + rt::halfToFloat(bias[i % n]);
         double ref = test::geluReference(x, tanhForm);
-        error.add(bench::halfToFloat(got[i]), ref);
+        error.add(rt::halfToFloat(got[i]), ref);
       }
       for (int64_t i = m * n; i < m * n + 64; ++i)
         EXPECT_EQ(got[i], 0xffff) << variant.name << ": wrote past the end";
@@ -71,9 +71,9 @@ TEST_F(BiasGeluGpu, MatchesFloat64OnOddAndLargeShapes) {
 TEST_F(BiasGeluGpu, ContractBoundaries) {
   rt::Device device = rt::Device::open();
   for (const auto &variant : variants) {
-    bool tanhForm = variant.config.value("tanh", false);
-    int64_t bm = variant.config.at("block_m"),
-            bn = variant.config.at("block_n");
+    bool tanhForm = variant.config.getBool("tanh", false);
+    int64_t bm = variant.config.getInt("block_m"),
+            bn = variant.config.getInt("block_n");
     rt::Module module =
         rt::Module::load(device, variant.cubinPath, variant.manifestPath);
     rt::Kernel kernel = module.kernel(variant.name);
@@ -86,9 +86,9 @@ TEST_F(BiasGeluGpu, ContractBoundaries) {
       const int64_t guard = 64;
       std::vector<uint16_t> c(m * n + guard, 0xffff), bias(n);
       for (int64_t i = 0; i < m * n; ++i)
-        c[i] = bench::floatToHalf(dist(rng));
+        c[i] = rt::floatToHalf(dist(rng));
       for (auto &x : bias)
-        x = bench::floatToHalf(dist(rng));
+        x = rt::floatToHalf(dist(rng));
       rt::DeviceBuffer C = rt::DeviceBuffer::fromHost(device, c);
       rt::DeviceBuffer Bias = rt::DeviceBuffer::fromHost(device, bias);
       rt::Stream stream(device);
@@ -98,9 +98,9 @@ TEST_F(BiasGeluGpu, ContractBoundaries) {
       std::vector<uint16_t> got = C.download<uint16_t>();
       test::RelativeError error;
       for (int64_t i = 0; i < m * n; ++i)
-        error.add(bench::halfToFloat(got[i]),
-                  test::geluReference(bench::halfToFloat(c[i]) +
-                                          bench::halfToFloat(bias[i % n]),
+        error.add(rt::halfToFloat(got[i]),
+                  test::geluReference(rt::halfToFloat(c[i]) +
+                                          rt::halfToFloat(bias[i % n]),
                                       tanhForm));
       std::string where =
           variant.name + " " + std::to_string(m) + "x" + std::to_string(n);

@@ -8,10 +8,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "../../benchmarks/common/GemmArgs.h"
-#include "../../benchmarks/common/Half.h"
 #include "GpuTest.h"
+#include "common/GemmArgs.h"
 
+#include "tile/runtime/Half.h"
 #include "tile/runtime/Runtime.h"
 
 #include <gtest/gtest.h>
@@ -55,12 +55,11 @@ double applyEpilogue(const std::string &epilogue, double x, double bias) {
 
 /// Relative error of `variant` on one shape; -1 when an element is NaN or
 /// the guard past C was overwritten.
-double gemmRelativeError(rt::Device &device,
-                         const bench::KernelVariant &variant, Shape s,
-                         bool sampled) {
+double gemmRelativeError(rt::Device &device, const rt::KernelVariant &variant,
+                         Shape s, bool sampled) {
   std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
-  bool bf16In = variant.config.value("in_dtype", "f16") == "bf16";
-  bool bf16Out = variant.config.at("out_dtype") == "bf16";
+  bool bf16In = variant.config.getString("in_dtype", "f16") == "bf16";
+  bool bf16Out = variant.config.getString("out_dtype") == "bf16";
   // The inputs depend only on the shape and the input type: drawn once per
   // pair (drawing 2 x 8192^2 values per variant dominated the test's time),
   // with the generator's state after them, so that what follows (bias,
@@ -78,36 +77,36 @@ double gemmRelativeError(rt::Device &device,
     inputs.a.resize(s.m * s.k);
     inputs.b.resize(s.k * s.n);
     for (auto &x : inputs.a)
-      x = bench::floatToLow(dist(inputs.rng), bf16In);
+      x = rt::floatToLow(dist(inputs.rng), bf16In);
     for (auto &x : inputs.b)
-      x = bench::floatToLow(dist(inputs.rng), bf16In);
+      x = rt::floatToLow(dist(inputs.rng), bf16In);
     inputs.af.resize(inputs.a.size());
     inputs.bf.resize(inputs.b.size());
     for (size_t i = 0; i < inputs.a.size(); ++i)
-      inputs.af[i] = bench::lowToFloat(inputs.a[i], bf16In);
+      inputs.af[i] = rt::lowToFloat(inputs.a[i], bf16In);
     for (size_t i = 0; i < inputs.b.size(); ++i)
-      inputs.bf[i] = bench::lowToFloat(inputs.b[i], bf16In);
+      inputs.bf[i] = rt::lowToFloat(inputs.b[i], bf16In);
   }
   std::mt19937 rng = inputs.rng;
   const std::vector<uint16_t> &a = inputs.a, &b = inputs.b;
   const std::vector<double> &af = inputs.af, &bf = inputs.bf;
-  bool halfOut = variant.config.at("out_dtype") != "f32";
+  bool halfOut = variant.config.getString("out_dtype") != "f32";
   size_t outBytes = halfOut ? 2 : 4;
   // Transposed variants take A as K x M and B as N x K: upload those
   // transposed; the reference below uses the M x K and K x N values.
-  bool transposeA = variant.config.value("transpose_a", false);
-  bool transposeB = variant.config.value("transpose_b", false);
+  bool transposeA = variant.config.getBool("transpose_a", false);
+  bool transposeB = variant.config.getBool("transpose_b", false);
   rt::DeviceBuffer A = rt::DeviceBuffer::fromHost(
       device, transposeA ? transposed(a, s.m, s.k) : a);
   rt::DeviceBuffer B = rt::DeviceBuffer::fromHost(
       device, transposeB ? transposed(b, s.k, s.n) : b);
   // Epilogue variants add a bias of N output-type values.
-  std::string epilogue = variant.config.value("epilogue", "none");
+  std::string epilogue = variant.config.getString("epilogue", "none");
   std::vector<uint16_t> biasBits(s.n);
   std::vector<double> bias(s.n, 0.0);
   for (int64_t j = 0; j < s.n; ++j) {
-    biasBits[j] = bench::floatToLow(dist(rng), bf16Out);
-    bias[j] = bench::lowToFloat(biasBits[j], bf16Out);
+    biasBits[j] = rt::floatToLow(dist(rng), bf16Out);
+    bias[j] = rt::lowToFloat(biasBits[j], bf16Out);
   }
   const int64_t guard = 64;
   rt::DeviceBuffer C(device, (s.m * s.n + guard) * outBytes);
@@ -130,7 +129,7 @@ double gemmRelativeError(rt::Device &device,
   if (halfOut) {
     std::vector<uint16_t> raw = C.download<uint16_t>();
     for (size_t i = 0; i < c.size(); ++i)
-      c[i] = bench::lowToFloat(raw[i], bf16Out);
+      c[i] = rt::lowToFloat(raw[i], bf16Out);
     for (int64_t i = 0; i < guard; ++i)
       guardIntact &= raw[s.m * s.n + i] == 0xffff;
   } else {
@@ -193,12 +192,12 @@ double gemmRelativeError(rt::Device &device,
   return std::sqrt(diff / norm);
 }
 
-double tolerance(const bench::KernelVariant &variant) {
+double tolerance(const rt::KernelVariant &variant) {
   // f16 inputs are exact in f32 products; f32 accumulation errors grow with
   // K (about 1e-5 measured at K = 8192); an f16 output adds one rounding
   // (2^-11).
   // A bf16 output rounds to 2^-8.
-  std::string out = variant.config.at("out_dtype");
+  std::string out = variant.config.getString("out_dtype");
   return out == "bf16" ? 5e-3 : out == "f16" ? 1e-3 : 1e-4;
 }
 
@@ -240,12 +239,12 @@ TEST_F(GemmGpu, SmallAndOddShapesAreExactToRounding) {
 TEST_F(GemmGpu, ContractBoundaries) {
   rt::Device device = rt::Device::open();
   for (const auto &variant : variants) {
-    int64_t d = variant.config.value("divisibility", int64_t(1));
-    int64_t bm = variant.config.at("block_m"),
-            bn = variant.config.at("block_n"),
-            bk = variant.config.at("block_k");
+    int64_t d = variant.config.getInt("divisibility", 1);
+    int64_t bm = variant.config.getInt("block_m"),
+            bn = variant.config.getInt("block_n"),
+            bk = variant.config.getInt("block_k");
     // M is a row length (and so promised a multiple) only with transpose_a.
-    int64_t dm = variant.config.value("transpose_a", false) ? d : 1;
+    int64_t dm = variant.config.getBool("transpose_a", false) ? d : 1;
     for (Shape s :
          {Shape{dm, d, d}, Shape{bm, bn, bk}, Shape{bm + dm, bn + d, bk + d},
           Shape{dm, bn + d, d}, Shape{bm, d, 2 * bk + d}}) {
@@ -265,14 +264,13 @@ TEST_F(GemmGpu, ContractBoundaries) {
 TEST_F(GemmGpu, MisusesAreRefused) {
   rt::Device device = rt::Device::open();
   for (const auto &variant : variants) {
-    bool ta = variant.config.value("transpose_a", false);
-    bool tb = variant.config.value("transpose_b", false);
-    bool bias = variant.config.value("epilogue", "none") != "none";
-    rt::DType in = variant.config.value("in_dtype", "f16") == "bf16"
+    bool ta = variant.config.getBool("transpose_a", false);
+    bool tb = variant.config.getBool("transpose_b", false);
+    bool bias = variant.config.getString("epilogue", "none") != "none";
+    rt::DType in = variant.config.getString("in_dtype", "f16") == "bf16"
                        ? rt::DType::bf16
                        : rt::DType::f16;
-    rt::DType out =
-        *rt::parseDType(variant.config.at("out_dtype").get<std::string>());
+    rt::DType out = *rt::parseDType(variant.config.getString("out_dtype"));
     rt::Module module =
         rt::Module::load(device, variant.cubinPath, variant.manifestPath);
     rt::Kernel kernel = module.kernel(variant.name);

@@ -10,9 +10,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "../../benchmarks/common/Half.h"
 #include "GpuTest.h"
 
+#include "tile/runtime/Half.h"
 #include "tile/runtime/Runtime.h"
 
 #include <gtest/gtest.h>
@@ -43,25 +43,25 @@ struct Shape {
 /// with a 64-element guard. Returns the relative error against float64
 /// from the same rounded inputs; -1 if the guard was overwritten.
 double gemmSoftmaxError(rt::Device &device, rt::Kernel &kernel,
-                        const bench::KernelVariant &variant, Shape s) {
-  bool bf16 = variant.config.at("in_dtype") == "bf16";
+                        const rt::KernelVariant &variant, Shape s) {
+  bool bf16 = variant.config.getString("in_dtype") == "bf16";
   rt::DType inType = bf16 ? rt::DType::bf16 : rt::DType::f16;
   // With a head dimension: Y = softmax(A x B^T) x V, the probabilities
   // rounded to the input type in registers before the second gemm.
-  int64_t headDim = variant.config.value("head_dim", 0);
+  int64_t headDim = variant.config.getInt("head_dim", 0);
   if (headDim && s.headCols)
     headDim = s.headCols;
   std::mt19937 rng(s.m * 31 + s.n * 7 + s.k);
   std::normal_distribution<float> dist(0.0f, s.scale);
   std::vector<uint16_t> a(s.m * s.k), b(s.n * s.k);
   for (auto &x : a)
-    x = bench::floatToLow(dist(rng), bf16);
+    x = rt::floatToLow(dist(rng), bf16);
   for (auto &x : b)
-    x = bench::floatToLow(dist(rng), bf16);
+    x = rt::floatToLow(dist(rng), bf16);
   std::vector<uint16_t> v(s.n * std::max<int64_t>(headDim, 1));
   std::normal_distribution<float> unit(0.0f, 1.0f);
   for (auto &x : v)
-    x = bench::floatToLow(unit(rng), bf16);
+    x = rt::floatToLow(unit(rng), bf16);
   int64_t cols = headDim ? headDim : s.n; // of Y
   std::vector<float> sentinel(s.m * cols + 64, -7.0f);
   rt::DeviceBuffer A = rt::DeviceBuffer::fromHost(device, a);
@@ -84,8 +84,8 @@ double gemmSoftmaxError(rt::Device &device, rt::Kernel &kernel,
     for (int64_t c = 0; c < s.n; ++c) {
       double dot = 0;
       for (int64_t i = 0; i < s.k; ++i)
-        dot += double(bench::lowToFloat(a[r * s.k + i], bf16)) *
-               bench::lowToFloat(b[c * s.k + i], bf16);
+        dot += double(rt::lowToFloat(a[r * s.k + i], bf16)) *
+               rt::lowToFloat(b[c * s.k + i], bf16);
       scores[c] = dot;
       maxValue = std::max(maxValue, dot);
     }
@@ -97,7 +97,7 @@ double gemmSoftmaxError(rt::Device &device, rt::Kernel &kernel,
       if (!headDim)
         ref[c] = p;
       for (int64_t d = 0; d < headDim; ++d)
-        ref[d] += p * bench::lowToFloat(v[c * headDim + d], bf16);
+        ref[d] += p * rt::lowToFloat(v[c * headDim + d], bf16);
     }
     for (int64_t c = 0; c < cols; ++c)
       error.add(got[r * cols + c], ref[c]);
@@ -113,16 +113,16 @@ double gemmSoftmaxError(rt::Device &device, rt::Kernel &kernel,
 /// large (scale 4: scores of order 4000, one f32 ulp ~ 2^-12). P x V: one
 /// rounding of the probabilities to f16 (2^-11) or bf16 (2^-8), averaged
 /// over the row.
-double tolerance(const bench::KernelVariant &variant, Shape s) {
-  if (variant.config.value("head_dim", 0))
-    return variant.config.at("in_dtype") == "bf16" ? 1e-2 : 2e-3;
+double tolerance(const rt::KernelVariant &variant, Shape s) {
+  if (variant.config.getInt("head_dim", 0))
+    return variant.config.getString("in_dtype") == "bf16" ? 1e-2 : 2e-3;
   return s.scale > 1.0f ? 2e-3 : 1e-4;
 }
 
 TEST_F(GemmSoftmaxGpu, MatchesFloat64InTheMmaLayout) {
   rt::Device device = rt::Device::open();
   for (const auto &variant : variants) {
-    int64_t blockN = variant.config.at("block_n");
+    int64_t blockN = variant.config.getInt("block_n");
     rt::Module module =
         rt::Module::load(device, variant.cubinPath, variant.manifestPath);
     rt::Kernel kernel = module.kernel(variant.name);
@@ -145,15 +145,16 @@ TEST_F(GemmSoftmaxGpu, MatchesFloat64InTheMmaLayout) {
 TEST_F(GemmSoftmaxGpu, ContractBoundaries) {
   rt::Device device = rt::Device::open();
   for (const auto &variant : variants) {
-    int64_t bm = variant.config.at("block_m"),
-            bk = variant.config.at("block_k");
+    int64_t bm = variant.config.getInt("block_m"),
+            bk = variant.config.getInt("block_k");
     rt::Module module =
         rt::Module::load(device, variant.cubinPath, variant.manifestPath);
     rt::Kernel kernel = module.kernel(variant.name);
     std::optional<int64_t> bound =
         test::contractUpperBound(kernel.info(), "B", 0);
     ASSERT_TRUE(bound) << variant.name << ": no bound on B[0]";
-    EXPECT_EQ(*bound, int64_t(variant.config.at("block_n"))) << variant.name;
+    EXPECT_EQ(*bound, int64_t(variant.config.getInt("block_n")))
+        << variant.name;
     int64_t n = *bound;
     for (Shape s :
          {Shape{1, n, 1, 1.0f}, Shape{bm, 1, bk, 1.0f},
@@ -174,10 +175,11 @@ TEST_F(GemmSoftmaxGpu, ContractBoundaries) {
 TEST_F(GemmSoftmaxGpu, MisusesAreRefused) {
   rt::Device device = rt::Device::open();
   for (const auto &variant : variants) {
-    rt::DType in = variant.config.at("in_dtype") == "bf16" ? rt::DType::bf16
-                                                           : rt::DType::f16;
-    int64_t headDim = variant.config.value("head_dim", 0);
-    int64_t blockN = variant.config.at("block_n");
+    rt::DType in = variant.config.getString("in_dtype") == "bf16"
+                       ? rt::DType::bf16
+                       : rt::DType::f16;
+    int64_t headDim = variant.config.getInt("head_dim", 0);
+    int64_t blockN = variant.config.getInt("block_n");
     rt::Module module =
         rt::Module::load(device, variant.cubinPath, variant.manifestPath);
     rt::Kernel kernel = module.kernel(variant.name);

@@ -8,9 +8,8 @@
 #ifndef TILE_TEST_GPU_GPUTEST_H
 #define TILE_TEST_GPU_GPUTEST_H
 
-#include "../../benchmarks/common/KernelIndex.h"
-#include "../../benchmarks/common/RelativeError.h"
-
+#include "tile/runtime/KernelIndex.h"
+#include "tile/runtime/RelativeError.h"
 #include "tile/runtime/Runtime.h"
 
 #include <gtest/gtest.h>
@@ -27,12 +26,15 @@ namespace tile::test {
 
 /// The compiled variants of `generator`, or the reason to skip (non-empty).
 inline std::string findGpuVariants(const std::string &generator,
-                                   std::vector<bench::KernelVariant> &out) {
+                                   std::vector<rt::KernelVariant> &out) {
   std::string why;
   if (!rt::isDriverAvailable(&why) || rt::deviceCount() == 0)
     return "no CUDA GPU: " + (why.empty() ? std::string("no device") : why);
-  std::string dir = bench::kernelDir(TILE_KERNEL_DIR_DEFAULT);
-  auto found = bench::loadVariants(dir, generator);
+  std::string dir = rt::kernelDir(TILE_KERNEL_DIR_DEFAULT);
+  std::string error;
+  auto found = rt::loadKernelIndex(dir, generator, &error);
+  if (!found && error.rfind("no ", 0) != 0)
+    return error; // a broken index, not missing kernels
   if (!found || found->empty())
     return "no compiled " + (generator.empty() ? "" : generator + " ") +
            "kernels in " + dir + " (run tile-kernels --out-dir=DIR)";
@@ -49,12 +51,12 @@ protected:
     if (!why.empty())
       GTEST_SKIP() << why;
   }
-  std::vector<bench::KernelVariant> variants;
+  std::vector<rt::KernelVariant> variants;
 };
 
 /// ||got - ref|| / ||ref|| over the elements added, and whether every
 /// result was finite: the accuracy measure of the kernel GPU tests.
-using bench::RelativeError;
+using rt::RelativeError;
 
 /// GELU in float64: exact x/2 (1 + erf(x / sqrt 2)) or the tanh form.
 inline double geluReference(double x, bool tanhForm) {

@@ -56,8 +56,9 @@ std::string captureStdout(const std::function<void()> &work) {
 TEST_F(PrintGpu, PrintsScalarsSharedTilesAndFragments) {
   rt::Device device = rt::Device::open();
   for (const auto &variant : variants) {
-    int64_t rows = variant.config.at("rows"), cols = variant.config.at("cols");
-    int64_t threads = variant.config.at("threads");
+    int64_t rows = variant.config.getInt("rows"),
+            cols = variant.config.getInt("cols");
+    int64_t threads = variant.config.getInt("threads");
     // Two blocks: only block 0 prints.
     std::vector<float> x(2 * rows * cols);
     for (size_t i = 0; i < x.size(); ++i)

@@ -7,9 +7,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "../../benchmarks/common/Half.h"
 #include "GpuTest.h"
 
+#include "tile/runtime/Half.h"
 #include "tile/runtime/Runtime.h"
 
 #include <gtest/gtest.h>
@@ -35,7 +35,7 @@ uint32_t toBits(float value, const std::string &dtype) {
     std::memcpy(&bits, &value, 4);
     return bits;
   }
-  return bench::floatToLow(value, dtype == "bf16");
+  return rt::floatToLow(value, dtype == "bf16");
 }
 double fromBits(uint32_t bits, const std::string &dtype) {
   if (dtype == "f32") {
@@ -43,7 +43,7 @@ double fromBits(uint32_t bits, const std::string &dtype) {
     std::memcpy(&value, &bits, 4);
     return value;
   }
-  return bench::lowToFloat(static_cast<uint16_t>(bits), dtype == "bf16");
+  return rt::lowToFloat(static_cast<uint16_t>(bits), dtype == "bf16");
 }
 
 /// The error of `out` (m x n `dtype` elements, then anything) against the
@@ -71,15 +71,15 @@ test::RelativeError softmaxError(const std::vector<double> &x,
 TEST_F(SoftmaxGpu, MatchesFloat64) {
   rt::Device device = rt::Device::open();
   for (const auto &variant : variants) {
-    std::string dtype = variant.config.at("dtype");
-    int64_t blockN = variant.config.at("block_n");
+    std::string dtype = variant.config.getString("dtype");
+    int64_t blockN = variant.config.getInt("block_n");
     size_t bytes = dtype == "f32" ? 4 : 2;
     rt::DType type = *rt::parseDType(dtype);
     // Relative error of one rounding of the output type, with margin.
     double tolerance = dtype == "f32" ? 1e-5 : dtype == "f16" ? 2e-3 : 1e-2;
     // Online variants take rows of any length: several chunks, a partial
     // last one, and (rows % 4 == 2) a first chunk that starts with -inf.
-    bool online = variant.config.value("online", false);
+    bool online = variant.config.getBool("online", false);
     std::vector<std::pair<int64_t, int64_t>> shapes = {
         {1, 1}, {7, blockN / 2 + 3}, {129, blockN}, {64, blockN - 1}};
     if (online)
@@ -155,10 +155,10 @@ std::vector<uint8_t> randomRows(int64_t m, int64_t n, const std::string &dtype,
 TEST_F(SoftmaxGpu, ContractBoundaries) {
   rt::Device device = rt::Device::open();
   for (const auto &variant : variants) {
-    std::string dtype = variant.config.at("dtype");
-    int64_t blockN = variant.config.at("block_n");
-    int64_t rows = variant.config.at("rows");
-    bool online = variant.config.value("online", false);
+    std::string dtype = variant.config.getString("dtype");
+    int64_t blockN = variant.config.getInt("block_n");
+    int64_t rows = variant.config.getInt("rows");
+    bool online = variant.config.getBool("online", false);
     rt::DType type = *rt::parseDType(dtype);
     double tolerance = dtype == "f32" ? 1e-5 : dtype == "f16" ? 2e-3 : 1e-2;
     rt::Module module =
@@ -204,8 +204,8 @@ TEST_F(SoftmaxGpu, ContractBoundaries) {
 TEST_F(SoftmaxGpu, MisusesAreRefused) {
   rt::Device device = rt::Device::open();
   for (const auto &variant : variants) {
-    std::string dtype = variant.config.at("dtype");
-    int64_t blockN = variant.config.at("block_n");
+    std::string dtype = variant.config.getString("dtype");
+    int64_t blockN = variant.config.getInt("block_n");
     rt::DType type = *rt::parseDType(dtype);
     size_t bytes = dtype == "f32" ? 4 : 2;
     rt::Module module =
@@ -217,7 +217,7 @@ TEST_F(SoftmaxGpu, MisusesAreRefused) {
     rt::DeviceBuffer X(device, m * n * bytes), Y(device, m * n * bytes);
     Y.fillBytes(0x7f);
     std::string prefix = "kernel '" + variant.name + "': requires ";
-    if (!variant.config.value("online", false))
+    if (!variant.config.getBool("online", false))
       test::expectRefused(
           device,
           [&] {

@@ -49,7 +49,7 @@ struct VectorAddData {
 constexpr uint32_t kPoison = 0x7fc00001u; // a NaN no addition produces
 
 /// Runs `variant` on `data`; returns the number of mismatching elements.
-int64_t checkVectorAdd(rt::Device &device, const bench::KernelVariant &variant,
+int64_t checkVectorAdd(rt::Device &device, const rt::KernelVariant &variant,
                        VectorAddData &data) {
   rt::Module module =
       rt::Module::load(device, variant.cubinPath, variant.manifestPath);
@@ -101,7 +101,7 @@ TEST_F(VectorAddGpu, LargeAndOddSizesAreExact) {
 TEST_F(VectorAddGpu, ContractBoundaries) {
   rt::Device device = rt::Device::open();
   for (const auto &variant : variants) {
-    int64_t blockN = variant.config.at("block_n");
+    int64_t blockN = variant.config.getInt("block_n");
     rt::Module module =
         rt::Module::load(device, variant.cubinPath, variant.manifestPath);
     rt::Kernel kernel = module.kernel(variant.name);

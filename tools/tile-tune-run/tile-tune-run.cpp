@@ -1,4 +1,4 @@
-//===- TileTuneRun.cpp - The GPU side of the autotuner --------------------===//
+//===- tile-tune-run.cpp - The GPU side of the autotuner ------------------===//
 //
 //   tile-tune-run DIR --shape=4096x4096x4096 [--cache=FILE] [--force]
 //
@@ -16,18 +16,21 @@
 
 #include "common/Flags.h"
 #include "common/GemmArgs.h"
-#include "common/Half.h"
-#include "common/KernelIndex.h"
-#include "common/RelativeError.h"
-#include "common/TuneCache.h"
 
+#include "tile/runtime/Half.h"
+#include "tile/runtime/KernelIndex.h"
+#include "tile/runtime/RelativeError.h"
 #include "tile/runtime/Runtime.h"
+#include "tile/runtime/TuneCache.h"
+
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
+#include <fstream>
 #include <iostream>
 #include <optional>
 #include <random>
@@ -179,7 +182,7 @@ std::optional<Search> readSearch(const std::string &dir) {
 /// Why candidate `v` cannot run on `device`, read from its manifest before
 /// loading it (loading would fail): more dynamic shared memory per block
 /// than the device allows. Empty if it fits.
-std::string sharedMemoryMisfit(const bench::KernelVariant &v,
+std::string sharedMemoryMisfit(const rt::KernelVariant &v,
                                const rt::Device &device) {
   const rt::KernelInfo *info =
       rt::loadManifestFile(v.manifestPath).findKernel(v.name);
@@ -213,7 +216,7 @@ static int run(int argc, char **argv) {
     return 2;
   const std::string &generator = search->generator;
   std::string indexError;
-  auto candidates = bench::loadVariants(options->dir, generator, &indexError);
+  auto candidates = rt::loadKernelIndex(options->dir, generator, &indexError);
   if (!candidates) {
     std::cerr << "tile-tune-run: " << indexError << "\n";
     return 2;
@@ -233,20 +236,20 @@ static int run(int argc, char **argv) {
   std::string shape = std::to_string(options->m) + "x" +
                       std::to_string(options->n) + "x" +
                       std::to_string(options->k);
-  bench::TuneKey key{
+  rt::TuneKey key{
       device.name(),  std::to_string(cc.major) + "." + std::to_string(cc.minor),
       generator,      shape,
       search->dtypes, search->toolchain};
-  bench::TuneCache cache(options->cache);
+  rt::TuneCache cache(options->cache);
   if (!cache.error().empty())
     std::cerr << "tile-tune-run: " << options->cache
               << " is not a tuning cache (" << cache.error()
               << "): searching, and replacing it with this search's result\n";
   if (!options->force)
-    if (std::optional<bench::TuneResult> hit = cache.lookup(key)) {
+    if (std::optional<rt::TuneResult> hit = cache.lookup(key)) {
       std::cout << "cached: " << hit->winner << ", " << hit->medianUs
-                << " us (measured " << hit->date << "), key "
-                << key.toJson().dump() << "; no search (--force searches)\n";
+                << " us (measured " << hit->date << "), key " << key.toJson()
+                << "; no search (--force searches)\n";
       return 0;
     }
 
@@ -259,9 +262,9 @@ static int run(int argc, char **argv) {
   std::normal_distribution<float> dist(0.0f, 1.0f);
   std::vector<uint16_t> a(m * k), b(k * n);
   for (auto &x : a)
-    x = bench::floatToLow(dist(rng), inBf16);
+    x = rt::floatToLow(dist(rng), inBf16);
   for (auto &x : b)
-    x = bench::floatToLow(dist(rng), inBf16);
+    x = rt::floatToLow(dist(rng), inBf16);
   rt::DeviceBuffer A(device, a.size() * 2), B(device, b.size() * 2);
   A.copyFromHost(a.data(), a.size() * 2);
   B.copyFromHost(b.data(), b.size() * 2);
@@ -278,8 +281,8 @@ static int run(int argc, char **argv) {
   for (auto [i, j] : samples) {
     double sum = 0;
     for (int64_t p = 0; p < k; ++p)
-      sum += double(bench::lowToFloat(a[i * k + p], inBf16)) *
-             bench::lowToFloat(b[p * n + j], inBf16);
+      sum += double(rt::lowToFloat(a[i * k + p], inBf16)) *
+             rt::lowToFloat(b[p * n + j], inBf16);
     reference.push_back(sum);
   }
   double tolerance = outType == "f32" ? 1e-4 : outType == "f16" ? 2e-3 : 2e-2;
@@ -293,7 +296,7 @@ static int run(int argc, char **argv) {
   struct Row {
     std::string name, status;
     double medianUs = 0;
-    nlohmann::json config;
+    rt::KernelConfig config;
   };
   std::vector<Row> rows;
   double flops = 2.0 * m * n * k;
@@ -301,10 +304,10 @@ static int run(int argc, char **argv) {
   // timed. The compile side pruned against a table or a saved description
   // of the GPU; this GPU decides, so a candidate that does not fit is
   // pruned here, with the reason, instead of failing to load or launch.
-  auto evaluate = [&](const bench::KernelVariant &v, Row &row) {
+  auto evaluate = [&](const rt::KernelVariant &v, Row &row) {
     if (!bench::keepsDivisibility(v.config, m, n, k)) {
       row.status = "skipped: compiled for rows that are multiples of " +
-                   std::to_string(v.config.value("divisibility", 1)) +
+                   std::to_string(v.config.getInt("divisibility", 1)) +
                    ", which this shape's are not";
       return;
     }
@@ -322,7 +325,7 @@ static int run(int argc, char **argv) {
         bench::gemmArgs(v.config, A, B, C, /*bias=*/nullptr, m, n, k);
     kernel.launch(stream, args);
     stream.synchronize();
-    bench::RelativeError error;
+    rt::RelativeError error;
     if (outType == "f32") {
       std::vector<float> out = C.download<float>();
       for (size_t s = 0; s < samples.size(); ++s)
@@ -330,10 +333,9 @@ static int run(int argc, char **argv) {
     } else {
       std::vector<uint16_t> out = C.download<uint16_t>();
       for (size_t s = 0; s < samples.size(); ++s)
-        error.add(
-            bench::lowToFloat(out[samples[s].first * n + samples[s].second],
-                              outType == "bf16"),
-            reference[s]);
+        error.add(rt::lowToFloat(out[samples[s].first * n + samples[s].second],
+                                 outType == "bf16"),
+                  reference[s]);
     }
     if (!error.finite || !(error.value() <= tolerance)) {
       char text[96];
@@ -358,13 +360,13 @@ static int run(int argc, char **argv) {
     row.medianUs = times[times.size() / 2];
   };
   for (size_t c = 0; c < candidates->size(); ++c) {
-    const bench::KernelVariant &v = (*candidates)[c];
+    const rt::KernelVariant &v = (*candidates)[c];
     Row row{v.name, "", 0, v.config};
     try {
       evaluate(v, row);
     } catch (const std::exception &error) {
-      // rt::Error from the runtime; a configuration in index.json of the
-      // wrong type or value (nlohmann, gemmArgs, keepsDivisibility).
+      // rt::Error from the runtime or a configuration key of the wrong type
+      // (KernelConfig); a wrong value (gemmArgs, keepsDivisibility).
       row.status = std::string("failed: ") + error.what();
     }
     std::cout << "[" << c + 1 << "/" << candidates->size() << "] " << row.name

@@ -2,7 +2,7 @@
 //
 // What tile-kernels --out-dir and tile-tune --out-dir write, in the format
 // the GPU tests, benchmarks and tile-tune-run read
-// (benchmarks/common/KernelIndex.h): per kernel <name>.ptx, .cubin and
+// (tile/runtime/KernelIndex.h): per kernel <name>.ptx, .cubin and
 // .manifest.json (and the tile IR as .mlir when given), listed with their
 // generator and configuration in index.json.
 //

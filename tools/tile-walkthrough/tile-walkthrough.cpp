@@ -1,4 +1,4 @@
-//===- Walkthrough.cpp - The whole workflow, section by section -----------===//
+//===- tile-walkthrough.cpp - The whole workflow, section by section ------===//
 //
 //   tile-walkthrough [--kernels=DIR] [--report=FILE] [--quick]
 //

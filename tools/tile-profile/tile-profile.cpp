@@ -1,4 +1,4 @@
-//===- Profile.cpp - Per-kernel profiler ----------------------------------===//
+//===- tile-profile.cpp - Per-kernel profiler -----------------------------===//
 //
 //   tile-profile --kernel=REGEX --shape=SHAPE [--kernels=DIR] [--runs=N]
 //                [--warmup=N] [--sass] [--no-ceilings] [--json=FILE]
@@ -23,9 +23,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "common/Flags.h"
-#include "common/Half.h"
-#include "common/KernelIndex.h"
 
+#include "tile/runtime/Half.h"
+#include "tile/runtime/KernelIndex.h"
 #include "tile/runtime/Runtime.h"
 
 #include <cublas_v2.h>
@@ -56,7 +56,7 @@ struct Options {
 
 std::optional<Options> parseOptions(int argc, char **argv) {
   Options o;
-  o.dir = bench::kernelDir(TILE_KERNEL_DIR_DEFAULT);
+  o.dir = rt::kernelDir(TILE_KERNEL_DIR_DEFAULT);
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     auto value = [&](const char *flag) { return bench::flagValue(arg, flag); };
@@ -110,12 +110,12 @@ struct Workload {
 };
 
 /// The workload of `variant` for `shape`; the error says what is expected.
-std::optional<Workload> workloadFor(const bench::KernelVariant &variant,
+std::optional<Workload> workloadFor(const rt::KernelVariant &variant,
                                     const rt::KernelInfo &info,
                                     const std::vector<int64_t> &shape,
                                     std::string &error) {
   const std::string &g = variant.generator;
-  const nlohmann::json &c = variant.config;
+  const rt::KernelConfig &c = variant.config;
   auto want = [&](size_t rank, const char *form) {
     if (shape.size() == rank)
       return true;
@@ -132,13 +132,13 @@ std::optional<Workload> workloadFor(const bench::KernelVariant &variant,
     if (!want(3, "MxNxK"))
       return std::nullopt;
     int64_t m = shape[0], n = shape[1], k = shape[2];
-    bool ta = c.value("transpose_a", false);
+    bool ta = c.getBool("transpose_a", false);
     // gemm_softmax takes B as N x K.
-    bool tb = g == "gemm_softmax" || c.value("transpose_b", false);
+    bool tb = g == "gemm_softmax" || c.getBool("transpose_b", false);
     w.shapes["A"] = ta ? std::vector<int64_t>{k, m} : std::vector{m, k};
     w.shapes["B"] = tb ? std::vector<int64_t>{n, k} : std::vector{k, n};
     w.flops = 2.0 * m * n * k;
-    int64_t headDim = c.value("head_dim", 0);
+    int64_t headDim = c.getInt("head_dim", 0);
     if (g == "gemm_softmax" && headDim > 0) {
       w.shapes["V"] = {n, headDim};
       w.shapes["Y"] = {m, headDim};
@@ -160,11 +160,12 @@ std::optional<Workload> workloadFor(const bench::KernelVariant &variant,
     }
     int64_t b = shape[0], h = shape[1], sq = shape[2];
     int64_t sk = shape.size() == 4 ? shape[3] : sq;
-    int64_t d = c.value("head_dim", 64);
+    int64_t d = c.getInt("head_dim", 64);
     w.shapes["Q"] = w.shapes["O"] = {b, h, sq, d};
     w.shapes["K"] = w.shapes["V"] = {b, h, sk, d};
     w.shapes["LSE"] = {b, h, sq};
-    w.flops = 4.0 * b * h * sq * sk * d * (c.value("causal", false) ? 0.5 : 1);
+    w.flops =
+        4.0 * b * h * sq * sk * d * (c.getBool("causal", false) ? 0.5 : 1);
   } else {
     error = "the profiler does not know the shapes of " + g + " kernels";
     return std::nullopt;
@@ -205,8 +206,8 @@ rt::DeviceBuffer randomBuffer(const rt::Device &device, rt::DType type,
     float x = dist(rng);
     uint8_t *p = host.data() + i * size;
     if (type == rt::DType::f16 || type == rt::DType::bf16) {
-      uint16_t bits = type == rt::DType::f16 ? bench::floatToHalf(x)
-                                             : bench::floatToBf16(x);
+      uint16_t bits =
+          type == rt::DType::f16 ? rt::floatToHalf(x) : rt::floatToBf16(x);
       std::memcpy(p, &bits, 2);
     } else if (type == rt::DType::f32) {
       std::memcpy(p, &x, 4);
@@ -360,13 +361,14 @@ int main(int argc, char **argv) {
               << ")\n";
     return 0;
   }
-  auto all = bench::loadVariants(options->dir, "");
+  std::string indexError;
+  auto all = rt::loadKernelIndex(options->dir, "", &indexError);
   if (!all) {
-    std::cerr << "tile-profile: no kernel index in " << options->dir
+    std::cerr << "tile-profile: " << indexError
               << " (run tile-kernels --out-dir=" << options->dir << ")\n";
     return 1;
   }
-  std::vector<bench::KernelVariant> chosen;
+  std::vector<rt::KernelVariant> chosen;
   for (const auto &variant : *all)
     if (std::regex_search(variant.name, pattern))
       chosen.push_back(variant);

@@ -1,17 +1,19 @@
 //===- Half.h - f16 and bf16 conversion on the host -------------*- C++ -*-===//
 //
-// float <-> f16 / bf16 bit patterns (round to nearest even) for test inputs
-// and references; no dependency on the CUDA runtime headers.
+// float <-> f16 / bf16 bit patterns (round to nearest even): how a host
+// program fills f16/bf16 buffers (DeviceBuffer::fromHost of uint16_t) and
+// reads them back (download<uint16_t>). Header only, no dependency on the
+// CUDA runtime headers.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILE_BENCHMARKS_COMMON_HALF_H
-#define TILE_BENCHMARKS_COMMON_HALF_H
+#ifndef TILE_RUNTIME_HALF_H
+#define TILE_RUNTIME_HALF_H
 
 #include <cstdint>
 #include <cstring>
 
-namespace tile::bench {
+namespace tile::rt {
 
 inline float halfToFloat(uint16_t h) {
   uint32_t sign = uint32_t(h & 0x8000) << 16;
@@ -91,6 +93,6 @@ inline uint16_t floatToLow(float f, bool bf16) {
   return bf16 ? floatToBf16(f) : floatToHalf(f);
 }
 
-} // namespace tile::bench
+} // namespace tile::rt
 
-#endif // TILE_BENCHMARKS_COMMON_HALF_H
+#endif // TILE_RUNTIME_HALF_H

@@ -1,18 +1,21 @@
 //===- RelativeError.h - Accuracy against a reference -----------*- C++ -*-===//
 //
-// How every GPU check here compares a result with its float64 reference:
+// How the GPU tests and tools compare a result with its float64 reference:
 // the relative error sqrt(sum (got - ref)^2 / sum ref^2) over the compared
 // elements, and whether every result was finite (a NaN never passes).
+// Header only.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILE_BENCHMARKS_COMMON_RELATIVEERROR_H
-#define TILE_BENCHMARKS_COMMON_RELATIVEERROR_H
+#ifndef TILE_RUNTIME_RELATIVEERROR_H
+#define TILE_RUNTIME_RELATIVEERROR_H
 
 #include <cmath>
 
-namespace tile::bench {
+namespace tile::rt {
 
+/// Accumulates the squared error and the squared norm of the reference;
+/// add() per element (or a partial sum), value() at the end.
 struct RelativeError {
   double diff = 0, norm = 0;
   bool finite = true;
@@ -29,6 +32,6 @@ struct RelativeError {
   double value() const { return std::sqrt(diff / norm); }
 };
 
-} // namespace tile::bench
+} // namespace tile::rt
 
-#endif // TILE_BENCHMARKS_COMMON_RELATIVEERROR_H
+#endif // TILE_RUNTIME_RELATIVEERROR_H

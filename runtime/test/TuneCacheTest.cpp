@@ -1,12 +1,13 @@
 //===- TuneCacheTest.cpp - The autotuner's result cache -------------------===//
 //
-// CPU-only: a result is found again under exactly its key, never when any
-// part of the key (GPU, compute capability, generator, shape, types,
-// toolchain) differs, and survives a reload from disk.
+// No GPU needed: a result is found again under exactly its key, never when
+// any part of the key (GPU, compute capability, generator, shape, types,
+// toolchain) differs, and survives a reload from disk with its
+// configuration; a file that is not a cache starts empty with the reason.
 //
 //===----------------------------------------------------------------------===//
 
-#include "../../benchmarks/common/TuneCache.h"
+#include "tile/runtime/TuneCache.h"
 
 #include <gtest/gtest.h>
 
@@ -14,7 +15,7 @@
 #include <filesystem>
 #include <fstream>
 
-using namespace tile::bench;
+using namespace tile::rt;
 
 namespace {
 
@@ -34,7 +35,10 @@ TEST(TuneCache, ReusesOnlyAnExactKey) {
     EXPECT_FALSE(cache.lookup(h200Key()));
     ASSERT_TRUE(cache.store({h200Key(),
                              "gemm_f16_f32_128x128x64_t128_s3",
-                             {{"block_m", 128}},
+                             {{"block_m", int64_t(128)},
+                              {"in_dtype", std::string("bf16")},
+                              {"transpose_a", true},
+                              {"scale", 0.5}},
                              340.5,
                              "2026-11-30T20:00Z"}));
   }
@@ -42,7 +46,11 @@ TEST(TuneCache, ReusesOnlyAnExactKey) {
   std::optional<TuneResult> hit = reloaded.lookup(h200Key());
   ASSERT_TRUE(hit);
   EXPECT_EQ(hit->winner, "gemm_f16_f32_128x128x64_t128_s3");
-  EXPECT_EQ(hit->config["block_m"], 128);
+  EXPECT_EQ(hit->config.getInt("block_m"), 128);
+  EXPECT_EQ(hit->config.getString("in_dtype"), "bf16");
+  EXPECT_TRUE(hit->config.getBool("transpose_a"));
+  EXPECT_DOUBLE_EQ(hit->config.getNumber("scale"), 0.5);
+  EXPECT_EQ(hit->config.entries().size(), 4u);
   EXPECT_DOUBLE_EQ(hit->medianUs, 340.5);
 
   // Any part of the key that differs misses.
@@ -88,7 +96,11 @@ TEST(TuneCache, MalformedEntriesStartEmptyWithTheReason) {
         "\"9.0\", \"generator\": \"gemm\", \"shape\": \"1x1x1\", \"dtypes\": "
         "\"f16->f32\", \"toolchain\": \"t\"}, \"winner\": \"w\", \"config\": "
         "{}, "
-        "\"median_us\": \"fast\"}]}"}) {
+        "\"median_us\": \"fast\"}]}",
+        "{\"results\": [{\"key\": {\"gpu\": \"g\", \"compute_capability\": "
+        "\"9.0\", \"generator\": \"gemm\", \"shape\": \"1x1x1\", \"dtypes\": "
+        "\"f16->f32\", \"toolchain\": \"t\"}, \"winner\": \"w\", \"config\": "
+        "{\"block_m\": [128]}, \"median_us\": 1.0}]}"}) {
     std::ofstream(path) << text;
     TuneCache cache(path);
     EXPECT_EQ(cache.size(), 0u) << text;
@@ -100,6 +112,20 @@ TEST(TuneCache, MalformedEntriesStartEmptyWithTheReason) {
     EXPECT_TRUE(reread.lookup(h200Key())) << text;
   }
   std::remove(path.c_str());
+}
+
+TEST(TuneCache, KeyAsJson) {
+  EXPECT_EQ(h200Key().toJson(),
+            "{\"compute_capability\":\"9.0\",\"dtypes\":\"f16->f32\","
+            "\"generator\":\"gemm\",\"gpu\":\"NVIDIA H200\",\"shape\":"
+            "\"4096x4096x4096\",\"toolchain\":\"LLVM 22.1.8; ptxas V13.0.88; "
+            "PTX 0x1\"}");
+}
+
+TEST(TuneCache, UnwritableFileFailsTheStore) {
+  TuneCache cache("/nonexistent-dir/tune-cache.json");
+  EXPECT_EQ(cache.error(), "");
+  EXPECT_FALSE(cache.store({h200Key(), "w", {}, 1.0, "now"}));
 }
 
 } // namespace
