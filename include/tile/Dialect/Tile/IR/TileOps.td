@@ -198,12 +198,14 @@ def Tile_AllocSharedOp : Tile_Op<"alloc_shared",
     [MemoryEffects<[MemAlloc<DefaultResource>]>]> {
   let summary = "allocate a tile in shared memory";
   let description = [{
-    Allocates a statically shaped tile in the block's shared memory. It lives
-    until the end of the kernel. Lowered to a view into the kernel's dynamic
-    shared memory at byte `offset`, which `-tile-plan-shared-memory` chooses
-    (a multiple of 128; tiles whose uses do not overlap may share bytes) and
-    which `convert-tile-to-gpu` requires; the kernel manifest reports the
-    total (the kernel's `tile.shared_memory_bytes`).
+    Allocates a statically shaped tile in the block's shared memory. Its
+    bytes are its own from its first use to its last (a loop's whole body
+    when it is used inside one); a tile used only after another's last use
+    may get the same bytes, behind a barrier. Lowered to a view into the
+    kernel's dynamic shared memory at byte `offset`, which
+    `-tile-plan-shared-memory` chooses (a multiple of 128) and which
+    `convert-tile-to-gpu` requires; the kernel manifest reports the total
+    (the kernel's `tile.shared_memory_bytes`).
 
     Example:
 
