@@ -330,7 +330,7 @@ int main(int argc, char **argv) {
   const rt::KernelVariant *biasGelu = nullptr;
   if (epilogueKernels)
     for (const auto &v : *epilogueKernels)
-      if (!v.config.getBool("tanh", false))
+      if (!v.config.getOrDefault(config::bias_gelu::tanh))
         biasGelu = &v;
   // Each fused variant with the same GEMM without its epilogue (its name
   // less the epilogue suffix). (b) runs each such GEMM followed by the
@@ -342,7 +342,7 @@ int main(int argc, char **argv) {
       fusedAndPlain;
   std::vector<const rt::KernelVariant *> plainGemms;
   for (const auto &v : variants) {
-    std::string epilogue = v.config.getString("epilogue", "none");
+    std::string epilogue = v.config.getOrDefault(config::gemm::epilogue);
     if (epilogue == "none")
       continue;
     // The same configuration without the epilogue ("_<epilogue>" and
