@@ -73,7 +73,7 @@ void benchAttention(benchmark::State &state, const rt::KernelVariant &variant,
 int main(int argc, char **argv) {
   std::vector<rt::KernelVariant> variants;
   if (std::optional<int> exitCode = bench::startBenchmark(
-          argc, argv, TILE_KERNEL_DIR_DEFAULT, "attention", variants))
+          argc, argv, TILE_KERNEL_DIR_DEFAULT, key::generator, variants))
     return *exitCode;
   fixture = std::make_unique<Fixture>(rt::Device::open());
   // The largest tensor: 4 x 32 x 16384 x 128 16-bit values (one draw, used

@@ -275,8 +275,9 @@ void benchCublasLtGeluBias(benchmark::State &state, Problem p) {
 
 int main(int argc, char **argv) {
   std::vector<rt::KernelVariant> variants;
-  if (std::optional<int> exitCode = bench::startBenchmark(
-          argc, argv, TILE_KERNEL_DIR_DEFAULT, "gemm", variants))
+  if (std::optional<int> exitCode =
+          bench::startBenchmark(argc, argv, TILE_KERNEL_DIR_DEFAULT,
+                                config::gemm::generator, variants))
     return *exitCode;
   std::vector<Problem> problems = {{1024, 1024, 1024},
                                    {2048, 2048, 2048},
@@ -323,8 +324,9 @@ int main(int argc, char **argv) {
   // against the same GEMM followed by the separate bias_gelu kernel, cuBLAS
   // followed by it, and cuBLASLt's own GELU_BIAS epilogue.
   std::string indexError;
-  auto epilogueKernels = rt::loadKernelIndex(
-      rt::kernelDir(TILE_KERNEL_DIR_DEFAULT), "bias_gelu", &indexError);
+  auto epilogueKernels =
+      rt::loadKernelIndex(rt::kernelDir(TILE_KERNEL_DIR_DEFAULT),
+                          config::bias_gelu::generator, &indexError);
   if (!epilogueKernels)
     std::cerr << indexError << "\n";
   const rt::KernelVariant *biasGelu = nullptr;

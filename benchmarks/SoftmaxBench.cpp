@@ -74,7 +74,7 @@ void benchSoftmax(benchmark::State &state, const rt::KernelVariant &variant,
 int main(int argc, char **argv) {
   std::vector<rt::KernelVariant> variants;
   if (std::optional<int> exitCode = bench::startBenchmark(
-          argc, argv, TILE_KERNEL_DIR_DEFAULT, "softmax", variants))
+          argc, argv, TILE_KERNEL_DIR_DEFAULT, key::generator, variants))
     return *exitCode;
   std::vector<Shape> shapes = {
       {4096, 4096},

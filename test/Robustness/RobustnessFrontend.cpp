@@ -206,19 +206,19 @@ int gen(const std::string &generator, Fields fields, Options options) {
   if (take(fields, "opt", opt))
     options.compile.target.optLevel = unsigned(opt);
   Variant variant;
-  if (generator == "vector_add")
+  if (generator == tile::config::vector_add::generator)
     variant = takeConfig(fields, vectorAddVariant);
-  else if (generator == "print_demo")
+  else if (generator == tile::config::print_demo::generator)
     variant = takeConfig(fields, printDemoVariant);
-  else if (generator == "bias_gelu")
+  else if (generator == tile::config::bias_gelu::generator)
     variant = takeConfig(fields, biasGeluVariant);
-  else if (generator == "gemm_softmax")
+  else if (generator == tile::config::gemm_softmax::generator)
     variant = takeConfig(fields, gemmSoftmaxVariant);
-  else if (generator == "attention")
+  else if (generator == tile::config::attention::generator)
     variant = takeConfig(fields, attentionVariant);
-  else if (generator == "softmax")
+  else if (generator == tile::config::softmax::generator)
     variant = takeConfig(fields, softmaxVariant);
-  else if (generator == "gemm")
+  else if (generator == tile::config::gemm::generator)
     variant = takeConfig(fields, gemmVariant);
   else
     return usage("unknown generator '" + generator + "'");

@@ -30,7 +30,7 @@ namespace key = config::attention;
 namespace {
 
 struct AttentionGpuKernels {
-  static const char *name() { return "attention"; }
+  static const char *name() { return key::generator; }
 };
 using AttentionGpu = test::VariantTest<AttentionGpuKernels>;
 

@@ -23,7 +23,7 @@ namespace key = config::bias_gelu;
 namespace {
 
 struct BiasGeluGpuKernels {
-  static const char *name() { return "bias_gelu"; }
+  static const char *name() { return key::generator; }
 };
 using BiasGeluGpu = test::VariantTest<BiasGeluGpuKernels>;
 

@@ -29,7 +29,7 @@ namespace key = config::gemm;
 namespace {
 
 struct GemmGpuKernels {
-  static const char *name() { return "gemm"; }
+  static const char *name() { return key::generator; }
 };
 using GemmGpu = test::VariantTest<GemmGpuKernels>;
 

@@ -28,7 +28,7 @@ namespace key = config::gemm_softmax;
 namespace {
 
 struct GemmSoftmaxGpuKernels {
-  static const char *name() { return "gemm_softmax"; }
+  static const char *name() { return key::generator; }
 };
 using GemmSoftmaxGpu = test::VariantTest<GemmSoftmaxGpuKernels>;
 

@@ -31,7 +31,7 @@ namespace key = config::print_demo;
 namespace {
 
 struct PrintDemoKernels {
-  static const char *name() { return "print_demo"; }
+  static const char *name() { return key::generator; }
 };
 using PrintGpu = test::VariantTest<PrintDemoKernels>;
 

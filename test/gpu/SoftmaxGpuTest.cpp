@@ -26,7 +26,7 @@ namespace key = config::softmax;
 namespace {
 
 struct SoftmaxGpuKernels {
-  static const char *name() { return "softmax"; }
+  static const char *name() { return key::generator; }
 };
 using SoftmaxGpu = test::VariantTest<SoftmaxGpuKernels>;
 

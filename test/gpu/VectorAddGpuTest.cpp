@@ -23,7 +23,7 @@ namespace key = config::vector_add;
 namespace {
 
 struct VectorAddGpuKernels {
-  static const char *name() { return "vector_add"; }
+  static const char *name() { return key::generator; }
 };
 using VectorAddGpu = test::VariantTest<VectorAddGpuKernels>;
 

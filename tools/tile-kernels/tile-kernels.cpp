@@ -411,19 +411,19 @@ int emitOne() {
     return 1;
   }
   Variant variant;
-  if (kernelName == "vector_add")
+  if (kernelName == key::vector_add::generator)
     variant = vectorAddVariant(configFromOptions<VectorAddConfig>());
-  else if (kernelName == "print_demo")
+  else if (kernelName == key::print_demo::generator)
     variant = printDemoVariant(configFromOptions<PrintDemoConfig>());
-  else if (kernelName == "gemm")
+  else if (kernelName == key::gemm::generator)
     variant = gemmVariant(configFromOptions<GemmConfig>());
-  else if (kernelName == "softmax")
+  else if (kernelName == key::softmax::generator)
     variant = softmaxVariant(configFromOptions<SoftmaxConfig>());
-  else if (kernelName == "gemm_softmax")
+  else if (kernelName == key::gemm_softmax::generator)
     variant = gemmSoftmaxVariant(configFromOptions<GemmSoftmaxConfig>());
-  else if (kernelName == "attention")
+  else if (kernelName == key::attention::generator)
     variant = attentionVariant(configFromOptions<AttentionConfig>());
-  else if (kernelName == "bias_gelu")
+  else if (kernelName == key::bias_gelu::generator)
     variant = biasGeluVariant(configFromOptions<BiasGeluConfig>());
   else {
     llvm::errs() << "tile-kernels: unknown kernel '" << kernelName

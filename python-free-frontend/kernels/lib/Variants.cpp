@@ -5,37 +5,37 @@
 namespace tile::fe {
 
 Variant vectorAddVariant(const VectorAddConfig &c) {
-  return {"vector_add", c.kernelName(), configToJson(c),
+  return {config::vector_add::generator, c.kernelName(), configToJson(c),
           [c](Program &p) { return buildVectorAdd(p, c); }};
 }
 
 Variant printDemoVariant(const PrintDemoConfig &c) {
-  return {"print_demo", c.kernelName(), configToJson(c),
+  return {config::print_demo::generator, c.kernelName(), configToJson(c),
           [c](Program &p) { return buildPrintDemo(p, c); }};
 }
 
 Variant biasGeluVariant(const BiasGeluConfig &c) {
-  return {"bias_gelu", c.kernelName(), configToJson(c),
+  return {config::bias_gelu::generator, c.kernelName(), configToJson(c),
           [c](Program &p) { return buildBiasGelu(p, c); }};
 }
 
 Variant gemmSoftmaxVariant(const GemmSoftmaxConfig &c) {
-  return {"gemm_softmax", c.kernelName(), configToJson(c),
+  return {config::gemm_softmax::generator, c.kernelName(), configToJson(c),
           [c](Program &p) { return buildGemmSoftmax(p, c); }};
 }
 
 Variant attentionVariant(const AttentionConfig &c) {
-  return {"attention", c.kernelName(), configToJson(c),
+  return {config::attention::generator, c.kernelName(), configToJson(c),
           [c](Program &p) { return buildAttention(p, c); }};
 }
 
 Variant softmaxVariant(const SoftmaxConfig &c) {
-  return {"softmax", c.kernelName(), configToJson(c),
+  return {config::softmax::generator, c.kernelName(), configToJson(c),
           [c](Program &p) { return buildSoftmax(p, c); }};
 }
 
 Variant gemmVariant(const GemmConfig &c) {
-  return {"gemm", c.kernelName(), configToJson(c),
+  return {config::gemm::generator, c.kernelName(), configToJson(c),
           [c](Program &p) { return buildGemm(p, c); }, c.sharedMemoryBytes()};
 }
 

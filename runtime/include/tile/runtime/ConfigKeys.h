@@ -11,6 +11,7 @@
 // configuration through these keys instead of spelling the strings:
 //
 //   namespace key = tile::config::gemm;
+//   auto variants = loadKernelIndex(dir, key::generator);
 //   int64_t bm = variant.config.get(key::blockM);
 //   bool ta = variant.config.getOrDefault(key::transposeA);
 //
@@ -40,6 +41,8 @@ using StringKey = Key<const char *>;
 
 /// vector_add: C = A + B.
 namespace vector_add {
+/// The generator's name in index.json ("generator") and tile-kernels.
+inline constexpr const char *generator = "vector_add";
 inline constexpr IntKey blockN{"block_n", 1024, "block-n"};
 inline constexpr IntKey threads{"threads", 256, "num-threads"};
 inline constexpr StringKey dtype{"dtype", "f32", "dtype"};
@@ -47,6 +50,8 @@ inline constexpr StringKey dtype{"dtype", "f32", "dtype"};
 
 /// print_demo: device printing (no flags: tile-kernels builds its default).
 namespace print_demo {
+/// The generator's name in index.json ("generator") and tile-kernels.
+inline constexpr const char *generator = "print_demo";
 inline constexpr IntKey rows{"rows", 16};
 inline constexpr IntKey cols{"cols", 8};
 inline constexpr IntKey threads{"threads", 64};
@@ -54,6 +59,8 @@ inline constexpr IntKey threads{"threads", 64};
 
 /// gemm: C = A x B on tensor cores.
 namespace gemm {
+/// The generator's name in index.json ("generator") and tile-kernels.
+inline constexpr const char *generator = "gemm";
 inline constexpr IntKey blockM{"block_m", 128, "block-m"};
 inline constexpr IntKey blockN{"block_n", 128, "block-n"};
 inline constexpr IntKey blockK{"block_k", 32, "block-k"};
@@ -72,6 +79,8 @@ inline constexpr BoolKey stagedEpilogue{"staged_epilogue", false,
 
 /// bias_gelu: C = gelu(C + bias) in place.
 namespace bias_gelu {
+/// The generator's name in index.json ("generator") and tile-kernels.
+inline constexpr const char *generator = "bias_gelu";
 inline constexpr IntKey blockM{"block_m", 4, "block-m"};
 inline constexpr IntKey blockN{"block_n", 1024, "block-n"};
 inline constexpr IntKey threads{"threads", 256, "num-threads"};
@@ -81,6 +90,8 @@ inline constexpr BoolKey tanh{"tanh", false, "tanh"};
 
 /// gemm_softmax: Y = softmax(A x B^T) [x V].
 namespace gemm_softmax {
+/// The generator's name in index.json ("generator") and tile-kernels.
+inline constexpr const char *generator = "gemm_softmax";
 inline constexpr IntKey blockM{"block_m", 64, "block-m"};
 inline constexpr IntKey blockN{"block_n", 64, "block-n"};
 inline constexpr IntKey blockK{"block_k", 32, "block-k"};
@@ -92,6 +103,8 @@ inline constexpr IntKey headDim{"head_dim", 0, "head-dim"};
 
 /// attention: FlashAttention forward.
 namespace attention {
+/// The generator's name in index.json ("generator") and tile-kernels.
+inline constexpr const char *generator = "attention";
 inline constexpr IntKey blockM{"block_m", 64, "block-m"};
 inline constexpr IntKey blockN{"block_n", 64, "block-n"};
 inline constexpr IntKey headDim{"head_dim", 64, "head-dim"};
@@ -104,6 +117,8 @@ inline constexpr BoolKey lse{"lse", false, "lse"};
 
 /// softmax: Y = softmax(X) along rows.
 namespace softmax {
+/// The generator's name in index.json ("generator") and tile-kernels.
+inline constexpr const char *generator = "softmax";
 inline constexpr IntKey rows{"rows", 1, "block-m"};
 inline constexpr IntKey blockN{"block_n", 4096, "block-n"};
 inline constexpr IntKey threads{"threads", 256, "num-threads"};
