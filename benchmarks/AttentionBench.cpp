@@ -24,6 +24,8 @@
 #include <random>
 
 using namespace tile;
+/// The configuration keys of the attention generator's variants.
+namespace key = config::attention;
 
 namespace {
 
@@ -44,17 +46,17 @@ void benchAttention(benchmark::State &state, const rt::KernelVariant &variant,
   if (!kernel)
     return;
   const int64_t batch = 4, heads = 32;
-  int64_t d = variant.config.getInt("head_dim");
-  bool causal = variant.config.getBool("causal");
-  rt::DType type = variant.config.getString("dtype") == "bf16" ? rt::DType::bf16
-                                                               : rt::DType::f16;
+  int64_t d = variant.config.get(key::headDim);
+  bool causal = variant.config.get(key::causal);
+  rt::DType type = variant.config.get(key::dtype) == "bf16" ? rt::DType::bf16
+                                                            : rt::DType::f16;
   std::vector<int64_t> shape = {batch, heads, seq, d};
   rt::DeviceBuffer(&qkv)[3] = fixture->inputs[type == rt::DType::bf16];
   std::vector<rt::Arg> args = {rt::Arg::buffer(qkv[0], type, shape),
                                rt::Arg::buffer(qkv[1], type, shape),
                                rt::Arg::buffer(qkv[2], type, shape),
                                rt::Arg::buffer(fixture->O, type, shape)};
-  if (variant.config.getBool("lse", false))
+  if (variant.config.getOrDefault(key::lse))
     args.push_back(
         rt::Arg::buffer(fixture->LSE, rt::DType::f32, {batch, heads, seq}));
   double flops = 4.0 * batch * heads * double(seq) * seq * d;
@@ -71,7 +73,7 @@ void benchAttention(benchmark::State &state, const rt::KernelVariant &variant,
 int main(int argc, char **argv) {
   std::vector<rt::KernelVariant> variants;
   if (std::optional<int> exitCode = bench::startBenchmark(
-          argc, argv, TILE_KERNEL_DIR_DEFAULT, "attention", variants))
+          argc, argv, TILE_KERNEL_DIR_DEFAULT, key::generator, variants))
     return *exitCode;
   fixture = std::make_unique<Fixture>(rt::Device::open());
   // The largest tensor: 4 x 32 x 16384 x 128 16-bit values (one draw, used

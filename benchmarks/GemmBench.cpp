@@ -275,8 +275,9 @@ void benchCublasLtGeluBias(benchmark::State &state, Problem p) {
 
 int main(int argc, char **argv) {
   std::vector<rt::KernelVariant> variants;
-  if (std::optional<int> exitCode = bench::startBenchmark(
-          argc, argv, TILE_KERNEL_DIR_DEFAULT, "gemm", variants))
+  if (std::optional<int> exitCode =
+          bench::startBenchmark(argc, argv, TILE_KERNEL_DIR_DEFAULT,
+                                config::gemm::generator, variants))
     return *exitCode;
   std::vector<Problem> problems = {{1024, 1024, 1024},
                                    {2048, 2048, 2048},
@@ -323,14 +324,15 @@ int main(int argc, char **argv) {
   // against the same GEMM followed by the separate bias_gelu kernel, cuBLAS
   // followed by it, and cuBLASLt's own GELU_BIAS epilogue.
   std::string indexError;
-  auto epilogueKernels = rt::loadKernelIndex(
-      rt::kernelDir(TILE_KERNEL_DIR_DEFAULT), "bias_gelu", &indexError);
+  auto epilogueKernels =
+      rt::loadKernelIndex(rt::kernelDir(TILE_KERNEL_DIR_DEFAULT),
+                          config::bias_gelu::generator, &indexError);
   if (!epilogueKernels)
     std::cerr << indexError << "\n";
   const rt::KernelVariant *biasGelu = nullptr;
   if (epilogueKernels)
     for (const auto &v : *epilogueKernels)
-      if (!v.config.getBool("tanh", false))
+      if (!v.config.getOrDefault(config::bias_gelu::tanh))
         biasGelu = &v;
   // Each fused variant with the same GEMM without its epilogue (its name
   // less the epilogue suffix). (b) runs each such GEMM followed by the
@@ -342,7 +344,7 @@ int main(int argc, char **argv) {
       fusedAndPlain;
   std::vector<const rt::KernelVariant *> plainGemms;
   for (const auto &v : variants) {
-    std::string epilogue = v.config.getString("epilogue", "none");
+    std::string epilogue = v.config.getOrDefault(config::gemm::epilogue);
     if (epilogue == "none")
       continue;
     // The same configuration without the epilogue ("_<epilogue>" and

@@ -20,6 +20,8 @@
 #include <random>
 
 using namespace tile;
+/// The configuration keys of the softmax generator's variants.
+namespace key = config::softmax;
 
 namespace {
 
@@ -72,7 +74,7 @@ void benchSoftmax(benchmark::State &state, const rt::KernelVariant &variant,
 int main(int argc, char **argv) {
   std::vector<rt::KernelVariant> variants;
   if (std::optional<int> exitCode = bench::startBenchmark(
-          argc, argv, TILE_KERNEL_DIR_DEFAULT, "softmax", variants))
+          argc, argv, TILE_KERNEL_DIR_DEFAULT, key::generator, variants))
     return *exitCode;
   std::vector<Shape> shapes = {
       {4096, 4096},
@@ -111,10 +113,10 @@ int main(int argc, char **argv) {
       // Every one-pass variant that holds a row, and every online
       // (two-pass) one; the summary reports the fastest.
       for (const auto &v : variants) {
-        if (v.config.getString("dtype") != dtype)
+        if (v.config.get(key::dtype) != dtype)
           continue;
-        if (!v.config.getBool("online", false) &&
-            int64_t(v.config.getInt("block_n")) < s.n)
+        if (!v.config.getOrDefault(key::online) &&
+            int64_t(v.config.get(key::blockN)) < s.n)
           continue;
         const rt::KernelVariant *variant = &v;
         configure(benchmark::RegisterBenchmark(

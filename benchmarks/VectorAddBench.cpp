@@ -81,8 +81,9 @@ void benchVectorAdd(benchmark::State &state, const rt::KernelVariant &variant) {
 
 int main(int argc, char **argv) {
   std::vector<rt::KernelVariant> variants;
-  if (std::optional<int> exitCode = bench::startBenchmark(
-          argc, argv, TILE_KERNEL_DIR_DEFAULT, "vector_add", variants))
+  if (std::optional<int> exitCode =
+          bench::startBenchmark(argc, argv, TILE_KERNEL_DIR_DEFAULT,
+                                config::vector_add::generator, variants))
     return *exitCode;
   fixture = std::make_unique<Fixture>(rt::Device::open());
   std::cout << "device: " << fixture->device.name() << " ("

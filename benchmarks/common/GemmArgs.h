@@ -23,23 +23,24 @@ inline std::vector<rt::Arg>
 gemmArgs(const rt::KernelConfig &config, const rt::DeviceBuffer &a,
          const rt::DeviceBuffer &b, const rt::DeviceBuffer &c,
          const rt::DeviceBuffer *bias, int64_t m, int64_t n, int64_t k) {
-  rt::DType in = config.getString("in_dtype", "f16") == "bf16" ? rt::DType::bf16
-                                                               : rt::DType::f16;
+  rt::DType in = config.getOrDefault(config::gemm::inDtype) == "bf16"
+                     ? rt::DType::bf16
+                     : rt::DType::f16;
   std::optional<rt::DType> out =
-      rt::parseDType(config.getString("out_dtype", "f32"));
+      rt::parseDType(config.getOrDefault(config::gemm::outDtype));
   if (!out)
     throw std::invalid_argument("gemm config with an unknown out_dtype");
   std::vector<rt::Arg> args = {
       rt::Arg::buffer(a, in,
-                      config.getBool("transpose_a", false)
+                      config.getOrDefault(config::gemm::transposeA)
                           ? std::vector<int64_t>{k, m}
                           : std::vector<int64_t>{m, k}),
       rt::Arg::buffer(b, in,
-                      config.getBool("transpose_b", false)
+                      config.getOrDefault(config::gemm::transposeB)
                           ? std::vector<int64_t>{n, k}
                           : std::vector<int64_t>{k, n}),
       rt::Arg::buffer(c, *out, {m, n})};
-  if (config.getString("epilogue", "none") != "none") {
+  if (config.getOrDefault(config::gemm::epilogue) != "none") {
     if (!bias)
       throw std::invalid_argument("gemm variant with an epilogue needs a bias");
     args.push_back(rt::Arg::buffer(*bias, *out, {n}));
@@ -52,12 +53,12 @@ gemmArgs(const rt::KernelConfig &config, const rt::DeviceBuffer &a,
 /// and C (N) are multiples of it. The runtime refuses to launch otherwise.
 inline bool keepsDivisibility(const rt::KernelConfig &config, int64_t m,
                               int64_t n, int64_t k) {
-  int64_t d = config.getInt("divisibility", 1);
+  int64_t d = config.getOrDefault(config::gemm::divisibility);
   if (d < 1)
     throw std::invalid_argument("gemm config with divisibility " +
                                 std::to_string(d) + ", expected at least 1");
-  int64_t rowA = config.getBool("transpose_a", false) ? m : k;
-  int64_t rowB = config.getBool("transpose_b", false) ? k : n;
+  int64_t rowA = config.getOrDefault(config::gemm::transposeA) ? m : k;
+  int64_t rowB = config.getOrDefault(config::gemm::transposeB) ? k : n;
   return rowA % d == 0 && rowB % d == 0 && n % d == 0;
 }
 

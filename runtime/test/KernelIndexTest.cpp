@@ -165,6 +165,25 @@ TEST(KernelConfig, TypedGettersAndTheirErrors) {
                     "\"dtype\" is a string, expected a number");
 }
 
+TEST(KernelConfig, ReadsByTheGeneratorsKeys) {
+  namespace key = tile::config::gemm;
+  KernelConfig config = {{"block_m", int64_t(64)},
+                         {"in_dtype", std::string("bf16")},
+                         {"transpose_a", true},
+                         {"epilogue", int64_t(3)}};
+  EXPECT_EQ(config.get(key::blockM), 64);
+  EXPECT_EQ(config.get(key::inDtype), "bf16");
+  EXPECT_TRUE(config.get(key::transposeA));
+  // Keys an older index lacks: the generator's default, or an error.
+  EXPECT_EQ(config.getOrDefault(key::divisibility), 1);
+  EXPECT_FALSE(config.getOrDefault(key::transposeB));
+  EXPECT_EQ(config.getOrDefault(key::outDtype), "f32");
+  EXPECT_TILE_ERROR(config.get(key::blockN), "kernel config: no \"block_n\"");
+  // The key's type is checked as the getters do.
+  EXPECT_TILE_ERROR(config.getOrDefault(key::epilogue),
+                    "\"epilogue\" is an integer, expected a string");
+}
+
 TEST(KernelConfig, JsonRoundTrip) {
   KernelConfig config = KernelConfig::fromJson(
       R"({"b": true, "i": -3, "f": 1.5, "s": "x", "big": 18446744073709551615})");

@@ -188,6 +188,16 @@ bool take(Fields &fields, const char *key, std::string &out) {
   return true;
 }
 
+/// The generator's default configuration with the fields of `fields` that
+/// are its keys (Config::forEachField) moved into it.
+template <typename Config>
+Variant takeConfig(Fields &fields, Variant (*variant)(const Config &)) {
+  Config c;
+  Config::forEachField(
+      c, [&](const auto &key, auto &field) { take(fields, key.name, field); });
+  return variant(c);
+}
+
 int gen(const std::string &generator, Fields fields, Options options) {
   int64_t opt = options.compile.target.optLevel;
   take(fields, "chip", options.compile.target.chip);
@@ -196,75 +206,22 @@ int gen(const std::string &generator, Fields fields, Options options) {
   if (take(fields, "opt", opt))
     options.compile.target.optLevel = unsigned(opt);
   Variant variant;
-  if (generator == "vector_add") {
-    VectorAddConfig c;
-    take(fields, "block_n", c.blockN);
-    take(fields, "threads", c.threads);
-    take(fields, "dtype", c.dtype);
-    variant = vectorAddVariant(c);
-  } else if (generator == "print_demo") {
-    PrintDemoConfig c;
-    take(fields, "rows", c.rows);
-    take(fields, "cols", c.cols);
-    take(fields, "threads", c.threads);
-    variant = printDemoVariant(c);
-  } else if (generator == "bias_gelu") {
-    BiasGeluConfig c;
-    take(fields, "block_m", c.blockM);
-    take(fields, "block_n", c.blockN);
-    take(fields, "threads", c.threads);
-    take(fields, "dtype", c.dtype);
-    take(fields, "tanh", c.tanhApproximation);
-    variant = biasGeluVariant(c);
-  } else if (generator == "gemm_softmax") {
-    GemmSoftmaxConfig c;
-    take(fields, "block_m", c.blockM);
-    take(fields, "block_n", c.blockN);
-    take(fields, "block_k", c.blockK);
-    take(fields, "threads", c.threads);
-    take(fields, "stages", c.stages);
-    take(fields, "in_dtype", c.inDtype);
-    take(fields, "head_dim", c.headDim);
-    variant = gemmSoftmaxVariant(c);
-  } else if (generator == "attention") {
-    AttentionConfig c;
-    take(fields, "block_m", c.blockM);
-    take(fields, "block_n", c.blockN);
-    take(fields, "head_dim", c.headDim);
-    take(fields, "threads", c.threads);
-    take(fields, "stages", c.stages);
-    take(fields, "dtype", c.dtype);
-    take(fields, "causal", c.causal);
-    take(fields, "lse", c.lse);
-    variant = attentionVariant(c);
-  } else if (generator == "softmax") {
-    SoftmaxConfig c;
-    take(fields, "rows", c.rows);
-    take(fields, "block_n", c.blockN);
-    take(fields, "threads", c.threads);
-    take(fields, "dtype", c.dtype);
-    take(fields, "online", c.online);
-    take(fields, "stages", c.stages);
-    variant = softmaxVariant(c);
-  } else if (generator == "gemm") {
-    GemmConfig c;
-    take(fields, "block_m", c.blockM);
-    take(fields, "block_n", c.blockN);
-    take(fields, "block_k", c.blockK);
-    take(fields, "threads", c.threads);
-    take(fields, "out_dtype", c.outDtype);
-    take(fields, "stages", c.stages);
-    take(fields, "raster_panel", c.rasterPanel);
-    take(fields, "transpose_b", c.transposeB);
-    take(fields, "in_dtype", c.inDtype);
-    take(fields, "transpose_a", c.transposeA);
-    take(fields, "epilogue", c.epilogue);
-    take(fields, "divisibility", c.divisibility);
-    take(fields, "staged_epilogue", c.stagedEpilogue);
-    variant = gemmVariant(c);
-  } else {
+  if (generator == tile::config::vector_add::generator)
+    variant = takeConfig(fields, vectorAddVariant);
+  else if (generator == tile::config::print_demo::generator)
+    variant = takeConfig(fields, printDemoVariant);
+  else if (generator == tile::config::bias_gelu::generator)
+    variant = takeConfig(fields, biasGeluVariant);
+  else if (generator == tile::config::gemm_softmax::generator)
+    variant = takeConfig(fields, gemmSoftmaxVariant);
+  else if (generator == tile::config::attention::generator)
+    variant = takeConfig(fields, attentionVariant);
+  else if (generator == tile::config::softmax::generator)
+    variant = takeConfig(fields, softmaxVariant);
+  else if (generator == tile::config::gemm::generator)
+    variant = takeConfig(fields, gemmVariant);
+  else
     return usage("unknown generator '" + generator + "'");
-  }
   if (!fields.empty())
     return usage("generator '" + generator + "' has no field '" +
                  fields.begin()->first + "'");

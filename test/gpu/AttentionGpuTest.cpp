@@ -24,11 +24,13 @@
 #include <tuple>
 
 using namespace tile;
+/// The configuration keys of the attention generator's variants.
+namespace key = config::attention;
 
 namespace {
 
 struct AttentionGpuKernels {
-  static const char *name() { return "attention"; }
+  static const char *name() { return key::generator; }
 };
 using AttentionGpu = test::VariantTest<AttentionGpuKernels>;
 
@@ -91,7 +93,7 @@ std::vector<uint16_t> runAttention(rt::Device &device,
   std::vector<rt::Arg> args = {
       rt::Arg::buffer(Q, type, qShape), rt::Arg::buffer(K, type, kShape),
       rt::Arg::buffer(V, type, kShape), rt::Arg::buffer(O, type, qShape)};
-  bool withLse = variant.config.getBool("lse", false);
+  bool withLse = variant.config.getOrDefault(key::lse);
   std::vector<float> lseInit(p.batch * p.heads * p.queries + guard, -7.0f);
   rt::DeviceBuffer L = rt::DeviceBuffer::fromHost(device, lseInit);
   if (withLse)
@@ -112,9 +114,9 @@ Problem drawProblem(const rt::KernelVariant &variant, int64_t batch,
             heads,
             queries,
             keys,
-            variant.config.getInt("head_dim"),
-            variant.config.getString("dtype") == "bf16",
-            variant.config.getBool("causal"),
+            variant.config.get(key::headDim),
+            variant.config.get(key::dtype) == "bf16",
+            variant.config.get(key::causal),
             {},
             {},
             {}};
@@ -139,12 +141,12 @@ struct Shape {
 };
 void expectMatchesFloat64(rt::Device &device, const rt::KernelVariant &variant,
                           Shape s) {
-  int64_t d = variant.config.getInt("head_dim");
+  int64_t d = variant.config.get(key::headDim);
   std::mt19937 rng(s.queries * 131 + s.keys * 7 + d);
   Problem p = drawProblem(variant, s.batch, s.heads, s.queries, s.keys, rng);
   std::vector<float> lse;
   std::vector<uint16_t> out = runAttention(device, variant, p, 64, &lse);
-  bool withLse = variant.config.getBool("lse", false);
+  bool withLse = variant.config.getOrDefault(key::lse);
   std::string where = variant.name + " " + std::to_string(s.batch) + "x" +
                       std::to_string(s.heads) + "x" +
                       std::to_string(s.queries) + "x" + std::to_string(s.keys);
@@ -196,8 +198,8 @@ TEST_F(AttentionGpu, MatchesFloat64) {
 TEST_F(AttentionGpu, ContractBoundaries) {
   rt::Device device = rt::Device::open();
   for (const auto &variant : variants) {
-    int64_t bm = variant.config.getInt("block_m"),
-            bn = variant.config.getInt("block_n");
+    int64_t bm = variant.config.get(key::blockM),
+            bn = variant.config.get(key::blockN);
     for (Shape s :
          {Shape{1, 1, 1, 1}, Shape{2, 3, bm + 1, 1}, Shape{1, 2, 1, bn + 1},
           Shape{2, 1, bm, bn}, Shape{1, 2, bm + 1, 2 * bn + 1},
@@ -213,12 +215,12 @@ TEST_F(AttentionGpu, ContractBoundaries) {
 TEST_F(AttentionGpu, ContractBoundariesNoKeys) {
   rt::Device device = rt::Device::open();
   for (const auto &variant : variants) {
-    int64_t bm = variant.config.getInt("block_m");
+    int64_t bm = variant.config.get(key::blockM);
     std::mt19937 rng(17);
     Problem p = drawProblem(variant, 2, 3, bm + 1, 0, rng);
     std::vector<float> lse;
     std::vector<uint16_t> out = runAttention(device, variant, p, 64, &lse);
-    bool withLse = variant.config.getBool("lse", false);
+    bool withLse = variant.config.getOrDefault(key::lse);
     for (size_t i = 0; i < p.q.size(); ++i)
       ASSERT_EQ(out[i] & 0x7fff, 0) << variant.name << ": O[" << i << "]";
     for (size_t i = p.q.size(); i < out.size(); ++i)
@@ -240,11 +242,10 @@ TEST_F(AttentionGpu, ContractBoundariesNoKeys) {
 TEST_F(AttentionGpu, MisusesAreRefused) {
   rt::Device device = rt::Device::open();
   for (const auto &variant : variants) {
-    rt::DType type = variant.config.getString("dtype") == "bf16"
-                         ? rt::DType::bf16
-                         : rt::DType::f16;
-    int64_t d = variant.config.getInt("head_dim");
-    bool withLse = variant.config.getBool("lse", false);
+    rt::DType type = variant.config.get(key::dtype) == "bf16" ? rt::DType::bf16
+                                                              : rt::DType::f16;
+    int64_t d = variant.config.get(key::headDim);
+    bool withLse = variant.config.getOrDefault(key::lse);
     rt::Module module =
         rt::Module::load(device, variant.cubinPath, variant.manifestPath);
     rt::Kernel kernel = module.kernel(variant.name);
@@ -308,9 +309,9 @@ TEST_F(AttentionGpu, LargeShapesSampled) {
   for (int64_t seq : {128, 1000, 4097, 8192}) {
     std::map<std::tuple<int64_t, bool, bool>, Case> cases;
     for (const auto &variant : variants) {
-      int64_t d = variant.config.getInt("head_dim");
-      bool bf16 = variant.config.getString("dtype") == "bf16";
-      bool causal = variant.config.getBool("causal");
+      int64_t d = variant.config.get(key::headDim);
+      bool bf16 = variant.config.get(key::dtype) == "bf16";
+      bool causal = variant.config.get(key::causal);
       auto [it, isNew] = cases.try_emplace({d, bf16, causal});
       Case &c = it->second;
       if (isNew) {

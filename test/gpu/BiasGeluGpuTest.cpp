@@ -17,18 +17,20 @@
 #include <random>
 
 using namespace tile;
+/// The configuration keys of the bias_gelu generator's variants.
+namespace key = config::bias_gelu;
 
 namespace {
 
 struct BiasGeluGpuKernels {
-  static const char *name() { return "bias_gelu"; }
+  static const char *name() { return key::generator; }
 };
 using BiasGeluGpu = test::VariantTest<BiasGeluGpuKernels>;
 
 TEST_F(BiasGeluGpu, MatchesFloat64OnOddAndLargeShapes) {
   rt::Device device = rt::Device::open();
   for (const auto &variant : variants) {
-    bool tanhForm = variant.config.getBool("tanh", false);
+    bool tanhForm = variant.config.getOrDefault(key::tanh);
     for (auto [m, n] : {std::pair<int64_t, int64_t>{1, 1},
                         {3, 5000},
                         {1000, 1000},
@@ -71,9 +73,9 @@ TEST_F(BiasGeluGpu, MatchesFloat64OnOddAndLargeShapes) {
 TEST_F(BiasGeluGpu, ContractBoundaries) {
   rt::Device device = rt::Device::open();
   for (const auto &variant : variants) {
-    bool tanhForm = variant.config.getBool("tanh", false);
-    int64_t bm = variant.config.getInt("block_m"),
-            bn = variant.config.getInt("block_n");
+    bool tanhForm = variant.config.getOrDefault(key::tanh);
+    int64_t bm = variant.config.get(key::blockM),
+            bn = variant.config.get(key::blockN);
     rt::Module module =
         rt::Module::load(device, variant.cubinPath, variant.manifestPath);
     rt::Kernel kernel = module.kernel(variant.name);

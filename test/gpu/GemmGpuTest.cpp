@@ -23,11 +23,13 @@
 #include <tuple>
 
 using namespace tile;
+/// The configuration keys of the gemm generator's variants.
+namespace key = config::gemm;
 
 namespace {
 
 struct GemmGpuKernels {
-  static const char *name() { return "gemm"; }
+  static const char *name() { return key::generator; }
 };
 using GemmGpu = test::VariantTest<GemmGpuKernels>;
 
@@ -58,8 +60,8 @@ double applyEpilogue(const std::string &epilogue, double x, double bias) {
 double gemmRelativeError(rt::Device &device, const rt::KernelVariant &variant,
                          Shape s, bool sampled) {
   std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
-  bool bf16In = variant.config.getString("in_dtype", "f16") == "bf16";
-  bool bf16Out = variant.config.getString("out_dtype") == "bf16";
+  bool bf16In = variant.config.getOrDefault(key::inDtype) == "bf16";
+  bool bf16Out = variant.config.get(key::outDtype) == "bf16";
   // The inputs depend only on the shape and the input type: drawn once per
   // pair (drawing 2 x 8192^2 values per variant dominated the test's time),
   // with the generator's state after them, so that what follows (bias,
@@ -90,18 +92,18 @@ double gemmRelativeError(rt::Device &device, const rt::KernelVariant &variant,
   std::mt19937 rng = inputs.rng;
   const std::vector<uint16_t> &a = inputs.a, &b = inputs.b;
   const std::vector<double> &af = inputs.af, &bf = inputs.bf;
-  bool halfOut = variant.config.getString("out_dtype") != "f32";
+  bool halfOut = variant.config.get(key::outDtype) != "f32";
   size_t outBytes = halfOut ? 2 : 4;
   // Transposed variants take A as K x M and B as N x K: upload those
   // transposed; the reference below uses the M x K and K x N values.
-  bool transposeA = variant.config.getBool("transpose_a", false);
-  bool transposeB = variant.config.getBool("transpose_b", false);
+  bool transposeA = variant.config.getOrDefault(key::transposeA);
+  bool transposeB = variant.config.getOrDefault(key::transposeB);
   rt::DeviceBuffer A = rt::DeviceBuffer::fromHost(
       device, transposeA ? transposed(a, s.m, s.k) : a);
   rt::DeviceBuffer B = rt::DeviceBuffer::fromHost(
       device, transposeB ? transposed(b, s.k, s.n) : b);
   // Epilogue variants add a bias of N output-type values.
-  std::string epilogue = variant.config.getString("epilogue", "none");
+  std::string epilogue = variant.config.getOrDefault(key::epilogue);
   std::vector<uint16_t> biasBits(s.n);
   std::vector<double> bias(s.n, 0.0);
   for (int64_t j = 0; j < s.n; ++j) {
@@ -197,7 +199,7 @@ double tolerance(const rt::KernelVariant &variant) {
   // K (about 1e-5 measured at K = 8192); an f16 output adds one rounding
   // (2^-11).
   // A bf16 output rounds to 2^-8.
-  std::string out = variant.config.getString("out_dtype");
+  std::string out = variant.config.get(key::outDtype);
   return out == "bf16" ? 5e-3 : out == "f16" ? 1e-3 : 1e-4;
 }
 
@@ -239,12 +241,12 @@ TEST_F(GemmGpu, SmallAndOddShapesAreExactToRounding) {
 TEST_F(GemmGpu, ContractBoundaries) {
   rt::Device device = rt::Device::open();
   for (const auto &variant : variants) {
-    int64_t d = variant.config.getInt("divisibility", 1);
-    int64_t bm = variant.config.getInt("block_m"),
-            bn = variant.config.getInt("block_n"),
-            bk = variant.config.getInt("block_k");
+    int64_t d = variant.config.getOrDefault(key::divisibility);
+    int64_t bm = variant.config.get(key::blockM),
+            bn = variant.config.get(key::blockN),
+            bk = variant.config.get(key::blockK);
     // M is a row length (and so promised a multiple) only with transpose_a.
-    int64_t dm = variant.config.getBool("transpose_a", false) ? d : 1;
+    int64_t dm = variant.config.getOrDefault(key::transposeA) ? d : 1;
     for (Shape s :
          {Shape{dm, d, d}, Shape{bm, bn, bk}, Shape{bm + dm, bn + d, bk + d},
           Shape{dm, bn + d, d}, Shape{bm, d, 2 * bk + d}}) {
@@ -264,13 +266,13 @@ TEST_F(GemmGpu, ContractBoundaries) {
 TEST_F(GemmGpu, MisusesAreRefused) {
   rt::Device device = rt::Device::open();
   for (const auto &variant : variants) {
-    bool ta = variant.config.getBool("transpose_a", false);
-    bool tb = variant.config.getBool("transpose_b", false);
-    bool bias = variant.config.getString("epilogue", "none") != "none";
-    rt::DType in = variant.config.getString("in_dtype", "f16") == "bf16"
+    bool ta = variant.config.getOrDefault(key::transposeA);
+    bool tb = variant.config.getOrDefault(key::transposeB);
+    bool bias = variant.config.getOrDefault(key::epilogue) != "none";
+    rt::DType in = variant.config.getOrDefault(key::inDtype) == "bf16"
                        ? rt::DType::bf16
                        : rt::DType::f16;
-    rt::DType out = *rt::parseDType(variant.config.getString("out_dtype"));
+    rt::DType out = *rt::parseDType(variant.config.get(key::outDtype));
     rt::Module module =
         rt::Module::load(device, variant.cubinPath, variant.manifestPath);
     rt::Kernel kernel = module.kernel(variant.name);

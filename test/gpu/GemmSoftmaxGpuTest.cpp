@@ -22,11 +22,13 @@
 #include <random>
 
 using namespace tile;
+/// The configuration keys of the gemm_softmax generator's variants.
+namespace key = config::gemm_softmax;
 
 namespace {
 
 struct GemmSoftmaxGpuKernels {
-  static const char *name() { return "gemm_softmax"; }
+  static const char *name() { return key::generator; }
 };
 using GemmSoftmaxGpu = test::VariantTest<GemmSoftmaxGpuKernels>;
 
@@ -44,11 +46,11 @@ struct Shape {
 /// from the same rounded inputs; -1 if the guard was overwritten.
 double gemmSoftmaxError(rt::Device &device, rt::Kernel &kernel,
                         const rt::KernelVariant &variant, Shape s) {
-  bool bf16 = variant.config.getString("in_dtype") == "bf16";
+  bool bf16 = variant.config.get(key::inDtype) == "bf16";
   rt::DType inType = bf16 ? rt::DType::bf16 : rt::DType::f16;
   // With a head dimension: Y = softmax(A x B^T) x V, the probabilities
   // rounded to the input type in registers before the second gemm.
-  int64_t headDim = variant.config.getInt("head_dim", 0);
+  int64_t headDim = variant.config.getOrDefault(key::headDim);
   if (headDim && s.headCols)
     headDim = s.headCols;
   std::mt19937 rng(s.m * 31 + s.n * 7 + s.k);
@@ -114,15 +116,15 @@ double gemmSoftmaxError(rt::Device &device, rt::Kernel &kernel,
 /// rounding of the probabilities to f16 (2^-11) or bf16 (2^-8), averaged
 /// over the row.
 double tolerance(const rt::KernelVariant &variant, Shape s) {
-  if (variant.config.getInt("head_dim", 0))
-    return variant.config.getString("in_dtype") == "bf16" ? 1e-2 : 2e-3;
+  if (variant.config.getOrDefault(key::headDim))
+    return variant.config.get(key::inDtype) == "bf16" ? 1e-2 : 2e-3;
   return s.scale > 1.0f ? 2e-3 : 1e-4;
 }
 
 TEST_F(GemmSoftmaxGpu, MatchesFloat64InTheMmaLayout) {
   rt::Device device = rt::Device::open();
   for (const auto &variant : variants) {
-    int64_t blockN = variant.config.getInt("block_n");
+    int64_t blockN = variant.config.get(key::blockN);
     rt::Module module =
         rt::Module::load(device, variant.cubinPath, variant.manifestPath);
     rt::Kernel kernel = module.kernel(variant.name);
@@ -145,16 +147,15 @@ TEST_F(GemmSoftmaxGpu, MatchesFloat64InTheMmaLayout) {
 TEST_F(GemmSoftmaxGpu, ContractBoundaries) {
   rt::Device device = rt::Device::open();
   for (const auto &variant : variants) {
-    int64_t bm = variant.config.getInt("block_m"),
-            bk = variant.config.getInt("block_k");
+    int64_t bm = variant.config.get(key::blockM),
+            bk = variant.config.get(key::blockK);
     rt::Module module =
         rt::Module::load(device, variant.cubinPath, variant.manifestPath);
     rt::Kernel kernel = module.kernel(variant.name);
     std::optional<int64_t> bound =
         test::contractUpperBound(kernel.info(), "B", 0);
     ASSERT_TRUE(bound) << variant.name << ": no bound on B[0]";
-    EXPECT_EQ(*bound, int64_t(variant.config.getInt("block_n")))
-        << variant.name;
+    EXPECT_EQ(*bound, int64_t(variant.config.get(key::blockN))) << variant.name;
     int64_t n = *bound;
     for (Shape s :
          {Shape{1, n, 1, 1.0f}, Shape{bm, 1, bk, 1.0f},
@@ -175,11 +176,10 @@ TEST_F(GemmSoftmaxGpu, ContractBoundaries) {
 TEST_F(GemmSoftmaxGpu, MisusesAreRefused) {
   rt::Device device = rt::Device::open();
   for (const auto &variant : variants) {
-    rt::DType in = variant.config.getString("in_dtype") == "bf16"
-                       ? rt::DType::bf16
-                       : rt::DType::f16;
-    int64_t headDim = variant.config.getInt("head_dim", 0);
-    int64_t blockN = variant.config.getInt("block_n");
+    rt::DType in = variant.config.get(key::inDtype) == "bf16" ? rt::DType::bf16
+                                                              : rt::DType::f16;
+    int64_t headDim = variant.config.getOrDefault(key::headDim);
+    int64_t blockN = variant.config.get(key::blockN);
     rt::Module module =
         rt::Module::load(device, variant.cubinPath, variant.manifestPath);
     rt::Kernel kernel = module.kernel(variant.name);

@@ -25,11 +25,13 @@
 #include <unistd.h>
 
 using namespace tile;
+/// The configuration keys of the print_demo generator's variants.
+namespace key = config::print_demo;
 
 namespace {
 
 struct PrintDemoKernels {
-  static const char *name() { return "print_demo"; }
+  static const char *name() { return key::generator; }
 };
 using PrintGpu = test::VariantTest<PrintDemoKernels>;
 
@@ -56,9 +58,9 @@ std::string captureStdout(const std::function<void()> &work) {
 TEST_F(PrintGpu, PrintsScalarsSharedTilesAndFragments) {
   rt::Device device = rt::Device::open();
   for (const auto &variant : variants) {
-    int64_t rows = variant.config.getInt("rows"),
-            cols = variant.config.getInt("cols");
-    int64_t threads = variant.config.getInt("threads");
+    int64_t rows = variant.config.get(key::rows),
+            cols = variant.config.get(key::cols);
+    int64_t threads = variant.config.get(key::threads);
     // Two blocks: only block 0 prints.
     std::vector<float> x(2 * rows * cols);
     for (size_t i = 0; i < x.size(); ++i)

@@ -20,11 +20,13 @@
 #include <random>
 
 using namespace tile;
+/// The configuration keys of the softmax generator's variants.
+namespace key = config::softmax;
 
 namespace {
 
 struct SoftmaxGpuKernels {
-  static const char *name() { return "softmax"; }
+  static const char *name() { return key::generator; }
 };
 using SoftmaxGpu = test::VariantTest<SoftmaxGpuKernels>;
 
@@ -71,15 +73,15 @@ test::RelativeError softmaxError(const std::vector<double> &x,
 TEST_F(SoftmaxGpu, MatchesFloat64) {
   rt::Device device = rt::Device::open();
   for (const auto &variant : variants) {
-    std::string dtype = variant.config.getString("dtype");
-    int64_t blockN = variant.config.getInt("block_n");
+    std::string dtype = variant.config.get(key::dtype);
+    int64_t blockN = variant.config.get(key::blockN);
     size_t bytes = dtype == "f32" ? 4 : 2;
     rt::DType type = *rt::parseDType(dtype);
     // Relative error of one rounding of the output type, with margin.
     double tolerance = dtype == "f32" ? 1e-5 : dtype == "f16" ? 2e-3 : 1e-2;
     // Online variants take rows of any length: several chunks, a partial
     // last one, and (rows % 4 == 2) a first chunk that starts with -inf.
-    bool online = variant.config.getBool("online", false);
+    bool online = variant.config.getOrDefault(key::online);
     std::vector<std::pair<int64_t, int64_t>> shapes = {
         {1, 1}, {7, blockN / 2 + 3}, {129, blockN}, {64, blockN - 1}};
     if (online)
@@ -155,10 +157,10 @@ std::vector<uint8_t> randomRows(int64_t m, int64_t n, const std::string &dtype,
 TEST_F(SoftmaxGpu, ContractBoundaries) {
   rt::Device device = rt::Device::open();
   for (const auto &variant : variants) {
-    std::string dtype = variant.config.getString("dtype");
-    int64_t blockN = variant.config.getInt("block_n");
-    int64_t rows = variant.config.getInt("rows");
-    bool online = variant.config.getBool("online", false);
+    std::string dtype = variant.config.get(key::dtype);
+    int64_t blockN = variant.config.get(key::blockN);
+    int64_t rows = variant.config.get(key::rows);
+    bool online = variant.config.getOrDefault(key::online);
     rt::DType type = *rt::parseDType(dtype);
     double tolerance = dtype == "f32" ? 1e-5 : dtype == "f16" ? 2e-3 : 1e-2;
     rt::Module module =
@@ -204,8 +206,8 @@ TEST_F(SoftmaxGpu, ContractBoundaries) {
 TEST_F(SoftmaxGpu, MisusesAreRefused) {
   rt::Device device = rt::Device::open();
   for (const auto &variant : variants) {
-    std::string dtype = variant.config.getString("dtype");
-    int64_t blockN = variant.config.getInt("block_n");
+    std::string dtype = variant.config.get(key::dtype);
+    int64_t blockN = variant.config.get(key::blockN);
     rt::DType type = *rt::parseDType(dtype);
     size_t bytes = dtype == "f32" ? 4 : 2;
     rt::Module module =
@@ -217,7 +219,7 @@ TEST_F(SoftmaxGpu, MisusesAreRefused) {
     rt::DeviceBuffer X(device, m * n * bytes), Y(device, m * n * bytes);
     Y.fillBytes(0x7f);
     std::string prefix = "kernel '" + variant.name + "': requires ";
-    if (!variant.config.getBool("online", false))
+    if (!variant.config.getOrDefault(key::online))
       test::expectRefused(
           device,
           [&] {

@@ -17,11 +17,13 @@
 #include <random>
 
 using namespace tile;
+/// The configuration keys of the vector_add generator's variants.
+namespace key = config::vector_add;
 
 namespace {
 
 struct VectorAddGpuKernels {
-  static const char *name() { return "vector_add"; }
+  static const char *name() { return key::generator; }
 };
 using VectorAddGpu = test::VariantTest<VectorAddGpuKernels>;
 
@@ -101,7 +103,7 @@ TEST_F(VectorAddGpu, LargeAndOddSizesAreExact) {
 TEST_F(VectorAddGpu, ContractBoundaries) {
   rt::Device device = rt::Device::open();
   for (const auto &variant : variants) {
-    int64_t blockN = variant.config.getInt("block_n");
+    int64_t blockN = variant.config.get(key::blockN);
     rt::Module module =
         rt::Module::load(device, variant.cubinPath, variant.manifestPath);
     rt::Kernel kernel = module.kernel(variant.name);

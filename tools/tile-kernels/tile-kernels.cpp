@@ -18,6 +18,7 @@
 #include "tile/Frontend/Variants.h"
 
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
@@ -46,78 +47,109 @@ static cl::opt<std::string> output("o", cl::desc("Output file (- = stdout)"),
 static cl::opt<std::string>
     outDir("out-dir", cl::desc("Compile the default variants into this folder"),
            cl::cat(category));
+// Hidden: for the round-trip test of the options (ConfigTest.cpp).
+static cl::opt<bool>
+    printConfig("print-config",
+                cl::desc("With --kernel: print the configuration the options "
+                         "make, as index.json has it, and build nothing"),
+                cl::Hidden, cl::cat(category));
 static cl::opt<std::string> chip("chip", cl::desc("Target chip"),
                                  cl::init("sm_90"), cl::cat(category));
 static cl::opt<std::string> cudaToolkit("cuda-toolkit",
                                         cl::desc("CUDA toolkit root"),
                                         cl::cat(category));
-static cl::opt<int64_t> blockN("block-n",
+// The options that set generator fields: their names and defaults are the
+// keys' (tile/runtime/ConfigKeys.h) of the generator each one documents
+// first; several generators share an option (--block-n is vector_add's
+// elements per block and gemm's N tile), so the help stays here.
+namespace key = tile::config;
+/// The option name of a key (cl::opt takes no `const char *`).
+template <typename T>
+static llvm::StringRef flag(const tile::config::Key<T> &k) {
+  return k.flag;
+}
+static cl::opt<int64_t> blockN(flag(key::vector_add::blockN),
                                cl::desc("vector_add: elements per block; "
                                         "gemm: block tile N"),
-                               cl::init(1024), cl::cat(category));
-static cl::opt<int64_t> blockM("block-m", cl::desc("gemm: block tile M"),
-                               cl::init(128), cl::cat(category));
-static cl::opt<int64_t> blockK("block-k", cl::desc("gemm: K step"),
-                               cl::init(32), cl::cat(category));
-static cl::opt<int64_t> stages("stages",
+                               cl::init(key::vector_add::blockN.defaultValue),
+                               cl::cat(category));
+static cl::opt<int64_t> blockM(flag(key::gemm::blockM),
+                               cl::desc("gemm: block tile M"),
+                               cl::init(key::gemm::blockM.defaultValue),
+                               cl::cat(category));
+static cl::opt<int64_t> blockK(flag(key::gemm::blockK),
+                               cl::desc("gemm: K step"),
+                               cl::init(key::gemm::blockK.defaultValue),
+                               cl::cat(category));
+static cl::opt<int64_t> stages(flag(key::gemm::stages),
                                cl::desc("gemm: software-pipeline depth; "
                                         "softmax --online: shared-memory "
                                         "stages per pass (default: none)"),
-                               cl::init(3), cl::cat(category));
-static cl::opt<int64_t> headDim("head-dim",
-                                cl::desc("gemm_softmax: also multiply by V "
-                                         "(N x head-dim); 0: no"),
-                                cl::init(0), cl::cat(category));
-static cl::opt<bool> causal("causal",
+                               cl::init(key::gemm::stages.defaultValue),
+                               cl::cat(category));
+static cl::opt<int64_t>
+    headDim(flag(key::gemm_softmax::headDim),
+            cl::desc("gemm_softmax: also multiply by V "
+                     "(N x head-dim); 0: no"),
+            cl::init(key::gemm_softmax::headDim.defaultValue),
+            cl::cat(category));
+static cl::opt<bool> causal(flag(key::attention::causal),
                             cl::desc("attention: causal (query i sees keys "
                                      "j <= i)"),
                             cl::cat(category));
-static cl::opt<bool> lse("lse",
+static cl::opt<bool> lse(flag(key::attention::lse),
                          cl::desc("attention: also write the log-sum-exp "
                                   "of each query row (LSE[batch, heads, seq])"),
                          cl::cat(category));
 static cl::opt<int64_t> divisibility(
-    "divisibility",
+    flag(key::gemm::divisibility),
     cl::desc("gemm: promise that every tensor's rows (K, N) are multiples of "
              "this (checked at launch; 8 drops the unaligned fallbacks); 1: "
              "any shape"),
-    cl::init(1), cl::cat(category));
+    cl::init(key::gemm::divisibility.defaultValue), cl::cat(category));
 static cl::opt<bool> stagedEpilogue(
-    "staged-epilogue",
+    flag(key::gemm::stagedEpilogue),
     cl::desc("gemm: run the epilogue as a loop over the accumulator staged "
              "in shared memory"),
     cl::cat(category));
-static cl::opt<int64_t> rasterPanel("raster-panel",
-                                    cl::desc("gemm: rasterization panel "
-                                             "(grid rows; 0 = off)"),
-                                    cl::init(0), cl::cat(category));
-static cl::opt<bool> transposeB("transpose-b",
+static cl::opt<int64_t>
+    rasterPanel(flag(key::gemm::rasterPanel),
+                cl::desc("gemm: rasterization panel (grid rows; 0 = off)"),
+                cl::init(key::gemm::rasterPanel.defaultValue),
+                cl::cat(category));
+static cl::opt<bool> transposeB(flag(key::gemm::transposeB),
                                 cl::desc("gemm: B is N x K (C = A B^T)"),
                                 cl::cat(category));
-static cl::opt<bool> transposeA("transpose-a",
+static cl::opt<bool> transposeA(flag(key::gemm::transposeA),
                                 cl::desc("gemm: A is K x M (C = A^T B)"),
                                 cl::cat(category));
-static cl::opt<std::string> inDtype("in-dtype",
+static cl::opt<std::string> inDtype(flag(key::gemm::inDtype),
                                     cl::desc("gemm: input type (f16, bf16)"),
-                                    cl::init("f16"), cl::cat(category));
-static cl::opt<std::string> outDtype("out-dtype",
+                                    cl::init(key::gemm::inDtype.defaultValue),
+                                    cl::cat(category));
+static cl::opt<std::string> outDtype(flag(key::gemm::outDtype),
                                      cl::desc("gemm: output type (f32, f16)"),
-                                     cl::init("f32"), cl::cat(category));
+                                     cl::init(key::gemm::outDtype.defaultValue),
+                                     cl::cat(category));
 static cl::opt<std::string>
-    epilogue("epilogue",
+    epilogue(flag(key::gemm::epilogue),
              cl::desc("gemm: none, bias_gelu or bias_gelu_tanh (fused)"),
-             cl::init("none"), cl::cat(category));
-static cl::opt<bool> geluTanhForm("tanh",
+             cl::init(key::gemm::epilogue.defaultValue), cl::cat(category));
+static cl::opt<bool> geluTanhForm(flag(key::bias_gelu::tanh),
                                   cl::desc("bias_gelu: the tanh approximation"),
                                   cl::cat(category));
-static cl::opt<bool> online("online",
+static cl::opt<bool> online(flag(key::softmax::online),
                             cl::desc("softmax: rows of any length (two "
                                      "passes over --block-n-wide chunks)"),
                             cl::cat(category));
-static cl::opt<int64_t> threads("num-threads", cl::desc("Threads per block"),
-                                cl::init(256), cl::cat(category));
-static cl::opt<std::string> dtype("dtype", cl::desc("Element type"),
-                                  cl::init("f32"), cl::cat(category));
+static cl::opt<int64_t> threads(flag(key::vector_add::threads),
+                                cl::desc("Threads per block"),
+                                cl::init(key::vector_add::threads.defaultValue),
+                                cl::cat(category));
+static cl::opt<std::string> dtype(flag(key::vector_add::dtype),
+                                  cl::desc("Element type"),
+                                  cl::init(key::vector_add::dtype.defaultValue),
+                                  cl::cat(category));
 
 namespace {
 
@@ -326,10 +358,48 @@ int compileAll() {
   return failures || !flushStandardOutput("tile-kernels") ? 1 : 0;
 }
 
-/// --stages when given, else the generator's own default (the option's
-/// default is the GEMM's).
-int64_t stagesOr(int64_t generatorDefault) {
-  return stages.getNumOccurrences() ? int64_t(stages) : generatorDefault;
+/// Sets `field` from the option that its key names. An option's value,
+/// given or its default, applies to every generator it sets, except
+/// --stages and --head-dim: their defaults differ per generator, so when
+/// they are not given a field keeps its generator's default.
+template <typename T, typename Field>
+void setFromOption(llvm::ArrayRef<cl::opt<T> *> options, const char *flag,
+                   Field &field) {
+  for (cl::opt<T> *option : options) {
+    if (option->ArgStr != flag)
+      continue;
+    bool perGenerator =
+        option->ArgStr == stages.ArgStr || option->ArgStr == headDim.ArgStr;
+    if (!perGenerator || option->getNumOccurrences())
+      field = option->getValue();
+    return;
+  }
+  llvm::report_fatal_error(llvm::Twine("tile-kernels: no option --") + flag);
+}
+void setFromOption(const char *flag, int64_t &field) {
+  setFromOption<int64_t>({&blockN, &blockM, &blockK, &stages, &headDim,
+                          &divisibility, &rasterPanel, &threads},
+                         flag, field);
+}
+void setFromOption(const char *flag, bool &field) {
+  setFromOption<bool>({&causal, &lse, &stagedEpilogue, &transposeB, &transposeA,
+                       &geluTanhForm, &online},
+                      flag, field);
+}
+void setFromOption(const char *flag, std::string &field) {
+  setFromOption<std::string>({&inDtype, &outDtype, &epilogue, &dtype}, flag,
+                             field);
+}
+
+/// The generator's configuration from the command line: each field with a
+/// flag (ConfigKeys.h) from its option, the others at their defaults.
+template <typename Config> Config configFromOptions() {
+  Config c;
+  Config::forEachField(c, [](const auto &key, auto &field) {
+    if (key.flag)
+      setFromOption(key.flag, field);
+  });
+  return c;
 }
 
 int emitOne() {
@@ -341,29 +411,29 @@ int emitOne() {
     return 1;
   }
   Variant variant;
-  if (kernelName == "vector_add")
-    variant = vectorAddVariant({blockN, threads, dtype});
-  else if (kernelName == "print_demo")
-    variant = printDemoVariant({});
-  else if (kernelName == "gemm")
-    variant = gemmVariant({blockM, blockN, blockK, threads, outDtype, stages,
-                           rasterPanel, transposeB, inDtype, transposeA,
-                           epilogue, divisibility, stagedEpilogue});
-  else if (kernelName == "softmax")
-    variant =
-        softmaxVariant({blockM, blockN, threads, dtype, online, stagesOr(1)});
-  else if (kernelName == "gemm_softmax")
-    variant = gemmSoftmaxVariant(
-        {blockM, blockN, blockK, threads, stagesOr(2), inDtype, headDim});
-  else if (kernelName == "attention")
-    variant = attentionVariant({blockM, blockN, headDim ? headDim : 64, threads,
-                                stagesOr(2), dtype, causal, lse});
-  else if (kernelName == "bias_gelu")
-    variant = biasGeluVariant({blockM, blockN, threads, dtype, geluTanhForm});
+  if (kernelName == key::vector_add::generator)
+    variant = vectorAddVariant(configFromOptions<VectorAddConfig>());
+  else if (kernelName == key::print_demo::generator)
+    variant = printDemoVariant(configFromOptions<PrintDemoConfig>());
+  else if (kernelName == key::gemm::generator)
+    variant = gemmVariant(configFromOptions<GemmConfig>());
+  else if (kernelName == key::softmax::generator)
+    variant = softmaxVariant(configFromOptions<SoftmaxConfig>());
+  else if (kernelName == key::gemm_softmax::generator)
+    variant = gemmSoftmaxVariant(configFromOptions<GemmSoftmaxConfig>());
+  else if (kernelName == key::attention::generator)
+    variant = attentionVariant(configFromOptions<AttentionConfig>());
+  else if (kernelName == key::bias_gelu::generator)
+    variant = biasGeluVariant(configFromOptions<BiasGeluConfig>());
   else {
     llvm::errs() << "tile-kernels: unknown kernel '" << kernelName
                  << "'; --list shows the generators\n";
     return 1;
+  }
+  if (printConfig) {
+    llvm::outs() << llvm::formatv("{0}\n",
+                                  llvm::json::Value(std::move(variant.config)));
+    return flushStandardOutput("tile-kernels") ? 0 : 1;
   }
   Program program;
   std::string name = variant.build(program);

@@ -132,13 +132,13 @@ std::optional<Workload> workloadFor(const rt::KernelVariant &variant,
     if (!want(3, "MxNxK"))
       return std::nullopt;
     int64_t m = shape[0], n = shape[1], k = shape[2];
-    bool ta = c.getBool("transpose_a", false);
+    bool ta = c.getOrDefault(config::gemm::transposeA);
     // gemm_softmax takes B as N x K.
-    bool tb = g == "gemm_softmax" || c.getBool("transpose_b", false);
+    bool tb = g == "gemm_softmax" || c.getOrDefault(config::gemm::transposeB);
     w.shapes["A"] = ta ? std::vector<int64_t>{k, m} : std::vector{m, k};
     w.shapes["B"] = tb ? std::vector<int64_t>{n, k} : std::vector{k, n};
     w.flops = 2.0 * m * n * k;
-    int64_t headDim = c.getInt("head_dim", 0);
+    int64_t headDim = c.getOrDefault(config::gemm_softmax::headDim);
     if (g == "gemm_softmax" && headDim > 0) {
       w.shapes["V"] = {n, headDim};
       w.shapes["Y"] = {m, headDim};
@@ -160,12 +160,12 @@ std::optional<Workload> workloadFor(const rt::KernelVariant &variant,
     }
     int64_t b = shape[0], h = shape[1], sq = shape[2];
     int64_t sk = shape.size() == 4 ? shape[3] : sq;
-    int64_t d = c.getInt("head_dim", 64);
+    int64_t d = c.getOrDefault(config::attention::headDim);
     w.shapes["Q"] = w.shapes["O"] = {b, h, sq, d};
     w.shapes["K"] = w.shapes["V"] = {b, h, sk, d};
     w.shapes["LSE"] = {b, h, sq};
-    w.flops =
-        4.0 * b * h * sq * sk * d * (c.getBool("causal", false) ? 0.5 : 1);
+    w.flops = 4.0 * b * h * sq * sk * d *
+              (c.getOrDefault(config::attention::causal) ? 0.5 : 1);
   } else {
     error = "the profiler does not know the shapes of " + g + " kernels";
     return std::nullopt;

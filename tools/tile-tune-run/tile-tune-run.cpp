@@ -36,6 +36,8 @@
 #include <random>
 
 using namespace tile;
+/// The configuration keys of the gemm generator's variants.
+namespace key = config::gemm;
 
 namespace {
 
@@ -307,7 +309,7 @@ static int run(int argc, char **argv) {
   auto evaluate = [&](const rt::KernelVariant &v, Row &row) {
     if (!bench::keepsDivisibility(v.config, m, n, k)) {
       row.status = "skipped: compiled for rows that are multiples of " +
-                   std::to_string(v.config.getInt("divisibility", 1)) +
+                   std::to_string(v.config.getOrDefault(key::divisibility)) +
                    ", which this shape's are not";
       return;
     }

@@ -32,14 +32,25 @@ namespace cl = llvm::cl;
 using namespace tile::fe;
 
 static cl::OptionCategory category("tile-tune options");
+// The options that name a GEMM field take its flag and default from its key
+// (tile/runtime/ConfigKeys.h); the lists' help gives the search's defaults.
+namespace key = tile::config::gemm;
+/// The option name of a key (cl::opt takes no `const char *`).
+template <typename T>
+static llvm::StringRef flag(const tile::config::Key<T> &k) {
+  return k.flag;
+}
 static cl::opt<std::string> kernel("kernel",
                                    cl::desc("Generator to tune (gemm)"),
                                    cl::init("gemm"), cl::cat(category));
-static cl::opt<std::string> inDtype("in-dtype", cl::desc("gemm: f16 or bf16"),
-                                    cl::init("f16"), cl::cat(category));
-static cl::opt<std::string> outDtype("out-dtype",
+static cl::opt<std::string> inDtype(flag(key::inDtype),
+                                    cl::desc("gemm: f16 or bf16"),
+                                    cl::init(key::inDtype.defaultValue),
+                                    cl::cat(category));
+static cl::opt<std::string> outDtype(flag(key::outDtype),
                                      cl::desc("gemm: f32, f16 or bf16"),
-                                     cl::init("f32"), cl::cat(category));
+                                     cl::init(key::outDtype.defaultValue),
+                                     cl::cat(category));
 static cl::opt<std::string> chip("chip", cl::desc("Target chip"),
                                  cl::init("sm_90"), cl::cat(category));
 static cl::opt<std::string>
@@ -66,31 +77,31 @@ static cl::opt<int64_t> maxShared(
     cl::desc("Shared memory per block in KiB (default: the chip's table; "
              "tile-device-info prints the device's)"),
     cl::init(0), cl::cat(category));
-static cl::list<int64_t> blockMs("block-m",
+static cl::list<int64_t> blockMs(flag(key::blockM),
                                  cl::desc("gemm: block tile M values (default "
                                           "64,128,256)"),
                                  cl::CommaSeparated, cl::cat(category));
-static cl::list<int64_t> blockNs("block-n",
+static cl::list<int64_t> blockNs(flag(key::blockN),
                                  cl::desc("gemm: block tile N values (default "
                                           "64,128,256)"),
                                  cl::CommaSeparated, cl::cat(category));
 static cl::list<int64_t>
-    blockKs("block-k", cl::desc("gemm: K step values (default 32,64)"),
+    blockKs(flag(key::blockK), cl::desc("gemm: K step values (default 32,64)"),
             cl::CommaSeparated, cl::cat(category));
-static cl::list<int64_t> stageCounts("stages",
+static cl::list<int64_t> stageCounts(flag(key::stages),
                                      cl::desc("gemm: pipeline depths (default "
                                               "2,3,4)"),
                                      cl::CommaSeparated, cl::cat(category));
-static cl::list<int64_t> threadCounts("num-threads",
+static cl::list<int64_t> threadCounts(flag(key::threads),
                                       cl::desc("threads per block (default "
                                                "128,256)"),
                                       cl::CommaSeparated, cl::cat(category));
-static cl::list<int64_t> rasterPanels("raster-panel",
+static cl::list<int64_t> rasterPanels(flag(key::rasterPanel),
                                       cl::desc("gemm: rasterization panels "
                                                "(default 0,8)"),
                                       cl::CommaSeparated, cl::cat(category));
 static cl::list<int64_t> divisibilities(
-    "divisibility",
+    flag(key::divisibility),
     cl::desc("gemm: row divisibility promises (default 8: the rows of A, B "
              "and C are multiples of 8, checked at launch; 1: any shape)"),
     cl::CommaSeparated, cl::cat(category));

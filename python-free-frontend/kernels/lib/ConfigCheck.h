@@ -87,6 +87,21 @@ public:
          value + "'");
   }
 
+  /// The same checks of a field named by its key (ConfigKeys.h), so that
+  /// messages name the field as index.json and tile-robustness-frontend do.
+  void range(const config::IntKey &key, int64_t value, int64_t low,
+             int64_t high, const char *why) const {
+    range(key.name, value, low, high, why);
+  }
+  void atLeast(const config::IntKey &key, int64_t value, int64_t low,
+               const char *why) const {
+    atLeast(key.name, value, low, why);
+  }
+  void oneOf(const config::StringKey &key, const std::string &value,
+             std::initializer_list<const char *> allowed) const {
+    oneOf(key.name, value, allowed);
+  }
+
   /// A block of 1 to 32 warps (the dialect's rule, checked first here
   /// because the register counts below divide by it).
   void threads(int64_t threads) const {

@@ -27,13 +27,14 @@ std::string SoftmaxConfig::kernelName() const {
 }
 
 void SoftmaxConfig::validate() const {
+  namespace key = config::softmax;
   ConfigCheck check("softmax");
-  check.oneOf("dtype", dtype, {"f16", "bf16", "f32"});
+  check.oneOf(key::dtype, dtype, {"f16", "bf16", "f32"});
   check.threads(threads);
-  check.atLeast("rows", rows, 1, "rows per block");
-  check.atLeast("block_n", blockN, 1, "columns held on chip");
+  check.atLeast(key::rows, rows, 1, "rows per block");
+  check.atLeast(key::blockN, blockN, 1, "columns held on chip");
   if (online)
-    check.range("stages", stages, 1, kMaxStages,
+    check.range(key::stages, stages, 1, kMaxStages,
                 "1: chunks straight from global memory; more: chunks "
                 "through that many shared tiles");
   else if (stages != 1)

@@ -36,10 +36,11 @@ std::string VectorAddConfig::kernelName() const {
 }
 
 void VectorAddConfig::validate() const {
+  namespace key = config::vector_add;
   ConfigCheck check("vector_add");
-  check.oneOf("dtype", dtype, {"f16", "bf16", "f32", "f64", "i32", "i64"});
+  check.oneOf(key::dtype, dtype, {"f16", "bf16", "f32", "f64", "i32", "i64"});
   check.threads(threads);
-  check.atLeast("block_n", blockN, 1, "elements per block");
+  check.atLeast(key::blockN, blockN, 1, "elements per block");
   // A fragment's share of a thread lives in its registers.
   check.registers(registersPerThread(blockN, bytesOf(dtype), threads),
                   "each of its fragments of " + std::to_string(blockN) + " " +

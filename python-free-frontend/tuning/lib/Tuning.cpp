@@ -187,7 +187,8 @@ std::vector<TuneCandidate> pruneStatically(const TuneSpace &space,
     candidate.variant = variant;
     candidate.name = variant.name;
     // The target's limits (the generator checks the largest chip's).
-    int64_t threads = variant.config.getInteger("threads").value_or(0);
+    int64_t threads =
+        variant.config.getInteger(config::gemm::threads.name).value_or(0);
     if (threads > limits.maxThreadsPerBlock)
       candidate.pruned.push_back(
           llvm::formatv("{0} threads, {1} allows {2} per block", threads,
@@ -246,7 +247,8 @@ void compileCandidates(std::vector<TuneCandidate> &candidates,
           c.spillBytes = reports.front().spillStores.value_or(0) +
                          reports.front().spillLoads.value_or(0);
         }
-        int64_t threads = c.variant.config.getInteger("threads").value_or(0);
+        int64_t threads =
+            c.variant.config.getInteger(config::gemm::threads.name).value_or(0);
         if (c.registers && *c.registers * threads > limits.registersPerBlock)
           c.pruned.push_back(llvm::formatv(
               "{0} registers x {1} threads exceed the {2} registers of a "

@@ -9,12 +9,17 @@
 //   std::string error;
 //   auto variants = loadKernelIndex(kernelDir("build/kernels"), "gemm",
 //   &error); for (const KernelVariant &v : *variants)
-//     if (v.config.getString("in_dtype", "f16") == "bf16") ...
+//     if (v.config.getOrDefault(config::gemm::inDtype) == "bf16") ...
+//
+// The keys and their types are in tile/runtime/ConfigKeys.h, the one
+// description the frontend writes the configurations from.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TILE_RUNTIME_KERNELINDEX_H
 #define TILE_RUNTIME_KERNELINDEX_H
+
+#include "tile/runtime/ConfigKeys.h"
 
 #include <cstdint>
 #include <initializer_list>
@@ -52,6 +57,24 @@ public:
   const std::string &getString(const std::string &key) const;
   std::string getString(const std::string &key,
                         const std::string &fallback) const;
+
+  /// Typed access by the generators' keys (ConfigKeys.h): get() throws
+  /// like the getters without a fallback; getOrDefault() returns the
+  /// generator's default when the key is missing.
+  int64_t get(const config::IntKey &key) const { return getInt(key.name); }
+  bool get(const config::BoolKey &key) const { return getBool(key.name); }
+  const std::string &get(const config::StringKey &key) const {
+    return getString(key.name);
+  }
+  int64_t getOrDefault(const config::IntKey &key) const {
+    return getInt(key.name, key.defaultValue);
+  }
+  bool getOrDefault(const config::BoolKey &key) const {
+    return getBool(key.name, key.defaultValue);
+  }
+  std::string getOrDefault(const config::StringKey &key) const {
+    return getString(key.name, key.defaultValue);
+  }
 
   void set(const std::string &key, Value value) {
     values[key] = std::move(value);

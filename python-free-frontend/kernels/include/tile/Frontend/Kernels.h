@@ -9,6 +9,7 @@
 #define TILE_FRONTEND_KERNELS_H
 
 #include "tile/Frontend/Frontend.h"
+#include "tile/runtime/ConfigKeys.h"
 
 #include <string>
 
@@ -38,10 +39,10 @@ constexpr int64_t kMaxStages = 8;
 /// C = A + B for 1-D tensors of any length; each block handles `blockN`
 /// elements with `threads` threads.
 struct VectorAddConfig {
-  int64_t blockN = 1024;
-  int64_t threads = 256;
+  int64_t blockN = config::vector_add::blockN.defaultValue;
+  int64_t threads = config::vector_add::threads.defaultValue;
   /// Element type name: "f32", "f16", "bf16".
-  std::string dtype = "f32";
+  std::string dtype = config::vector_add::dtype.defaultValue;
 
   /// A kernel name that encodes the configuration, e.g.
   /// vector_add_f32_1024x256.
@@ -49,6 +50,16 @@ struct VectorAddConfig {
   /// Throws std::invalid_argument when the generator does not support
   /// this configuration (the field, its value and the limit).
   void validate() const;
+
+  /// Every field with its key, type, default and flag (ConfigKeys.h), in
+  /// declaration order: `visit(key, field)`. The JSON form (index.json),
+  /// the tile-kernels options and the tests are derived from it.
+  template <typename Self, typename Visit>
+  static void forEachField(Self &c, Visit &&visit) {
+    visit(config::vector_add::blockN, c.blockN);
+    visit(config::vector_add::threads, c.threads);
+    visit(config::vector_add::dtype, c.dtype);
+  }
 };
 
 /// Adds the vector-add kernel to `program`; returns its name.
@@ -59,14 +70,22 @@ std::string buildVectorAdd(Program &program, const VectorAddConfig &config);
 /// block index (thread 0), the shared tile (thread 3) and the fragment
 /// elements that warp 1 holds.
 struct PrintDemoConfig {
-  int64_t rows = 16;
-  int64_t cols = 8;
-  int64_t threads = 64;
+  int64_t rows = config::print_demo::rows.defaultValue;
+  int64_t cols = config::print_demo::cols.defaultValue;
+  int64_t threads = config::print_demo::threads.defaultValue;
   /// e.g. print_demo_16x8_t64
   std::string kernelName() const;
   /// Throws std::invalid_argument when the generator does not support
   /// this configuration (the field, its value and the limit).
   void validate() const;
+
+  /// Every field with its key (as VectorAddConfig::forEachField).
+  template <typename Self, typename Visit>
+  static void forEachField(Self &c, Visit &&visit) {
+    visit(config::print_demo::rows, c.rows);
+    visit(config::print_demo::cols, c.cols);
+    visit(config::print_demo::threads, c.threads);
+  }
 };
 std::string buildPrintDemo(Program &program, const PrintDemoConfig &config);
 
@@ -76,38 +95,38 @@ std::string buildPrintDemo(Program &program, const PrintDemoConfig &config);
 /// vectorized): blockM x blockN output tiles per block, K in steps of
 /// blockK, f16 or bf16 inputs, f32 accumulation, `outDtype` output.
 struct GemmConfig {
-  int64_t blockM = 128;
-  int64_t blockN = 128;
-  int64_t blockK = 32;
-  int64_t threads = 128;
-  std::string outDtype = "f32";
+  int64_t blockM = config::gemm::blockM.defaultValue;
+  int64_t blockN = config::gemm::blockN.defaultValue;
+  int64_t blockK = config::gemm::blockK.defaultValue;
+  int64_t threads = config::gemm::threads.defaultValue;
+  std::string outDtype = config::gemm::outDtype.defaultValue;
   /// Software-pipeline depth of the K loop (1: synchronous copies).
-  int64_t stages = 3;
+  int64_t stages = config::gemm::stages.defaultValue;
   /// Block rasterization panel (grid rows per panel; 0: off).
-  int64_t rasterPanel = 0;
+  int64_t rasterPanel = config::gemm::rasterPanel.defaultValue;
   /// B is given N x K (row-major), i.e. C = A x B^T ("NT" GEMM).
-  bool transposeB = false;
+  bool transposeB = config::gemm::transposeB.defaultValue;
   /// Input type: "f16" or "bf16".
-  std::string inDtype = "f16";
+  std::string inDtype = config::gemm::inDtype.defaultValue;
   /// A is given K x M (row-major), i.e. C = A^T x B.
-  bool transposeA = false;
+  bool transposeA = config::gemm::transposeA.defaultValue;
   /// Applied to the accumulator in registers before the store: "none",
   /// "bias_gelu" (C = gelu(A x B + bias), exact erf form) or
   /// "bias_gelu_tanh" (tanh approximation). The bias is a vector of N
   /// elements of the output type, parameter "Bias".
-  std::string epilogue = "none";
+  std::string epilogue = config::gemm::epilogue.defaultValue;
   /// Rows of every tensor (K of A, N of B, C and the bias; M of a
   /// transposed A) are promised to be multiples of this (the kernel's
   /// `divisible`, checked at launch): 8 drops the unaligned fallbacks, so
   /// the kernel is half the code and compiles about twice as fast; 1 runs
   /// on any shape.
-  int64_t divisibility = 1;
+  int64_t divisibility = config::gemm::divisibility.defaultValue;
   /// With an epilogue: stage the accumulator in shared memory (in the
   /// pipeline's freed stages) and run the epilogue as a loop over it, each
   /// 16-byte chunk of C computed and stored from registers (`_staged`):
   /// about a third of the PTX and half the compile time; as fast where two
   /// blocks share an SM, a few percent slower with one block per SM.
-  bool stagedEpilogue = false;
+  bool stagedEpilogue = config::gemm::stagedEpilogue.defaultValue;
 
   /// e.g. gemm_f16_f32_128x128x32_t128_s3 (input, output, tile, threads,
   /// stages[, raster panel][, _nt][, _bias_gelu][, _div8]).
@@ -119,6 +138,24 @@ struct GemmConfig {
   /// Throws std::invalid_argument when the generator does not support
   /// this configuration (the field, its value and the limit).
   void validate() const;
+
+  /// Every field with its key (as VectorAddConfig::forEachField).
+  template <typename Self, typename Visit>
+  static void forEachField(Self &c, Visit &&visit) {
+    visit(config::gemm::blockM, c.blockM);
+    visit(config::gemm::blockN, c.blockN);
+    visit(config::gemm::blockK, c.blockK);
+    visit(config::gemm::threads, c.threads);
+    visit(config::gemm::outDtype, c.outDtype);
+    visit(config::gemm::stages, c.stages);
+    visit(config::gemm::rasterPanel, c.rasterPanel);
+    visit(config::gemm::transposeB, c.transposeB);
+    visit(config::gemm::inDtype, c.inDtype);
+    visit(config::gemm::transposeA, c.transposeA);
+    visit(config::gemm::epilogue, c.epilogue);
+    visit(config::gemm::divisibility, c.divisibility);
+    visit(config::gemm::stagedEpilogue, c.stagedEpilogue);
+  }
 };
 
 /// Adds the GEMM kernel to `program`; returns its name.
@@ -129,18 +166,28 @@ std::string buildGemm(Program &program, const GemmConfig &config);
 /// kernel that a fused GEMM epilogue is measured against. blockM x blockN
 /// elements per block.
 struct BiasGeluConfig {
-  int64_t blockM = 4;
-  int64_t blockN = 1024;
-  int64_t threads = 256;
-  std::string dtype = "f16";
+  int64_t blockM = config::bias_gelu::blockM.defaultValue;
+  int64_t blockN = config::bias_gelu::blockN.defaultValue;
+  int64_t threads = config::bias_gelu::threads.defaultValue;
+  std::string dtype = config::bias_gelu::dtype.defaultValue;
   /// The tanh approximation instead of the exact (erf) GELU.
-  bool tanhApproximation = false;
+  bool tanhApproximation = config::bias_gelu::tanh.defaultValue;
 
   /// e.g. bias_gelu_f16_4x1024_t256 (bias_gelu_tanh_... for the tanh form).
   std::string kernelName() const;
   /// Throws std::invalid_argument when the generator does not support
   /// this configuration (the field, its value and the limit).
   void validate() const;
+
+  /// Every field with its key (as VectorAddConfig::forEachField).
+  template <typename Self, typename Visit>
+  static void forEachField(Self &c, Visit &&visit) {
+    visit(config::bias_gelu::blockM, c.blockM);
+    visit(config::bias_gelu::blockN, c.blockN);
+    visit(config::bias_gelu::threads, c.threads);
+    visit(config::bias_gelu::dtype, c.dtype);
+    visit(config::bias_gelu::tanh, c.tanhApproximation);
+  }
 };
 
 /// Adds the bias + GELU kernel to `program`; returns its name.
@@ -152,17 +199,17 @@ std::string buildBiasGelu(Program &program, const BiasGeluConfig &config);
 /// sum in that layout (shuffles within the quad of lanes sharing a row,
 /// shared memory across the warps along N). Columns past N are masked.
 struct GemmSoftmaxConfig {
-  int64_t blockM = 64;
-  int64_t blockN = 64;
-  int64_t blockK = 32;
-  int64_t threads = 128;
-  int64_t stages = 2;
-  std::string inDtype = "f16";
+  int64_t blockM = config::gemm_softmax::blockM.defaultValue;
+  int64_t blockN = config::gemm_softmax::blockN.defaultValue;
+  int64_t blockK = config::gemm_softmax::blockK.defaultValue;
+  int64_t threads = config::gemm_softmax::threads.defaultValue;
+  int64_t stages = config::gemm_softmax::stages.defaultValue;
+  std::string inDtype = config::gemm_softmax::inDtype.defaultValue;
   /// With headDim > 0: Y = softmax(A x B^T) x V for V (N x headDim, the
   /// input type), Y M x headDim f32 - one key block of attention. The
   /// probabilities, cast to the input type in registers, are the A operand
   /// of the second gemm (no trip through shared memory).
-  int64_t headDim = 0;
+  int64_t headDim = config::gemm_softmax::headDim.defaultValue;
 
   /// e.g. gemm_softmax_f16_64x64x32_t128_s2 (gemm_softmax_pv64_... with
   /// headDim 64).
@@ -170,6 +217,18 @@ struct GemmSoftmaxConfig {
   /// Throws std::invalid_argument when the generator does not support
   /// this configuration (the field, its value and the limit).
   void validate() const;
+
+  /// Every field with its key (as VectorAddConfig::forEachField).
+  template <typename Self, typename Visit>
+  static void forEachField(Self &c, Visit &&visit) {
+    visit(config::gemm_softmax::blockM, c.blockM);
+    visit(config::gemm_softmax::blockN, c.blockN);
+    visit(config::gemm_softmax::blockK, c.blockK);
+    visit(config::gemm_softmax::threads, c.threads);
+    visit(config::gemm_softmax::stages, c.stages);
+    visit(config::gemm_softmax::inDtype, c.inDtype);
+    visit(config::gemm_softmax::headDim, c.headDim);
+  }
 };
 
 /// Adds the GEMM + row softmax kernel to `program`; returns its name.
@@ -183,23 +242,36 @@ std::string buildGemmSoftmax(Program &program, const GemmSoftmaxConfig &config);
 /// Causal: query i sees keys j <= i (top-left aligned, as
 /// torch's is_causal), and key blocks past the diagonal are skipped.
 struct AttentionConfig {
-  int64_t blockM = 64;
-  int64_t blockN = 64;
-  int64_t headDim = 64;
-  int64_t threads = 128;
-  int64_t stages = 2;
-  std::string dtype = "f16";
-  bool causal = false;
+  int64_t blockM = config::attention::blockM.defaultValue;
+  int64_t blockN = config::attention::blockN.defaultValue;
+  int64_t headDim = config::attention::headDim.defaultValue;
+  int64_t threads = config::attention::threads.defaultValue;
+  int64_t stages = config::attention::stages.defaultValue;
+  std::string dtype = config::attention::dtype.defaultValue;
+  bool causal = config::attention::causal.defaultValue;
   /// Also write the log-sum-exp of each query row's scaled scores,
   /// LSE[batch, heads, sequence] (f32, natural log), the statistic a
   /// backward pass needs.
-  bool lse = false;
+  bool lse = config::attention::lse.defaultValue;
 
   /// e.g. attention_causal_f16_d64_64x64_t128_s2 (_lse with lse).
   std::string kernelName() const;
   /// Throws std::invalid_argument when the generator does not support
   /// this configuration (the field, its value and the limit).
   void validate() const;
+
+  /// Every field with its key (as VectorAddConfig::forEachField).
+  template <typename Self, typename Visit>
+  static void forEachField(Self &c, Visit &&visit) {
+    visit(config::attention::blockM, c.blockM);
+    visit(config::attention::blockN, c.blockN);
+    visit(config::attention::headDim, c.headDim);
+    visit(config::attention::threads, c.threads);
+    visit(config::attention::stages, c.stages);
+    visit(config::attention::dtype, c.dtype);
+    visit(config::attention::causal, c.causal);
+    visit(config::attention::lse, c.lse);
+  }
 };
 
 /// Adds the attention kernel to `program`; returns its name.
@@ -210,18 +282,18 @@ std::string buildAttention(Program &program, const AttentionConfig &config);
 /// N up to `blockN`: each block holds `rows` whole rows on chip, so X is
 /// read once and Y written once. Columns past N are masked (-inf).
 struct SoftmaxConfig {
-  int64_t rows = 1;
-  int64_t blockN = 4096;
-  int64_t threads = 256;
-  std::string dtype = "f16";
+  int64_t rows = config::softmax::rows.defaultValue;
+  int64_t blockN = config::softmax::blockN.defaultValue;
+  int64_t threads = config::softmax::threads.defaultValue;
+  std::string dtype = config::softmax::dtype.defaultValue;
   /// Rows of any length: blockN-wide column chunks, a first pass keeping a
   /// running maximum and a running sum rescaled to it (online softmax), a
   /// second pass writing exp(x - max) / sum. X is read twice.
-  bool online = false;
+  bool online = config::softmax::online.defaultValue;
   /// Online only: with stages > 1 each pass streams its chunks through
   /// `stages`-deep shared tiles, the loads of the next stages - 1 chunks in
   /// flight (cp.async, tile-pipeline) while one is reduced.
-  int64_t stages = 1;
+  int64_t stages = config::softmax::stages.defaultValue;
 
   /// e.g. softmax_f16_1x4096_t256 (softmax_online_... when online, with
   /// _s<stages> when staged).
@@ -229,6 +301,17 @@ struct SoftmaxConfig {
   /// Throws std::invalid_argument when the generator does not support
   /// this configuration (the field, its value and the limit).
   void validate() const;
+
+  /// Every field with its key (as VectorAddConfig::forEachField).
+  template <typename Self, typename Visit>
+  static void forEachField(Self &c, Visit &&visit) {
+    visit(config::softmax::rows, c.rows);
+    visit(config::softmax::blockN, c.blockN);
+    visit(config::softmax::threads, c.threads);
+    visit(config::softmax::dtype, c.dtype);
+    visit(config::softmax::online, c.online);
+    visit(config::softmax::stages, c.stages);
+  }
 };
 
 /// Adds the softmax kernel to `program`; returns its name.

@@ -15,6 +15,7 @@
 #include "llvm/Support/JSON.h"
 
 #include <functional>
+#include <optional>
 #include <string>
 
 namespace tile::fe {
@@ -33,6 +34,71 @@ struct Variant {
   /// generator says (GemmConfig::sharedMemoryBytes); 0 otherwise.
   int64_t sharedMemoryBytes = 0;
 };
+
+/// A configuration as index.json's "config" object: every field under its
+/// key (Config::forEachField; llvm::json writes the keys sorted).
+template <typename Config> llvm::json::Object configToJson(const Config &c) {
+  llvm::json::Object object;
+  Config::forEachField(
+      c, [&](const auto &key, const auto &field) { object[key.name] = field; });
+  return object;
+}
+
+namespace detail {
+/// `field` from `v` when `v` holds its type.
+inline bool readField(const llvm::json::Value &v, int64_t &field) {
+  std::optional<int64_t> value = v.getAsInteger();
+  if (value)
+    field = *value;
+  return value.has_value();
+}
+inline bool readField(const llvm::json::Value &v, bool &field) {
+  std::optional<bool> value = v.getAsBoolean();
+  if (value)
+    field = *value;
+  return value.has_value();
+}
+inline bool readField(const llvm::json::Value &v, std::string &field) {
+  std::optional<llvm::StringRef> value = v.getAsString();
+  if (value)
+    field = value->str();
+  return value.has_value();
+}
+} // namespace detail
+
+/// The configuration of a "config" object: a missing key keeps the
+/// generator's default. nullopt, with `error` saying which key, when a key
+/// has another type or is not one of the generator's.
+template <typename Config>
+std::optional<Config> configFromJson(const llvm::json::Object &object,
+                                     std::string &error) {
+  Config c;
+  std::string why;
+  size_t known = 0;
+  Config::forEachField(c, [&](const auto &key, auto &field) {
+    const llvm::json::Value *value = object.get(key.name);
+    if (!value || !why.empty())
+      return;
+    ++known;
+    if (!detail::readField(*value, field))
+      why = std::string("\"") + key.name + "\" has another type";
+  });
+  // Some key is none of the generator's: name the first one.
+  for (auto it = object.begin();
+       why.empty() && known != object.size() && it != object.end(); ++it) {
+    bool found = false;
+    Config::forEachField(c, [&](const auto &key, const auto &) {
+      found |= it->first == key.name;
+    });
+    if (!found)
+      why = "no field \"" + it->first.str() + "\"";
+  }
+  if (!why.empty()) {
+    error = why;
+    return std::nullopt;
+  }
+  return c;
+}
 
 Variant vectorAddVariant(const VectorAddConfig &c);
 Variant printDemoVariant(const PrintDemoConfig &c);
