@@ -1,0 +1,334 @@
+//===- KernelToGPU.cpp - tile.kernel to gpu.func and its manifest ---------===//
+//
+// The kernel and its ABI: the gpu.func with bare-pointer buffer parameters
+// and one index per dynamic size, the global tensors rebuilt from them, the
+// block ids (rasterized), the launch description for the manifest; and
+// tile.barrier.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringState.h"
+#include "tile/Conversion/TileToGPU/TileToGPU.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+using namespace mlir::tile::lowering;
+
+namespace mlir::tile::lowering {
+
+//===----------------------------------------------------------------------===//
+// Kernel structure
+//===----------------------------------------------------------------------===//
+
+void KernelLowering::createFunction() {
+  MLIRContext *ctx = kernel.getContext();
+  Location loc = kernel.getLoc();
+  auto globalSpace = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Global);
+
+  // Parameters: buffers as bare pointers, scalars as they are, then one index
+  // per dynamic dimension of each buffer.
+  SmallVector<Type> argTypes;
+  for (unsigned i = 0; i < kernel.getNumParams(); ++i) {
+    Type type = kernel.getFunctionType().getInput(i);
+    if (auto buffer = dyn_cast<BufferType>(type))
+      argTypes.push_back(MemRefType::get({}, buffer.getElementType(),
+                                         MemRefLayoutAttrInterface(),
+                                         globalSpace));
+    else
+      argTypes.push_back(type);
+  }
+  for (unsigned i = 0; i < kernel.getNumParams(); ++i)
+    if (auto buffer = dyn_cast<BufferType>(kernel.getParam(i).getType()))
+      for (unsigned d = 0; d < buffer.getRank(); ++d)
+        if (buffer.isDynamicDim(d))
+          argTypes.push_back(builder.getIndexType());
+
+  builder.setInsertionPointToEnd(gpuModule.getBody());
+  func = gpu::GPUFuncOp::create(builder, loc, kernel.getSymName(),
+                                builder.getFunctionType(argTypes, {}));
+  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
+                builder.getUnitAttr());
+  func.setKnownBlockSizeAttr(
+      builder.getDenseI32ArrayAttr({static_cast<int32_t>(numThreads), 1, 1}));
+
+  Block &entry = func.getBody().front();
+  builder.setInsertionPointToStart(&entry);
+  threadId = gpu::ThreadIdOp::create(builder, loc, gpu::Dimension::x);
+
+  // Rebuild each global tensor from its pointer and sizes.
+  unsigned nextDynamic = kernel.getNumParams();
+  for (unsigned i = 0; i < kernel.getNumParams(); ++i) {
+    BlockArgument param = kernel.getParam(i);
+    auto buffer = dyn_cast<BufferType>(param.getType());
+    if (!buffer) {
+      param.replaceAllUsesWith(entry.getArgument(i));
+      continue;
+    }
+    BufferStorage global{buffer, {}, {}};
+    for (int64_t d = 0; d < buffer.getRank(); ++d) {
+      global.sizes.push_back(buffer.isDynamicDim(d)
+                                 ? Value(entry.getArgument(nextDynamic++))
+                                 : constant(loc, buffer.getDimSize(d)));
+      global.divisors.push_back(getSizeDivisor(param, d));
+    }
+    // Row-major strides.
+    SmallVector<OpFoldResult> strides(buffer.getRank());
+    SmallVector<int64_t> staticStrides(buffer.getRank());
+    Value stride = constant(loc, 1);
+    int64_t staticStride = 1;
+    for (int64_t d = buffer.getRank() - 1; d >= 0; --d) {
+      strides[d] = stride;
+      staticStrides[d] = staticStride;
+      if (d > 0) {
+        stride = arith::MulIOp::create(builder, loc, stride, global.sizes[d]);
+        staticStride =
+            ShapedType::isDynamic(staticStride) || buffer.isDynamicDim(d)
+                ? ShapedType::kDynamic
+                : staticStride * buffer.getDimSize(d);
+      }
+    }
+    // Static sizes and strides stay attributes so the memref type keeps them.
+    SmallVector<OpFoldResult> sizes;
+    for (int64_t d = 0; d < buffer.getRank(); ++d) {
+      sizes.push_back(
+          buffer.isDynamicDim(d)
+              ? OpFoldResult(global.sizes[d])
+              : OpFoldResult(builder.getIndexAttr(buffer.getDimSize(d))));
+      if (!ShapedType::isDynamic(staticStrides[d]))
+        strides[d] = builder.getIndexAttr(staticStrides[d]);
+    }
+    auto layout = StridedLayoutAttr::get(ctx, 0, staticStrides);
+    auto type = MemRefType::get(buffer.getShape(), buffer.getElementType(),
+                                layout, globalSpace);
+    global.memref = memref::ReinterpretCastOp::create(
+        builder, loc, type, entry.getArgument(i), builder.getIndexAttr(0),
+        sizes, strides);
+    storage[param] = global;
+  }
+
+  static const gpu::Dimension dims[] = {gpu::Dimension::x, gpu::Dimension::y,
+                                        gpu::Dimension::z};
+  SmallVector<Value> blockIds;
+  for (unsigned d = 0; d < kernel.getGridRank(); ++d)
+    blockIds.push_back(gpu::BlockIdOp::create(builder, loc, dims[d]));
+  if (std::optional<int64_t> panel = kernel.getRasterPanel()) {
+    // Rasterization: the linear block id walks panels of `panel` grid rows,
+    // down a column of the panel first (the last panel may be shorter).
+    Value gridX = gpu::GridDimOp::create(builder, loc, gpu::Dimension::x);
+    Value gridY = gpu::GridDimOp::create(builder, loc, gpu::Dimension::y);
+    Value linear = arith::AddIOp::create(
+        builder, loc, arith::MulIOp::create(builder, loc, blockIds[1], gridX),
+        blockIds[0]);
+    Value panelSize = constant(loc, *panel);
+    Value perPanel = arith::MulIOp::create(builder, loc, panelSize, gridX);
+    Value firstRow = arith::MulIOp::create(
+        builder, loc, arith::DivUIOp::create(builder, loc, linear, perPanel),
+        panelSize);
+    Value rows = arith::MinUIOp::create(
+        builder, loc, arith::SubIOp::create(builder, loc, gridY, firstRow),
+        panelSize);
+    Value inPanel = arith::RemUIOp::create(builder, loc, linear, perPanel);
+    blockIds[1] = arith::AddIOp::create(
+        builder, loc, firstRow,
+        arith::RemUIOp::create(builder, loc, inPanel, rows));
+    blockIds[0] = arith::DivUIOp::create(builder, loc, inPanel, rows);
+  }
+  for (unsigned d = 0; d < kernel.getGridRank(); ++d)
+    kernel.getBlockIndex(d).replaceAllUsesWith(blockIds[d]);
+
+  // Move the body after the prologue and terminate it. Allocations are
+  // later placed before the first operation of the body.
+  Operation *terminator = gpu::ReturnOp::create(builder, loc);
+  Block &body = kernel.getEntryBlock();
+  prologueEnd = body.empty() ? terminator : &body.front();
+  entry.getOperations().splice(terminator->getIterator(), body.getOperations());
+}
+
+Value KernelLowering::getDynamicSharedMemory() {
+  if (!dynamicSharedMemory) {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(&func.getBody().front());
+    auto type = MemRefType::get(
+        {ShapedType::kDynamic}, builder.getI8Type(),
+        MemRefLayoutAttrInterface(),
+        gpu::AddressSpaceAttr::get(builder.getContext(),
+                                   gpu::AddressSpace::Workgroup));
+    dynamicSharedMemory =
+        gpu::DynamicSharedMemoryOp::create(builder, kernel.getLoc(), type);
+  }
+  return dynamicSharedMemory;
+}
+
+/// What the kernel does with each buffer parameter, for the manifest:
+/// "read", "write" or "readwrite", from the memory effects of the tile ops
+/// on it and on its tile.subview views. A use whose effects are not known
+/// counts as both; a buffer whose sizes alone are used is "read".
+static SmallVector<StringRef> getBufferAccess(KernelOp kernel) {
+  SmallVector<StringRef> access;
+  for (unsigned i = 0; i < kernel.getNumParams(); ++i) {
+    bool reads = false, writes = false;
+    SmallVector<Value> views = {kernel.getParam(i)};
+    while (!views.empty()) {
+      Value view = views.pop_back_val();
+      for (Operation *user : view.getUsers()) {
+        if (auto subview = dyn_cast<SubviewOp>(user)) {
+          views.push_back(subview.getResult());
+          continue;
+        }
+        auto interface = dyn_cast<MemoryEffectOpInterface>(user);
+        if (!interface) {
+          reads = writes = true;
+          continue;
+        }
+        SmallVector<MemoryEffects::EffectInstance> effects;
+        interface.getEffectsOnValue(view, effects);
+        for (const MemoryEffects::EffectInstance &effect : effects) {
+          reads |= isa<MemoryEffects::Read>(effect.getEffect());
+          writes |= isa<MemoryEffects::Write>(effect.getEffect());
+        }
+      }
+    }
+    access.push_back(!writes ? "read" : reads ? "readwrite" : "write");
+  }
+  return access;
+}
+
+LogicalResult KernelLowering::begin() {
+  // Before the lowering replaces the tile ops that use the buffers.
+  bufferAccess = getBufferAccess(kernel);
+  createFunction();
+  return readSharedMemoryPlan();
+}
+
+FailureOr<DictionaryAttr>
+KernelLowering::finish(ArrayRef<Operation *> tileOps) {
+  for (Operation *op : llvm::reverse(tileOps)) {
+    if (!op->use_empty())
+      return op->emitOpError("result is used by an operation that is not a "
+                             "tile op, which cannot be lowered");
+    op->erase();
+  }
+  for (BlockArgument param : kernel.getEntryBlock().getArguments())
+    if (!param.use_empty())
+      return kernel.emitOpError("parameter is used by an operation that is "
+                                "not a tile op, which cannot be lowered");
+  // Each tile fits (its type says so), but all of them together, with the
+  // stages and the reductions' scratch, must too.
+  if (sharedBytes > kMaxSharedMemoryBytes)
+    return kernel.emitOpError("expected at most ")
+           << kMaxSharedMemoryBytes
+           << " bytes of shared memory (227 KiB, a block's on the largest "
+              "GPU), but its tiles take "
+           << sharedBytes << " bytes";
+
+  // The launch description for the manifest.
+  MLIRContext *ctx = kernel.getContext();
+  auto str = [&](StringRef s) { return StringAttr::get(ctx, s); };
+  auto i64 = [&](int64_t v) { return builder.getI64IntegerAttr(v); };
+  auto dict = [&](ArrayRef<NamedAttribute> entries) {
+    return DictionaryAttr::get(ctx, entries);
+  };
+  SmallVector<Attribute> params, dimParams;
+  for (unsigned i = 0; i < kernel.getNumParams(); ++i) {
+    StringRef name = kernel.getParamName(i);
+    Type type = kernel.getFunctionType().getInput(i);
+    auto buffer = dyn_cast<BufferType>(type);
+    if (!buffer) {
+      params.push_back(dict({{str("name"), str(name)},
+                             {str("kind"), str("scalar")},
+                             {str("type"), str(getDTypeName(type))}}));
+      continue;
+    }
+    SmallVector<Attribute> shape, divisibility;
+    bool promised = false;
+    for (int64_t d = 0; d < buffer.getRank(); ++d) {
+      shape.push_back(i64(buffer.isDynamicDim(d) ? -1 : buffer.getDimSize(d)));
+      int64_t divisor = buffer.isDynamicDim(d) ? kernel.getDivisor(i, d) : 1;
+      divisibility.push_back(i64(divisor));
+      promised |= divisor > 1;
+      if (buffer.isDynamicDim(d))
+        dimParams.push_back(
+            dict({{str("name"), str(KernelOp::getDimParamName(name, d))},
+                  {str("kind"), str("dim")},
+                  {str("type"), str("i64")},
+                  {str("buffer"), str(name)},
+                  {str("dim"), i64(d)}}));
+    }
+    SmallVector<NamedAttribute> entries = {
+        {str("name"), str(name)},
+        {str("kind"), str("buffer")},
+        {str("dtype"), str(getDTypeName(buffer.getElementType()))},
+        {str("shape"), builder.getArrayAttr(shape)},
+        {str("access"), str(bufferAccess[i])}};
+    // The sizes the runtime must check at launch (`divisible`).
+    if (promised)
+      entries.push_back(
+          {str("divisibility"), builder.getArrayAttr(divisibility)});
+    params.push_back(dict(entries));
+  }
+  llvm::append_range(params, dimParams);
+
+  SmallVector<Attribute> grid;
+  for (auto extent : kernel.getGrid().getAsRange<GridExtentAttr>()) {
+    if (extent.isConstant()) {
+      grid.push_back(dict({{str("kind"), str("const")},
+                           {str("value"), i64(extent.getDivisor())}}));
+      continue;
+    }
+    grid.push_back(
+        dict({{str("kind"), str("ceildiv")},
+              {str("param"), str(kernel.getParamName(extent.getParam()))},
+              {str("dim"), i64(extent.getDim())},
+              {str("divisor"), i64(extent.getDivisor())}}));
+  }
+  // The launch contract: {"lhs": {"param": "A", "dim": 1}, "op": "==",
+  // "rhs": {"param": "B", "dim": 0}} or {..., "op": "<=", "value": 4096}.
+  SmallVector<Attribute> contract;
+  auto size = [&](int64_t param, int64_t dim) {
+    return dict({{str("param"), str(kernel.getParamName(param))},
+                 {str("dim"), i64(dim)}});
+  };
+  for (ShapeRelationAttr relation : kernel.getContract()) {
+    SmallVector<NamedAttribute> entries = {
+        {str("lhs"), size(relation.getLhsParam(), relation.getLhsDim())},
+        {str("op"), str(relation.getPredicateSymbol())}};
+    if (relation.isConstant())
+      entries.push_back({str("value"), i64(relation.getValue())});
+    else
+      entries.push_back(
+          {str("rhs"), size(relation.getRhsParam(), relation.getRhsDim())});
+    contract.push_back(dict(entries));
+  }
+  SmallVector<NamedAttribute> description = {
+      {str("name"), str(kernel.getSymName())},
+      {str("block"), builder.getArrayAttr({i64(numThreads), i64(1), i64(1)})},
+      {str("grid"), builder.getArrayAttr(grid)},
+      {str("dynamic_shared_memory"), i64(sharedBytes)},
+      {str("params"), builder.getArrayAttr(params)}};
+  if (!contract.empty())
+    description.push_back({str("requires"), builder.getArrayAttr(contract)});
+  return dict(description);
+}
+
+} // namespace mlir::tile::lowering
+
+namespace {
+
+/// tile.barrier: one gpu.barrier.
+struct BarrierOpLowering : public TileToGPUPattern<BarrierOp> {
+  using TileToGPUPattern::TileToGPUPattern;
+  LogicalResult matchAndRewrite(BarrierOp op,
+                                PatternRewriter &rewriter) const override {
+    gpu::BarrierOp::create(rewriter, op.getLoc());
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::tile::populateTileKernelToGPUPatterns(
+    lowering::KernelLowering &lowering, RewritePatternSet &patterns) {
+  patterns.add<BarrierOpLowering>(lowering);
+}

@@ -1,0 +1,307 @@
+//===- LoweringState.h - State and emitters of -convert-tile-to-gpu -*- C++
+//-*-===//
+//
+// The lowering state that the op-family patterns of -convert-tile-to-gpu
+// share (one per tile.kernel), and the emitters for layouts they have in
+// common. Private to lib/Conversion/TileToGPU.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LIB_CONVERSION_TILETOGPU_LOWERINGSTATE_H
+#define LIB_CONVERSION_TILETOGPU_LOWERINGSTATE_H
+
+#include "tile/Dialect/Tile/IR/Tile.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+#include <functional>
+#include <optional>
+
+namespace mlir::tile::lowering {
+
+/// Where a tile buffer lives after lowering.
+struct BufferStorage {
+  BufferType type;
+  /// global: a strided memref over the tensor; shared: a workgroup memref;
+  /// fragment: the thread's private elements, memref<N x T>.
+  Value memref;
+  /// Size of each dimension (index values).
+  SmallVector<Value> sizes;
+  /// A number each size is known to be a multiple of (getSizeDivisor).
+  SmallVector<int64_t> divisors = {};
+
+  int64_t divisor(int64_t dim) const {
+    return dim < static_cast<int64_t>(divisors.size()) ? divisors[dim] : 1;
+  }
+};
+
+/// How the elements of a tile are spread over the threads: the tile is cut in
+/// row-major chunks of `vec` elements and chunk c goes to thread c mod T.
+struct Distribution {
+  int64_t vec = 1;
+  int64_t numChunks = 0;
+  /// Chunks per thread (rounded up).
+  int64_t chunksPerThread = 0;
+  /// Whether the last round has fewer chunks than threads.
+  bool needsGuard = false;
+};
+
+/// The chunks of a `shape` tile cut in `vec`-element pieces over
+/// `numThreads` threads.
+Distribution distribute(ArrayRef<int64_t> shape, int64_t vec,
+                        int64_t numThreads);
+
+/// The alignment a `bytes`-wide chunk access may claim: its own width up to
+/// 16 bytes (the widest access; wider chunks, e.g. eight f32 elements of a
+/// fragment copied to f16, split into 16-byte ones).
+inline llvm::MaybeAlign accessAlign(int64_t bytes) {
+  return llvm::MaybeAlign(std::min<int64_t>(bytes, 16));
+}
+
+/// What is known of an index or integer value: bounds lo <= value <= hi
+/// (signed), each possibly unknown, of magnitude below 2^62 so that sums
+/// and products of two cannot overflow.
+struct KnownRange {
+  std::optional<int64_t> lo, hi;
+  bool nonNegative() const { return lo && *lo >= 0; }
+};
+
+/// A number that `value` (index arithmetic) is known to be a multiple of:
+/// constants, and sums and products of them, e.g. a block's first row
+/// `by * 128`; 1 when nothing is known.
+int64_t knownMultiple(Value value);
+
+/// The range of `value` from constants, thread and block ids, the kernel's
+/// dynamic sizes, loop counters and the arithmetic on them (KnownValues.cpp
+/// says what is assumed of each).
+KnownRange knownRange(Value value, unsigned depth = 0);
+
+/// Whether `value` is known to be 0 or more.
+bool knownNonNegative(Value value);
+
+inline int64_t alignTo(int64_t value, int64_t alignment) {
+  return llvm::divideCeil(value, alignment) * alignment;
+}
+
+/// Where the rows of a rank-2 fragment (its dim-0 coordinates) live: each
+/// thread keeps `slots` row slots; the thread's register `s` of the
+/// fragment is in row slot `slotOf(s)`; lanes [l & ~(lanesPerRow-1), +
+/// lanesPerRow) of a warp share a row; `warpsPerRow` warps (the row's first
+/// warp + j * 1) share it; `rowsPerWarp` rows of one slot share a warp
+/// (#tile.mma: the 8 lane quads).
+struct RowMap {
+  int64_t slots = 0;
+  int64_t lanesPerRow = 1;
+  int64_t warpsPerRow = 1;
+  int64_t rowsPerWarp = 1;
+  std::function<int64_t(int64_t)> slotOf;
+  /// The row (dim-0 coordinate) of the thread's row slot `k`.
+  std::function<Value(int64_t)> rowOf;
+  /// Whether this thread is the first of those holding its rows' values
+  /// (an i1): the one that stores them.
+  std::function<Value()> isFirstHolder;
+};
+
+/// The state of lowering one tile.kernel into a gpu.func, shared by the
+/// patterns of every op family: the function and its prologue values, where
+/// each converted buffer lives (`storage`), the shared-memory total and the
+/// async-copy groups; and the emitters the families share (thread chunks of
+/// a layout, row maps, swizzled addresses, bounds-checked chunk accesses).
+/// The methods are defined in the file of their family.
+class KernelLowering {
+public:
+  KernelLowering(KernelOp kernel, gpu::GPUModuleOp gpuModule)
+      : kernel(kernel), gpuModule(gpuModule), builder(kernel.getContext()),
+        numThreads(kernel.getThreads()) {}
+
+  MLIRContext *getContext() { return kernel.getContext(); }
+
+  // Structure (KernelToGPU.cpp).
+  /// Builds the gpu.func with the kernel's body moved into it and reads the
+  /// shared-memory plan; the tile ops are then lowered by the patterns.
+  LogicalResult begin();
+  /// Whether the tile.parallel before `op` already lowered it (a fused
+  /// store): the driver skips it.
+  bool isLowered(Operation *op) const {
+    return storesFusedIntoParallel.contains(op);
+  }
+  /// Erases the lowered tile ops (`tileOps`, in program order), checks that
+  /// nothing else used them and returns the manifest entry of the kernel.
+  FailureOr<DictionaryAttr> finish(ArrayRef<Operation *> tileOps);
+  void createFunction();
+  Value getDynamicSharedMemory();
+
+  // Tile operations (MemoryToGPU.cpp unless noted).
+  LogicalResult lowerAllocShared(AllocSharedOp op);
+  /// Reads the placement of the kernel's shared tiles that
+  /// -tile-plan-shared-memory recorded: each tile.alloc_shared's offset and
+  /// the kernel's total.
+  LogicalResult readSharedMemoryPlan();
+  LogicalResult lowerAllocFragment(AllocFragmentOp op);
+  LogicalResult lowerCopy(CopyOp op);
+  LogicalResult lowerRowValueStore(CopyOp op, SliceLayoutAttr slice);
+  LogicalResult lowerFill(Operation *op, Value dest, Value value);
+  /// tile.parallel (ParallelToGPU.cpp).
+  LogicalResult lowerParallel(ParallelOp op);
+  /// tile.print (PrintToGPU.cpp): gpu.printf from the chosen block and thread
+  /// or warp.
+  LogicalResult lowerPrint(PrintOp op);
+  /// An element access in a tile.parallel body (ParallelToGPU.cpp). `slot`
+  /// is the register of the loop's layout; `rows`, when the loop
+  /// reads row values (#tile.slice fragments), maps it to their row slot.
+  LogicalResult lowerElementAccess(Operation *op, Value slotValue, int64_t slot,
+                                   const RowMap *rows = nullptr);
+  LogicalResult lowerDim(DimOp op);
+  LogicalResult lowerSubview(SubviewOp op);
+
+  // Emitters (LayoutEmitters.cpp, AccessEmitters.cpp; those of one family
+  // in its file).
+  Value constant(Location loc, int64_t value) {
+    return arith::ConstantIndexOp::create(builder, loc, value);
+  }
+  SmallVector<Value> delinearize(Location loc, Value linear,
+                                 ArrayRef<int64_t> shape);
+  /// Consecutive elements per chunk of a fragment layout.
+  FailureOr<int64_t> fragmentVector(Operation *user, Attribute layout);
+  /// Calls `body(chunkIndexInThread, linearChunk)` for each chunk of the
+  /// calling thread, guarded when the last round is partial.
+  void forEachChunk(Location loc, const Distribution &dist,
+                    function_ref<void(int64_t, Value)> body);
+  /// Calls `body(firstSlot, coords)` for each chunk of `vec` consecutive
+  /// elements (along the last dimension) of a `shape` tile that the calling
+  /// thread handles: as a fragment `layout` places them, or dealt
+  /// round-robin when `layout` is null (guarded when the last round is
+  /// partial; slots are then meaningless).
+  void forEachThreadChunk(Location loc, ArrayRef<int64_t> shape,
+                          Attribute layout, int64_t vec,
+                          function_ref<void(int64_t, ArrayRef<Value>)> body);
+  /// The warp index and the lane of the calling thread.
+  std::pair<Value, Value> getWarpAndLane(Location loc);
+  /// tile.gemm and tile.gemm_prefetch (which only loads the first K step's
+  /// operands into the accumulator's prefetch registers).
+  LogicalResult lowerGemm(Operation *op, Value aTile, Value bTile, Value cTile,
+                          bool transposeA, bool transposeB, bool clearAccum,
+                          bool prefetched, Value nextA, Value nextB,
+                          std::optional<int64_t> waitPending,
+                          bool prefetchOnly);
+  /// The registers (private arrays, promoted by LLVM) holding the
+  /// prefetched A and B operands of the gemms on accumulator `acc`.
+  std::pair<Value, Value> getPrefetchRegisters(Value acc, VectorType aType,
+                                               int64_t aCount, VectorType bType,
+                                               int64_t bCount);
+  /// How the rows of a rank-2 fragment layout lie over the threads, for
+  /// tile.reduce along dim 1 and its #tile.slice results; failure (with a
+  /// message on `op`) for layouts the reduction does not support.
+  FailureOr<struct RowMap> getRowMap(Operation *op, ArrayRef<int64_t> shape,
+                                     Attribute layout);
+  /// Registers per thread of a fragment (row slots for #tile.slice).
+  FailureOr<int64_t> registersPerThread(Operation *op, Value buffer);
+  LogicalResult lowerReduce(ReduceOp op);
+  LogicalResult lowerThreadReduce(ThreadReduceOp op);
+  /// A private array of f32 in shared memory for cross-warp reductions.
+  Value allocateScratch(Location loc, int64_t elements);
+  /// cp.async.wait_group for the last commit before `op`, then a barrier.
+  void waitForAsyncGroups(Operation *op, int64_t pending);
+  /// One m16n8k16 MMA: D = A x B + C, with the ldmatrix operands and the
+  /// four f32 accumulator elements of the calling thread.
+  SmallVector<Value> multiplyAccumulate(Location loc, Value a, Value b,
+                                        ArrayRef<Value> c);
+  LogicalResult lowerStage(StageOp op);
+  /// Global -> shared with cp.async (zero-filled at the tensor's edge), or
+  /// synchronously when the rows are not aligned to the chunk size.
+  LogicalResult lowerAsyncCopy(CopyOp op);
+  LogicalResult lowerAsyncCommit(AsyncCommitOp op);
+  LogicalResult lowerAsyncWait(AsyncWaitOp op);
+  /// The chunks of a copy, moved by plain loads and stores.
+  void copyChunks(CopyOp op, ArrayRef<int64_t> shape, Attribute layout,
+                  int64_t vec);
+  /// One of them: the chunk at `coords` (register `slot` of a fragment).
+  void copyChunk(CopyOp op, int64_t slot, ArrayRef<Value> coords, int64_t vec);
+  Value readChunk(Location loc, const BufferStorage &src, ValueRange offsets,
+                  ArrayRef<Value> coords, int64_t slot, int64_t vec);
+  void writeChunk(Location loc, const BufferStorage &dst, ValueRange offsets,
+                  ArrayRef<Value> coords, int64_t slot, int64_t vec,
+                  Value vector);
+  /// Bounds and alignment of a `vec`-wide access of a global tensor at `g`
+  /// (= `offsets` + chunk coordinates, which are multiples of vec).
+  struct GlobalAccess {
+    Value rowsInBounds; // every index but the last is inside
+    /// size - g, the elements of the row from g on, where g is known to be
+    /// non-negative (null otherwise).
+    Value remaining;
+    Value fast; // the whole vector is inside and aligned
+    /// Statically known: every chunk is wholly inside the row or wholly
+    /// past its end and aligned (row length and column offset multiples of
+    /// vec), so no chunk needs masked scalar accesses.
+    bool wholeChunks = false;
+  };
+  GlobalAccess globalAccessChecks(Location loc, const BufferStorage &global,
+                                  ValueRange offsets, ArrayRef<Value> g,
+                                  int64_t vec);
+  /// Whether lane `lane` of the chunk, at `index` of the last dimension
+  /// (g + lane), is inside the tensor.
+  Value laneInBounds(Location loc, const GlobalAccess &checks,
+                     const BufferStorage &global, Value index, int64_t lane);
+  Value convertVector(Location loc, Value vector, Type elementType);
+  /// Where the element at `coords` of a shared tile is stored: the same
+  /// place, or the #tile.swizzle position.
+  SmallVector<Value> physical(Location loc, const BufferStorage &tile,
+                              ArrayRef<Value> coords);
+  /// physical() of the rank-2 tile element (row + rowOffset, col +
+  /// colOffset), with `row`/`col` the lane's part and the offsets constants
+  /// (MMA tile and K step): the parts of the offsets that move whole swizzle
+  /// periods stay outside the XOR, so that the addresses of one operand
+  /// differ by constants that LLVM folds into ldmatrix's immediate offset
+  /// (one base register per distinct XOR instead of one per access).
+  SmallVector<Value> physicalAt(Location loc, const BufferStorage &tile,
+                                Value row, int64_t rowOffset, Value col,
+                                int64_t colOffset);
+  /// The #tile.swizzle column of (row, col + chunkLow chunks): ((col / E +
+  /// chunkLow) xor ((row / P) mod C)) * E + col mod E.
+  Value swizzledColumn(Location loc, BufferType type, Value row, Value col,
+                       int64_t chunkLow);
+
+  /// Copies of a fragment to global memory that the tile.parallel computing
+  /// the fragment lowered with itself ({tile.fused}, getFusedStore).
+  llvm::SmallPtrSet<Operation *, 4> storesFusedIntoParallel;
+
+  KernelOp kernel;
+  gpu::GPUModuleOp gpuModule;
+  /// What the kernel does with each buffer parameter (for the manifest),
+  /// read before the lowering replaces the ops that use them.
+  SmallVector<StringRef> bufferAccess;
+  /// The builder of every emitter, and the rewriter the patterns are applied
+  /// with: one insertion point for the whole lowering.
+  PatternRewriter builder;
+  int64_t numThreads;
+  gpu::GPUFuncOp func;
+  Value threadId;
+  Value dynamicSharedMemory;
+  Value warpId, laneId;
+  /// Groups committed so far (cp.async.commit_group); a wait names one that
+  /// dominates it (the token is bookkeeping: the hardware counts groups).
+  SmallVector<Value> asyncGroups;
+  int64_t sharedBytes = 0;
+  /// Insertion point for allocations: the end of the function prologue.
+  Operation *prologueEnd = nullptr;
+  DenseMap<Value, std::pair<Value, Value>> prefetchRegisters;
+  DenseMap<Value, BufferStorage> storage;
+};
+
+/// A pattern that lowers one tile op with the lowering state of its kernel.
+template <typename OpTy>
+class TileToGPUPattern : public OpRewritePattern<OpTy> {
+public:
+  explicit TileToGPUPattern(KernelLowering &lowering)
+      : OpRewritePattern<OpTy>(lowering.getContext()), lowering(lowering) {}
+
+protected:
+  KernelLowering &lowering;
+};
+
+} // namespace mlir::tile::lowering
+
+#endif // LIB_CONVERSION_TILETOGPU_LOWERINGSTATE_H
