@@ -209,6 +209,9 @@ def main():
     parser.add_argument("--out", required=True, help="folder of the run")
     parser.add_argument("--markdown", required=True)
     parser.add_argument("--header", default="")
+    parser.add_argument("--tests-only", action="store_true",
+                        help="a run without benchmarks (run-gpu.sh run tests): "
+                        "summarize the tests; missing benchmarks are no failure")
     args = parser.parse_args()
     lines = [args.header] if args.header else []
     ok = True
@@ -217,6 +220,12 @@ def main():
         line, good = test_line(name, load(os.path.join(args.out, file)))
         lines.append(line)
         ok &= good
+    if args.tests_only:
+        text = "\n".join(lines)
+        print(text)
+        with open(args.markdown, "w") as f:
+            f.write("```\n" + text + "\n```\n")
+        return 0 if ok else 1
 
     bench = load(os.path.join(args.out, "bench-vector-add.json"))
     rows = {}

@@ -158,8 +158,11 @@ run() {
   echo "== summary"
   # $OUT brings back at most 8 files: the summary (printed here) is
   # rebuilt from the reports with summarize.py, so it stays in the bundle.
+  only_tests=()
+  [ "$part" = tests ] && only_tests=(--tests-only) # no benchmarks to summarize
   python3 benchmarks/summarize.py --out "$out" --markdown "$bundle/summary.md" \
-    --header "GPU: ${gpu:-none}; commit $commit; $(date -u +%Y-%m-%d)" || status=1
+    --header "GPU: ${gpu:-none}; commit $commit; $(date -u +%Y-%m-%d)" \
+    "${only_tests[@]}" || status=1
   return $status
 }
 
