@@ -11,6 +11,8 @@
 #include "tile/Dialect/Tile/Transforms/Passes.h"
 #include "tile/Dialect/Tile/Transforms/StoreFusion.h"
 
+#include "SharedLiveRange.h"
+
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -103,21 +105,13 @@ llvm::SetVector<Operation *> getReuseBarriers(KernelOp kernel) {
     IntegerAttr offsetAttr = alloc.getOffsetAttr();
     if (!offsetAttr)
       return;
-    // The first top-level op that uses the tile, through its stage views.
-    std::optional<int64_t> first;
-    SmallVector<Value> worklist = {alloc.getResult()};
-    while (!worklist.empty()) {
-      Value tile = worklist.pop_back_val();
-      for (Operation *user : tile.getUsers()) {
-        if (auto stage = dyn_cast<StageOp>(user))
-          worklist.push_back(stage.getResult());
-        int64_t at = position.lookup(body.findAncestorOpInBlock(*user));
-        first = std::min(first.value_or(at), at);
-      }
-    }
-    // A tile nobody uses takes no bytes.
-    if (!first)
+    // The first top-level op that uses the tile, through its stage views;
+    // a tile nobody uses takes no bytes.
+    std::optional<std::pair<int64_t, int64_t>> range =
+        getTopLevelLiveRange(alloc, body, position);
+    if (!range)
       return;
+    int64_t first = range->first;
     BufferType type = alloc.getResult().getType();
     int64_t offset = offsetAttr.getInt();
     int64_t bytes =
@@ -125,7 +119,7 @@ llvm::SetVector<Operation *> getReuseBarriers(KernelOp kernel) {
     if (llvm::any_of(placed, [&](const Placed &other) {
           return offset < other.end && other.offset < offset + bytes;
         }))
-      before.insert(&*std::next(body.begin(), *first));
+      before.insert(&*std::next(body.begin(), first));
     placed.push_back({offset, offset + bytes});
   });
   return before;

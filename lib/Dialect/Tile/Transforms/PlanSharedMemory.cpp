@@ -9,6 +9,8 @@
 #include "tile/Dialect/Tile/IR/Tile.h"
 #include "tile/Dialect/Tile/Transforms/Passes.h"
 
+#include "SharedLiveRange.h"
+
 #include "llvm/ADT/STLExtras.h"
 
 namespace mlir::tile {
@@ -49,27 +51,18 @@ int64_t planKernel(KernelOp kernel) {
   SmallVector<Placed> placed;
   int64_t total = 0;
   kernel.walk([&](AllocSharedOp alloc) {
-    std::optional<int64_t> first, last;
-    SmallVector<Value> worklist = {alloc.getResult()};
-    while (!worklist.empty()) {
-      Value tile = worklist.pop_back_val();
-      for (Operation *user : tile.getUsers()) {
-        if (auto stage = dyn_cast<StageOp>(user))
-          worklist.push_back(stage.getResult());
-        int64_t at = position.lookup(body.findAncestorOpInBlock(*user));
-        first = std::min(first.value_or(at), at);
-        last = std::max(last.value_or(at), at);
-      }
-    }
-    if (!first) {
+    std::optional<std::pair<int64_t, int64_t>> range =
+        getTopLevelLiveRange(alloc, body, position);
+    if (!range) {
       alloc.setOffset(0);
       return;
     }
+    auto [first, last] = *range;
     BufferType type = alloc.getResult().getType();
     int64_t bytes =
         type.getNumElements() * getElementByteWidth(type.getElementType());
     auto overlaps = [&](const Placed &other, int64_t offset) {
-      return other.firstUse <= *last && *first <= other.lastUse &&
+      return other.firstUse <= last && first <= other.lastUse &&
              offset < other.end && other.offset < offset + bytes;
     };
     // The last candidate is past every placed tile, so one always fits.
@@ -82,7 +75,7 @@ int64_t planKernel(KernelOp kernel) {
         return overlaps(other, candidate);
       });
     });
-    placed.push_back({offset, offset + bytes, *first, *last});
+    placed.push_back({offset, offset + bytes, first, last});
     alloc.setOffset(offset);
     total = std::max(total, offset + bytes);
   });
