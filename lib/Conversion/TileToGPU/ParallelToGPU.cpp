@@ -77,18 +77,12 @@ LogicalResult KernelLowering::lowerParallel(ParallelOp op) {
   SmallVector<Operation *> rowValues;
   Attribute layout;
   WalkResult walk = op.getBody().walk([&](Operation *inner) {
-    Value buffer;
-    if (auto load = dyn_cast<LoadOp>(inner))
-      buffer = load.getBuffer();
-    else if (auto store = dyn_cast<StoreOp>(inner))
-      buffer = store.getBuffer();
-    auto type = buffer ? dyn_cast<BufferType>(buffer.getType()) : BufferType();
-    if (!type || !type.isFragment())
+    BufferType type = getAccessedFragment(inner);
+    if (!type)
       return WalkResult::advance();
     // Row values read at every column follow the loop's layout by
     // construction (their #tile.slice parent).
-    if (isa_and_nonnull<SliceLayoutAttr>(type.getLayout()) &&
-        type.getRank() + 1 == static_cast<int64_t>(shape.size())) {
+    if (isRowValueOf(type, shape.size())) {
       rowValues.push_back(inner);
       return WalkResult::advance();
     }

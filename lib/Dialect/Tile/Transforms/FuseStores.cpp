@@ -40,16 +40,10 @@ LoopFragments getLoopFragments(ParallelOp loop) {
   LoopFragments result;
   int64_t rank = loop.getExtents().size();
   loop.getBody().walk([&](Operation *inner) {
-    Value buffer;
-    if (auto load = dyn_cast<LoadOp>(inner))
-      buffer = load.getBuffer();
-    else if (auto store = dyn_cast<StoreOp>(inner))
-      buffer = store.getBuffer();
-    auto type = buffer ? dyn_cast<BufferType>(buffer.getType()) : BufferType();
-    if (!type || !type.isFragment())
+    BufferType type = getAccessedFragment(inner);
+    if (!type)
       return;
-    if (isa_and_nonnull<SliceLayoutAttr>(type.getLayout()) &&
-        type.getRank() + 1 == rank) {
+    if (isRowValueOf(type, rank)) {
       result.readsRowValues = true;
       return;
     }
@@ -184,6 +178,21 @@ struct TileFuseStoresPass
 };
 
 } // namespace
+
+BufferType tile::getAccessedFragment(Operation *access) {
+  Value buffer;
+  if (auto load = dyn_cast<LoadOp>(access))
+    buffer = load.getBuffer();
+  else if (auto store = dyn_cast<StoreOp>(access))
+    buffer = store.getBuffer();
+  auto type = buffer ? dyn_cast<BufferType>(buffer.getType()) : BufferType();
+  return type && type.isFragment() ? type : BufferType();
+}
+
+bool tile::isRowValueOf(BufferType fragment, int64_t loopRank) {
+  return isa_and_nonnull<SliceLayoutAttr>(fragment.getLayout()) &&
+         fragment.getRank() + 1 == loopRank;
+}
 
 CopyOp tile::getFusableStore(ParallelOp loop, std::string &whyNot) {
   whyNot.clear();

@@ -19,6 +19,15 @@ namespace mlir::tile {
 /// tile.copy that the tile.parallel right before it stores chunk by chunk.
 constexpr const char *kFusedStoreAttrName = "tile.fused";
 
+/// The fragment a tile.load or tile.store in a tile.parallel body accesses;
+/// null for other ops and for buffers that are not fragments.
+BufferType getAccessedFragment(Operation *access);
+
+/// Whether `fragment` holds row values of a loop over `loopRank` dimensions
+/// (a #tile.slice fragment of one rank less, read at every column): such
+/// fragments follow the loop's layout by construction.
+bool isRowValueOf(BufferType fragment, int64_t loopRank);
+
 /// The tile.copy right after `loop` that the loop can store itself, chunk
 /// by chunk, as soon as each chunk is computed, or null. Null with an empty
 /// `whyNot` when the next op is no tile.copy (no candidate); otherwise
