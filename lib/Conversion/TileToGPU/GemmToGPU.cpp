@@ -93,12 +93,17 @@ LogicalResult KernelLowering::lowerGemm(
     bool transposeB, bool clearAccum, bool prefetched, Value nextA, Value nextB,
     std::optional<int64_t> waitPending, bool prefetchOnly) {
   Location loc = op->getLoc();
-  const BufferStorage &a = storage[aTile];
-  const BufferStorage &b = storage[bTile];
-  const BufferStorage &c = storage[cTile];
-  if (!a.memref || !b.memref || !c.memref ||
-      (nextA && (!storage[nextA].memref || !storage[nextB].memref)))
+  const BufferStorage *aBuffer = getConvertedBuffer(aTile);
+  const BufferStorage *bBuffer = getConvertedBuffer(bTile);
+  const BufferStorage *cBuffer = getConvertedBuffer(cTile);
+  const BufferStorage *nextABuffer =
+      nextA ? getConvertedBuffer(nextA) : nullptr;
+  const BufferStorage *nextBBuffer =
+      nextB ? getConvertedBuffer(nextB) : nullptr;
+  if (!aBuffer || !bBuffer || !cBuffer ||
+      (nextA && (!nextABuffer || !nextBBuffer)))
     return op->emitOpError("operand has no storage");
+  const BufferStorage &a = *aBuffer, &b = *bBuffer, &c = *cBuffer;
   auto mma = dyn_cast_or_null<MmaLayoutAttr>(c.type.getLayout());
   if (!mma)
     return op->emitOpError("expected the accumulator to have a #tile.mma "
@@ -276,7 +281,7 @@ LogicalResult KernelLowering::lowerGemm(
   auto inLoopView = [&](Value tile, Value memref) -> Value {
     auto loop = op->getParentOfType<scf::ForOp>();
     auto view = memref.getDefiningOp<memref::ViewOp>();
-    if (!loop || !view || storage[tile].type.isFragment() ||
+    if (!loop || !view || cast<BufferType>(tile.getType()).isFragment() ||
         tile.getDefiningOp<StageOp>())
       return memref;
     Value opaqueZero = arith::ShRUIOp::create(
@@ -295,7 +300,7 @@ LogicalResult KernelLowering::lowerGemm(
       next = loadOperands(kk + 16, aMemref, bMemref);
     } else if (nextA) {
       waitForAsyncGroups(op, *waitPending);
-      save(loadOperands(0, storage[nextA].memref, storage[nextB].memref));
+      save(loadOperands(0, nextABuffer->memref, nextBBuffer->memref));
     }
     auto &[aFrags, bFrags] = current;
     for (int64_t mt = 0; mt < tilesM; ++mt)

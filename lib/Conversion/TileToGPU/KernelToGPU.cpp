@@ -22,32 +22,28 @@ namespace mlir::tile::lowering {
 // Kernel structure
 //===----------------------------------------------------------------------===//
 
+const BufferStorage *KernelLowering::getConvertedBuffer(Value tile) const {
+  auto it = storage.find(tile);
+  return it == storage.end() ? nullptr : &it->second;
+}
+
+void KernelLowering::setConvertedBuffer(Value tile,
+                                        const BufferStorage &converted) {
+  assert(converted.memref.getType() == typeConverter.convertType(tile) &&
+         "a buffer's memref has the type converter's type");
+  storage[tile] = converted;
+}
+
 void KernelLowering::createFunction() {
-  MLIRContext *ctx = kernel.getContext();
   Location loc = kernel.getLoc();
-  auto globalSpace = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Global);
 
   // Parameters: buffers as bare pointers, scalars as they are, then one index
   // per dynamic dimension of each buffer.
-  SmallVector<Type> argTypes;
-  for (unsigned i = 0; i < kernel.getNumParams(); ++i) {
-    Type type = kernel.getFunctionType().getInput(i);
-    if (auto buffer = dyn_cast<BufferType>(type))
-      argTypes.push_back(MemRefType::get({}, buffer.getElementType(),
-                                         MemRefLayoutAttrInterface(),
-                                         globalSpace));
-    else
-      argTypes.push_back(type);
-  }
-  for (unsigned i = 0; i < kernel.getNumParams(); ++i)
-    if (auto buffer = dyn_cast<BufferType>(kernel.getParam(i).getType()))
-      for (unsigned d = 0; d < buffer.getRank(); ++d)
-        if (buffer.isDynamicDim(d))
-          argTypes.push_back(builder.getIndexType());
+  FunctionType funcType =
+      typeConverter.convertKernelType(kernel.getFunctionType());
 
   builder.setInsertionPointToEnd(gpuModule.getBody());
-  func = gpu::GPUFuncOp::create(builder, loc, kernel.getSymName(),
-                                builder.getFunctionType(argTypes, {}));
+  func = gpu::GPUFuncOp::create(builder, loc, kernel.getSymName(), funcType);
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
                 builder.getUnitAttr());
   func.setKnownBlockSizeAttr(
@@ -73,21 +69,16 @@ void KernelLowering::createFunction() {
                                  : constant(loc, buffer.getDimSize(d)));
       global.divisors.push_back(getSizeDivisor(param, d));
     }
-    // Row-major strides.
+    // The view's type: row-major strides, static where the sizes are.
+    auto type = typeConverter.convertType<MemRefType>(param);
+    ArrayRef<int64_t> staticStrides =
+        cast<StridedLayoutAttr>(type.getLayout()).getStrides();
     SmallVector<OpFoldResult> strides(buffer.getRank());
-    SmallVector<int64_t> staticStrides(buffer.getRank());
     Value stride = constant(loc, 1);
-    int64_t staticStride = 1;
     for (int64_t d = buffer.getRank() - 1; d >= 0; --d) {
       strides[d] = stride;
-      staticStrides[d] = staticStride;
-      if (d > 0) {
+      if (d > 0)
         stride = arith::MulIOp::create(builder, loc, stride, global.sizes[d]);
-        staticStride =
-            ShapedType::isDynamic(staticStride) || buffer.isDynamicDim(d)
-                ? ShapedType::kDynamic
-                : staticStride * buffer.getDimSize(d);
-      }
     }
     // Static sizes and strides stay attributes so the memref type keeps them.
     SmallVector<OpFoldResult> sizes;
@@ -99,13 +90,10 @@ void KernelLowering::createFunction() {
       if (!ShapedType::isDynamic(staticStrides[d]))
         strides[d] = builder.getIndexAttr(staticStrides[d]);
     }
-    auto layout = StridedLayoutAttr::get(ctx, 0, staticStrides);
-    auto type = MemRefType::get(buffer.getShape(), buffer.getElementType(),
-                                layout, globalSpace);
     global.memref = memref::ReinterpretCastOp::create(
         builder, loc, type, entry.getArgument(i), builder.getIndexAttr(0),
         sizes, strides);
-    storage[param] = global;
+    setConvertedBuffer(param, global);
   }
 
   static const gpu::Dimension dims[] = {gpu::Dimension::x, gpu::Dimension::y,
@@ -150,13 +138,8 @@ Value KernelLowering::getDynamicSharedMemory() {
   if (!dynamicSharedMemory) {
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPointToStart(&func.getBody().front());
-    auto type = MemRefType::get(
-        {ShapedType::kDynamic}, builder.getI8Type(),
-        MemRefLayoutAttrInterface(),
-        gpu::AddressSpaceAttr::get(builder.getContext(),
-                                   gpu::AddressSpace::Workgroup));
-    dynamicSharedMemory =
-        gpu::DynamicSharedMemoryOp::create(builder, kernel.getLoc(), type);
+    dynamicSharedMemory = gpu::DynamicSharedMemoryOp::create(
+        builder, kernel.getLoc(), typeConverter.getDynamicSharedMemoryType());
   }
   return dynamicSharedMemory;
 }

@@ -260,7 +260,8 @@ FailureOr<int64_t> KernelLowering::registersPerThread(Operation *op,
             slice.getParent(), slice.getParentShape(type.getShape()),
             numThreads, [op] { return op->emitOpError(); })))
       return failure();
-  return layout.getRegistersPerThread(type.getShape(), numThreads);
+  // The count the fragment's memref type has.
+  return *typeConverter.getRegistersPerThread(type);
 }
 
 //===----------------------------------------------------------------------===//

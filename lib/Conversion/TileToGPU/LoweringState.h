@@ -1,5 +1,4 @@
-//===- LoweringState.h - State and emitters of -convert-tile-to-gpu -*- C++
-//-*-===//
+//===- LoweringState.h - State of -convert-tile-to-gpu ----------*- C++ -*-===//
 //
 // The lowering state that the op-family patterns of -convert-tile-to-gpu
 // share (one per tile.kernel), and the emitters for layouts they have in
@@ -10,6 +9,7 @@
 #ifndef LIB_CONVERSION_TILETOGPU_LOWERINGSTATE_H
 #define LIB_CONVERSION_TILETOGPU_LOWERINGSTATE_H
 
+#include "tile/Conversion/TileToGPU/TypeConverter.h"
 #include "tile/Dialect/Tile/IR/Tile.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -22,9 +22,13 @@
 
 namespace mlir::tile::lowering {
 
-/// Where a tile buffer lives after lowering.
+/// Where a tile buffer lives after lowering: what the dialect conversion's
+/// adaptor would hand a pattern for a tile operand, and what a memref alone
+/// cannot carry (TileToGPU.cpp says why the patterns are no
+/// ConversionPatterns).
 struct BufferStorage {
   BufferType type;
+  /// Of the type converter's type for the buffer (TileToGPUTypeConverter):
   /// global: a strided memref over the tensor; shared: a workgroup memref;
   /// fragment: the thread's private elements, memref<N x T>.
   Value memref;
@@ -106,18 +110,29 @@ struct RowMap {
 };
 
 /// The state of lowering one tile.kernel into a gpu.func, shared by the
-/// patterns of every op family: the function and its prologue values, where
-/// each converted buffer lives (`storage`), the shared-memory total and the
-/// async-copy groups; and the emitters the families share (thread chunks of
-/// a layout, row maps, swizzled addresses, bounds-checked chunk accesses).
-/// The methods are defined in the file of their family.
+/// patterns of every op family: the function and its prologue values, the
+/// type converter, where each converted buffer lives (getConvertedBuffer),
+/// the shared-memory total and the async-copy groups; and the emitters the
+/// families share (thread chunks of a layout, row maps, swizzled addresses,
+/// bounds-checked chunk accesses). The methods are defined in the file of
+/// their family.
 class KernelLowering {
 public:
   KernelLowering(KernelOp kernel, gpu::GPUModuleOp gpuModule)
       : kernel(kernel), gpuModule(gpuModule), builder(kernel.getContext()),
-        numThreads(kernel.getThreads()) {}
+        numThreads(kernel.getThreads()),
+        typeConverter(kernel.getContext(), numThreads) {}
 
   MLIRContext *getContext() { return kernel.getContext(); }
+
+  /// The converted tile buffer `tile`, as an earlier pattern recorded it
+  /// (setConvertedBuffer): the one lookup of every operand, the analogue of
+  /// a ConversionPattern's adaptor. Null when nothing converted it (the
+  /// caller says so on its op).
+  const BufferStorage *getConvertedBuffer(Value tile) const;
+  /// Records `converted` as what `tile` became; its memref has the type
+  /// converter's type for `tile`.
+  void setConvertedBuffer(Value tile, const BufferStorage &converted);
 
   // Structure (KernelToGPU.cpp).
   /// Builds the gpu.func with the kernel's body moved into it and reads the
@@ -201,8 +216,13 @@ public:
   FailureOr<int64_t> registersPerThread(Operation *op, Value buffer);
   LogicalResult lowerReduce(ReduceOp op);
   LogicalResult lowerThreadReduce(ThreadReduceOp op);
-  /// A private array of f32 in shared memory for cross-warp reductions.
-  Value allocateScratch(Location loc, int64_t elements);
+  /// Whether `op` has the cross-warp scratch of `elements` f32 (none for
+  /// 0) that -tile-plan-shared-memory gives it (`scratch(offset = N, bytes
+  /// = B)`); a message on `op` when not.
+  LogicalResult verifyReduceScratch(ReduceOp op, int64_t elements);
+  /// The view of `elements` f32 at byte `offset` of the dynamic shared
+  /// memory, for a reduction's cross-warp step.
+  Value allocateScratch(Location loc, int64_t offset, int64_t elements);
   /// cp.async.wait_group for the last commit before `op`, then a barrier.
   void waitForAsyncGroups(Operation *op, int64_t pending);
   /// One m16n8k16 MMA: D = A x B + C, with the ldmatrix operands and the
@@ -277,6 +297,9 @@ public:
   /// with: one insertion point for the whole lowering.
   PatternRewriter builder;
   int64_t numThreads;
+  /// What each tile type becomes; every memref type of a buffer comes from
+  /// it.
+  TileToGPUTypeConverter typeConverter;
   gpu::GPUFuncOp func;
   Value threadId;
   Value dynamicSharedMemory;
@@ -288,10 +311,16 @@ public:
   /// Insertion point for allocations: the end of the function prologue.
   Operation *prologueEnd = nullptr;
   DenseMap<Value, std::pair<Value, Value>> prefetchRegisters;
+
+private:
+  /// Value -> what it became (getConvertedBuffer, setConvertedBuffer).
   DenseMap<Value, BufferStorage> storage;
 };
 
-/// A pattern that lowers one tile op with the lowering state of its kernel.
+/// A pattern that lowers one tile op with the lowering state of its kernel:
+/// its buffer operands come from KernelLowering::getConvertedBuffer, the
+/// types it builds from the state's typeConverter (TileToGPU.cpp says why
+/// this is no ConversionPattern).
 template <typename OpTy>
 class TileToGPUPattern : public OpRewritePattern<OpTy> {
 public:

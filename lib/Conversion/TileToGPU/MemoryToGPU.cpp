@@ -28,7 +28,7 @@ namespace mlir::tile::lowering {
 LogicalResult KernelLowering::readSharedMemoryPlan() {
   if (auto total =
           kernel->getAttrOfType<IntegerAttr>(kSharedMemoryBytesAttrName)) {
-    // Bounded before any arithmetic on it (the scratch goes on top).
+    // Bounded before any arithmetic on it.
     if (total.getInt() < 0 || total.getInt() > kMaxSharedMemoryBytes)
       return kernel.emitOpError("expected ")
              << kSharedMemoryBytesAttrName << " from 0 to "
@@ -53,6 +53,32 @@ LogicalResult KernelLowering::readSharedMemoryPlan() {
                                    getElementByteWidth(type.getElementType()));
     return WalkResult::advance();
   });
+  if (walk.wasInterrupted())
+    return failure();
+  // The reductions' scratch (ReduceToGPU.cpp checks its size against the
+  // op): aligned like a tile, inside a block's shared memory, counted in
+  // the total.
+  walk = func.walk([&](ReduceOp reduce) {
+    std::optional<uint64_t> offset = reduce.getScratchOffset();
+    if (!offset)
+      return WalkResult::advance();
+    int64_t bytes = *reduce.getScratchBytes();
+    if (*offset % kSharedAlignment != 0) {
+      reduce.emitOpError("expected a scratch offset that is a multiple of ")
+          << kSharedAlignment << " bytes, but got " << *offset;
+      return WalkResult::interrupt();
+    }
+    if (bytes > kMaxSharedMemoryBytes ||
+        static_cast<int64_t>(*offset) > kMaxSharedMemoryBytes - bytes) {
+      reduce.emitOpError("expected the scratch to end within ")
+          << kMaxSharedMemoryBytes << " bytes of shared memory, but its offset "
+          << *offset << " and its " << bytes << " bytes end at "
+          << *offset + bytes;
+      return WalkResult::interrupt();
+    }
+    sharedBytes = std::max<int64_t>(sharedBytes, *offset + bytes);
+    return WalkResult::advance();
+  });
   return failure(walk.wasInterrupted());
 }
 
@@ -63,16 +89,13 @@ LogicalResult KernelLowering::lowerAllocShared(AllocSharedOp op) {
   Value base = getDynamicSharedMemory();
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPoint(prologueEnd);
-  auto memrefType = MemRefType::get(
-      type.getShape(), type.getElementType(), MemRefLayoutAttrInterface(),
-      gpu::AddressSpaceAttr::get(builder.getContext(),
-                                 gpu::AddressSpace::Workgroup));
-  Value view = memref::ViewOp::create(builder, loc, memrefType, base,
-                                      constant(loc, offset), ValueRange{});
+  Value view = memref::ViewOp::create(
+      builder, loc, typeConverter.convertType<MemRefType>(op.getResult()), base,
+      constant(loc, offset), ValueRange{});
   BufferStorage tile{type, view, {}};
   for (int64_t dim : type.getShape())
     tile.sizes.push_back(constant(loc, dim));
-  storage[op.getResult()] = tile;
+  setConvertedBuffer(op.getResult(), tile);
   return success();
 }
 
@@ -85,16 +108,15 @@ LogicalResult KernelLowering::lowerAllocFragment(AllocFragmentOp op) {
                           "-tile-assign-layouts first");
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPoint(prologueEnd);
-  FailureOr<int64_t> slots = registersPerThread(op, op.getResult());
-  if (failed(slots))
+  // The diagnostic when the layout gives the fragment no registers.
+  if (failed(registersPerThread(op, op.getResult())))
     return failure();
-  int64_t perThread = *slots;
   Value registers = memref::AllocaOp::create(
-      builder, loc, MemRefType::get({perThread}, type.getElementType()));
+      builder, loc, typeConverter.convertType<MemRefType>(op.getResult()));
   BufferStorage fragment{type, registers, {}};
   for (int64_t dim : type.getShape())
     fragment.sizes.push_back(constant(loc, dim));
-  storage[op.getResult()] = fragment;
+  setConvertedBuffer(op.getResult(), fragment);
   return success();
 }
 
@@ -108,8 +130,8 @@ LogicalResult KernelLowering::lowerRowValueStore(CopyOp op,
   // global buffer: each row is held by several threads; the first of them
   // stores it, rows past the buffer's end are not written.
   Location loc = op.getLoc();
-  const BufferStorage &src = storage[op.getSource()];
-  const BufferStorage &dst = storage[op.getDest()];
+  const BufferStorage &src = *getConvertedBuffer(op.getSource());
+  const BufferStorage &dst = *getConvertedBuffer(op.getDest());
   if (!dst.type.isGlobal() || dst.type.getRank() != 1)
     return op.emitOpError("can copy row values (#tile.slice) only to a "
                           "rank-1 global buffer, but got ")
@@ -147,10 +169,11 @@ LogicalResult KernelLowering::lowerRowValueStore(CopyOp op,
 }
 
 LogicalResult KernelLowering::lowerCopy(CopyOp op) {
-  const BufferStorage &src = storage[op.getSource()];
-  const BufferStorage &dst = storage[op.getDest()];
-  if (!src.memref || !dst.memref)
+  const BufferStorage *source = getConvertedBuffer(op.getSource());
+  const BufferStorage *dest = getConvertedBuffer(op.getDest());
+  if (!source || !dest)
     return op.emitOpError("operand has no storage");
+  const BufferStorage &src = *source, &dst = *dest;
   ArrayRef<int64_t> shape = op.getTileShape();
   if (auto slice = dyn_cast_or_null<SliceLayoutAttr>(src.type.getLayout()))
     return lowerRowValueStore(op, slice);
@@ -192,8 +215,8 @@ void KernelLowering::copyChunks(CopyOp op, ArrayRef<int64_t> shape,
 void KernelLowering::copyChunk(CopyOp op, int64_t slot, ArrayRef<Value> coords,
                                int64_t vec) {
   Location loc = op.getLoc();
-  const BufferStorage &src = storage[op.getSource()];
-  const BufferStorage &dst = storage[op.getDest()];
+  const BufferStorage &src = *getConvertedBuffer(op.getSource());
+  const BufferStorage &dst = *getConvertedBuffer(op.getDest());
   Value vector = readChunk(loc, src, op.getSourceOffsets(), coords, slot, vec);
   vector = convertVector(loc, vector, dst.type.getElementType());
   writeChunk(loc, dst, op.getDestOffsets(), coords, slot, vec, vector);
@@ -201,8 +224,8 @@ void KernelLowering::copyChunk(CopyOp op, int64_t slot, ArrayRef<Value> coords,
 
 LogicalResult KernelLowering::lowerAsyncCopy(CopyOp op) {
   Location loc = op.getLoc();
-  const BufferStorage &src = storage[op.getSource()];
-  const BufferStorage &dst = storage[op.getDest()];
+  const BufferStorage &src = *getConvertedBuffer(op.getSource());
+  const BufferStorage &dst = *getConvertedBuffer(op.getDest());
   ArrayRef<int64_t> shape = op.getTileShape();
   Type elementType = dst.type.getElementType();
   int64_t vec = getWidestVector(shape.back(), elementType);
@@ -333,11 +356,10 @@ LogicalResult KernelLowering::lowerAsyncWait(AsyncWaitOp op) {
 
 LogicalResult KernelLowering::lowerStage(StageOp op) {
   Location loc = op.getLoc();
-  auto it = storage.find(op.getSource());
-  if (it == storage.end())
+  const BufferStorage *staged = getConvertedBuffer(op.getSource());
+  if (!staged)
     return op.emitOpError("buffer has no storage");
-  const BufferStorage &staged = it->second;
-  auto sourceType = cast<MemRefType>(staged.memref.getType());
+  auto sourceType = cast<MemRefType>(staged->memref.getType());
   int64_t rank = sourceType.getRank();
   SmallVector<OpFoldResult> offsets(rank, builder.getIndexAttr(0));
   offsets[0] = op.getIndex();
@@ -345,25 +367,24 @@ LogicalResult KernelLowering::lowerStage(StageOp op) {
   for (int64_t d = 1; d < rank; ++d)
     sizes.push_back(builder.getIndexAttr(sourceType.getDimSize(d)));
   SmallVector<OpFoldResult> strides(rank, builder.getIndexAttr(1));
-  auto resultType = memref::SubViewOp::inferRankReducedResultType(
-      sourceType.getShape().drop_front(), sourceType, offsets, sizes, strides);
-  Value view =
-      memref::SubViewOp::create(builder, loc, cast<MemRefType>(resultType),
-                                staged.memref, offsets, sizes, strides);
+  Value view = memref::SubViewOp::create(
+      builder, loc, typeConverter.convertType<MemRefType>(op.getResult()),
+      staged->memref, offsets, sizes, strides);
   BufferType type = op.getResult().getType();
   BufferStorage tile{type, view, {}};
   for (int64_t dim : type.getShape())
     tile.sizes.push_back(constant(loc, dim));
-  storage[op.getResult()] = tile;
+  setConvertedBuffer(op.getResult(), tile);
   return success();
 }
 
 LogicalResult KernelLowering::lowerFill(Operation *op, Value dest,
                                         Value value) {
   Location loc = op->getLoc();
-  const BufferStorage &dst = storage[dest];
-  if (!dst.memref)
+  const BufferStorage *converted = getConvertedBuffer(dest);
+  if (!converted)
     return op->emitOpError("operand has no storage");
+  const BufferStorage &dst = *converted;
   if (dst.type.isFragment()) {
     FailureOr<int64_t> perThread = registersPerThread(op, dest);
     if (failed(perThread))
@@ -385,18 +406,18 @@ LogicalResult KernelLowering::lowerFill(Operation *op, Value dest,
 }
 
 LogicalResult KernelLowering::lowerDim(DimOp op) {
-  auto it = storage.find(op.getSource());
-  if (it == storage.end())
+  const BufferStorage *source = getConvertedBuffer(op.getSource());
+  if (!source)
     return op.emitOpError("buffer has no storage");
-  op.getResult().replaceAllUsesWith(it->second.sizes[op.getDim()]);
+  op.getResult().replaceAllUsesWith(source->sizes[op.getDim()]);
   return success();
 }
 
 LogicalResult KernelLowering::lowerSubview(SubviewOp op) {
-  auto it = storage.find(op.getSource());
-  if (it == storage.end())
+  const BufferStorage *converted = getConvertedBuffer(op.getSource());
+  if (!converted)
     return op.emitOpError("buffer has no storage");
-  const BufferStorage &source = it->second;
+  const BufferStorage &source = *converted;
   Location loc = op.getLoc();
   auto sourceType = cast<MemRefType>(source.memref.getType());
   int64_t rank = sourceType.getRank(), fixed = op.getIndices().size();
@@ -412,17 +433,14 @@ LogicalResult KernelLowering::lowerSubview(SubviewOp op) {
             ? OpFoldResult(source.sizes[d])
             : OpFoldResult(builder.getIndexAttr(sourceType.getDimSize(d))));
   }
-  auto resultType = memref::SubViewOp::inferRankReducedResultType(
-      cast<BufferType>(op.getType()).getShape(), sourceType, offsets, sizes,
-      strides);
-  Value view =
-      memref::SubViewOp::create(builder, loc, cast<MemRefType>(resultType),
-                                source.memref, offsets, sizes, strides);
+  Value view = memref::SubViewOp::create(
+      builder, loc, typeConverter.convertType<MemRefType>(op.getResult()),
+      source.memref, offsets, sizes, strides);
   BufferStorage result{cast<BufferType>(op.getType()), view, {}};
   result.sizes.assign(source.sizes.begin() + fixed, source.sizes.end());
   for (int64_t d = fixed; d < rank; ++d)
     result.divisors.push_back(source.divisor(d));
-  storage[op.getResult()] = result;
+  setConvertedBuffer(op.getResult(), result);
   return success();
 }
 

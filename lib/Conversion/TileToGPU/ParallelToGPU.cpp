@@ -31,19 +31,19 @@ LogicalResult KernelLowering::lowerElementAccess(Operation *op, Value slotValue,
   Location loc = op->getLoc();
   auto access = [&](Value buffer, ValueRange indices,
                     SmallVectorImpl<Value> &address) -> const BufferStorage * {
-    auto it = storage.find(buffer);
-    if (it == storage.end())
+    const BufferStorage *converted = getConvertedBuffer(buffer);
+    if (!converted)
       return nullptr;
-    if (it->second.type.isFragment()) {
+    if (converted->type.isFragment()) {
       bool rowValue =
-          isa_and_nonnull<SliceLayoutAttr>(it->second.type.getLayout());
+          isa_and_nonnull<SliceLayoutAttr>(converted->type.getLayout());
       address.assign(
           {rowValue && rows ? constant(loc, rows->slotOf(slot)) : slotValue});
     } else {
       SmallVector<Value> coords(indices.begin(), indices.end());
-      address = physical(loc, it->second, coords);
+      address = physical(loc, *converted, coords);
     }
-    return &it->second;
+    return converted;
   };
   SmallVector<Value> address;
   builder.setInsertionPoint(op);
@@ -209,6 +209,9 @@ LogicalResult KernelLowering::lowerParallel(ParallelOp op) {
     // chunk of the tile as one vector and stores its results straight to
     // global memory, never back to the tile.
     CopyOp fused = getFusedStore(op);
+    if (fused && (!getConvertedBuffer(fused.getSource()) ||
+                  !getConvertedBuffer(fused.getDest())))
+      return fused.emitOpError("operand has no storage");
     int64_t chunkVec = 1;
     if (fused) {
       ownTile = fused.getSource();
@@ -257,7 +260,7 @@ LogicalResult KernelLowering::lowerParallel(ParallelOp op) {
           shape);
       if (fused) {
         // In 16-byte pieces: a #tile.swizzle moves each piece on its own.
-        const BufferStorage &tile = storage[ownTile];
+        const BufferStorage &tile = *getConvertedBuffer(ownTile);
         int64_t piece =
             std::min(chunkVec,
                      getWidestVector(shape.back(), tile.type.getElementType()));
@@ -282,23 +285,28 @@ LogicalResult KernelLowering::lowerParallel(ParallelOp op) {
       }
       if (fused)
         computed.emplace_back(
-            first, vector::FromElementsOp::create(
-                       builder, loc,
-                       VectorType::get({chunkVec},
-                                       storage[ownTile].type.getElementType()),
-                       ownResults));
+            first,
+            vector::FromElementsOp::create(
+                builder, loc,
+                VectorType::get(
+                    {chunkVec},
+                    cast<BufferType>(ownTile.getType()).getElementType()),
+                ownResults));
     }
     if (!fused || failed(result))
       return result;
     // After the computations of the iteration; with a partial last round
     // (unroll 1) still inside its guard.
-    const BufferStorage &dst = storage[fused.getDest()];
+    const BufferStorage &dst = *getConvertedBuffer(fused.getDest());
     for (auto &[first, results] : computed)
       writeChunk(loc, dst, fused.getDestOffsets(), first, 0, chunkVec,
                  convertVector(loc, results, dst.type.getElementType()));
     storesFusedIntoParallel.insert(fused);
     return result;
   }
+  if (store && (!getConvertedBuffer(store.getSource()) ||
+                !getConvertedBuffer(store.getDest())))
+    return store.emitOpError("operand has no storage");
   forEachThreadChunk(
       loc, shape, layout, vec, [&](int64_t firstSlot, ArrayRef<Value> first) {
         for (int64_t lane = 0; lane < vec && succeeded(result); ++lane) {

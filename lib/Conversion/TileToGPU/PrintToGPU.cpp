@@ -100,9 +100,10 @@ LogicalResult KernelLowering::lowerPrint(PrintOp op) {
   ArrayRef<int64_t> shape = buffer.getShape();
   if (buffer.isShared()) {
     // One thread walks the whole tile (runtime loops: any size).
-    const BufferStorage &tile = storage[value];
-    if (!tile.memref)
+    const BufferStorage *converted = getConvertedBuffer(value);
+    if (!converted)
       return op.emitOpError("shared tile has no storage");
+    const BufferStorage &tile = *converted;
     SmallVector<Value> ivs;
     for (int64_t extent : shape) {
       auto loop = scf::ForOp::create(builder, loc, constant(loc, 0),

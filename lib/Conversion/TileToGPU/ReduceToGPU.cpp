@@ -1,12 +1,14 @@
 //===- ReduceToGPU.cpp - Tile reductions to shuffles ----------------------===//
 //
 // Patterns for tile.reduce (within threads, across lanes with shuffles,
-// across warps through a shared scratch) and tile.thread_reduce.
+// across warps through the shared scratch -tile-plan-shared-memory placed)
+// and tile.thread_reduce.
 //
 //===----------------------------------------------------------------------===//
 
 #include "LoweringState.h"
 #include "tile/Conversion/TileToGPU/TileToGPU.h"
+#include "tile/Dialect/Tile/Transforms/ReductionScratch.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 
@@ -20,18 +22,38 @@ namespace mlir::tile::lowering {
 // Reductions
 //===----------------------------------------------------------------------===//
 
-Value KernelLowering::allocateScratch(Location loc, int64_t elements) {
-  int64_t offset = alignTo(sharedBytes, kSharedAlignment);
-  sharedBytes = offset + elements * 4;
+LogicalResult KernelLowering::verifyReduceScratch(ReduceOp op,
+                                                  int64_t elements) {
+  std::optional<uint64_t> offset = op.getScratchOffset();
+  std::optional<uint64_t> bytes = op.getScratchBytes();
+  if (elements == 0) {
+    if (offset)
+      return op.emitOpError("expected no scratch (the rows of its source "
+                            "lie within warps), but got ")
+             << *bytes << " bytes at offset " << *offset;
+    return success();
+  }
+  if (!offset)
+    return op.emitOpError("expected a scratch in shared memory for its "
+                          "cross-warp step; run -tile-plan-shared-memory "
+                          "first");
+  // Where it lies was checked with the plan (readSharedMemoryPlan).
+  if (static_cast<int64_t>(*bytes) != elements * 4)
+    return op.emitOpError("expected a scratch of ")
+           << elements * 4 << " bytes (" << elements
+           << " f32 partial values) for its cross-warp step, but got "
+           << *bytes;
+  return success();
+}
+
+Value KernelLowering::allocateScratch(Location loc, int64_t offset,
+                                      int64_t elements) {
   Value base = getDynamicSharedMemory();
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPoint(prologueEnd);
-  auto type = MemRefType::get(
-      {elements}, builder.getF32Type(), MemRefLayoutAttrInterface(),
-      gpu::AddressSpaceAttr::get(builder.getContext(),
-                                 gpu::AddressSpace::Workgroup));
-  return memref::ViewOp::create(builder, loc, type, base, constant(loc, offset),
-                                ValueRange{});
+  return memref::ViewOp::create(builder, loc,
+                                typeConverter.getScratchType(elements), base,
+                                constant(loc, offset), ValueRange{});
 }
 
 /// a (+ | max | min) b for tile.reduce and tile.thread_reduce.
@@ -50,9 +72,10 @@ static Value combineReduction(OpBuilder &builder, Location loc, ReduceKind kind,
 
 LogicalResult KernelLowering::lowerThreadReduce(ThreadReduceOp op) {
   Location loc = op.getLoc();
-  const BufferStorage &src = storage[op.getSrc()];
-  if (!src.memref)
+  const BufferStorage *converted = getConvertedBuffer(op.getSrc());
+  if (!converted)
     return op.emitOpError("operand has no storage");
+  const BufferStorage &src = *converted;
   // The fragment's registers are the thread's elements: combine them all.
   int64_t slots = cast<MemRefType>(src.memref.getType()).getNumElements();
   Value result;
@@ -69,22 +92,26 @@ LogicalResult KernelLowering::lowerThreadReduce(ThreadReduceOp op) {
 
 LogicalResult KernelLowering::lowerReduce(ReduceOp op) {
   Location loc = op.getLoc();
-  const BufferStorage &src = storage[op.getSrc()];
-  const BufferStorage &dst = storage[op.getDst()];
-  if (!src.memref || !dst.memref)
+  const BufferStorage *source = getConvertedBuffer(op.getSrc());
+  const BufferStorage *dest = getConvertedBuffer(op.getDst());
+  if (!source || !dest)
     return op.emitOpError("operand has no storage");
+  const BufferStorage &src = *source, &dst = *dest;
   FailureOr<RowMap> map =
       getRowMap(op, src.type.getShape(), src.type.getLayout());
   if (failed(map))
+    return failure();
+  // The cross-warp scratch: what the plan gave the op (none where the rows
+  // lie within warps).
+  int64_t scratchElements = getReduceScratchElements(op, numThreads);
+  if (failed(verifyReduceScratch(op, scratchElements)))
     return failure();
   auto combine = [&](Value a, Value b) {
     return combineReduction(builder, loc, op.getKind(), a, b);
   };
 
   // In-thread: each register into its row slot.
-  int64_t perThread =
-      cast<FragmentLayoutAttrInterface>(src.type.getLayout())
-          .getRegistersPerThread(src.type.getShape(), numThreads);
+  int64_t perThread = cast<MemRefType>(src.memref.getType()).getNumElements();
   SmallVector<Value> partial(map->slots);
   for (int64_t s = 0; s < perThread; ++s) {
     Value value =
@@ -107,7 +134,7 @@ LogicalResult KernelLowering::lowerReduce(ReduceOp op) {
   if (map->warpsPerRow > 1) {
     int64_t numWarps = numThreads / 32;
     Value scratch =
-        allocateScratch(loc, map->slots * map->rowsPerWarp * numWarps);
+        allocateScratch(loc, *op.getScratchOffset(), scratchElements);
     auto [warp, lane] = getWarpAndLane(loc);
     Value rowInWarp = arith::DivUIOp::create(
         builder, loc, lane, constant(loc, 32 / map->rowsPerWarp));

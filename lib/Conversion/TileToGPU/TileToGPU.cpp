@@ -7,6 +7,48 @@
 // (populateTileToGPUPatterns) to the tile ops in program order, and collects
 // the manifest entry (KernelLowering::finish).
 //
+// Types come from TileToGPUTypeConverter (TypeConverter.h), operands from
+// KernelLowering::getConvertedBuffer; the patterns are nevertheless
+// OpRewritePatterns applied by a PatternApplicator, not ConversionPatterns
+// with (1:N, OneToNOpAdaptor) adaptors under applyPartialConversion, which
+// would also visit the ops in pre-order program order. What keeps them so:
+//
+// - A memref is not all that a converted buffer is. The patterns read its
+//   sizes as the values the prologue made (a global's dynamic sizes are the
+//   kernel's index parameters; a tile's static ones one arith.constant at
+//   its allocation), which a 1:N conversion (memref + one index per
+//   dimension) could carry; but also the multiples the sizes are known to
+//   be (`divisible` promises through tile.subview views), compile-time
+//   numbers no type or value carries, and the tile type's layout
+//   (#tile.swizzle, fragment layouts, #tile.slice), which the memref type
+//   drops. Patterns would have to recompute them from the original values
+//   at every use.
+// - A view's memref type is not a function of its tile type: a tile.subview
+//   or tile.stage result has its source's strides at a dynamic offset (the
+//   converter answers it only for a Value). Under the driver, a converted
+//   value whose type differs from convertType(its tile type) is reconciled
+//   with unrealized_conversion_cast materializations.
+// - tile.parallel lowers its body by cloning it per chunk and rewriting the
+//   cloned tile.load/tile.store in place with the chunk's register slot and
+//   row map, by direct RAUW and erase; under the driver the clones would be
+//   new illegal ops legalized on their own, without that context. It also
+//   lowers the copy after it (a fused store) before the walk reaches it, and
+//   tile.print builds a tile.parallel and lowers it at once. tile.dim and
+//   tile.thread_reduce replace their results directly.
+// - The lowered tile ops stay in place, their results unreplaced, until
+//   finish() erases them and reports a result or parameter that a non-tile
+//   op still uses ("... cannot be lowered"); the driver would report those
+//   as unresolved materializations instead, changing the diagnostics that
+//   convert-tile-to-gpu-invalid.mlir pins.
+//
+// Each can be overcome, but the changes together (the parallel lowering
+// rewritten to emit memref accesses without cloning tile ops, sizes and
+// divisors carried or recomputed, materializations kept out of the output,
+// the diagnostics moved) would change the IR the lit tests pin and risk the
+// PTX of the library's kernels, which must stay byte-identical; so the
+// applicator stays, and every operand goes through getConvertedBuffer, the
+// one place the dialect conversion's adaptor would be.
+//
 //===----------------------------------------------------------------------===//
 
 #include "tile/Conversion/TileToGPU/TileToGPU.h"

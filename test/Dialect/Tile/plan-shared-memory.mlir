@@ -108,3 +108,66 @@ tile.kernel @loop(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads(128) 
 // CHECK-SAME: attributes {tile.shared_memory_bytes = 0 : i64}
 tile.kernel @none(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads(32) {
 }
+
+// -----
+
+// A reduction whose rows span warps gets its cross-warp scratch after the
+// tiles: 256 threads, 4 rows of 256 chunks, so each row spans the 8 warps
+// and each warp leaves 4 partial values (4 x 8 f32 = 128 bytes), at the
+// first multiple of 128 after the tile's 400 bytes.
+// CHECK-LABEL: tile.kernel @reduce_scratch
+// CHECK-SAME: attributes {tile.shared_memory_bytes = 640 : i64}
+// CHECK: tile.alloc_shared offset(0) : !tile.buffer<100xf32, shared>
+// CHECK: tile.reduce max %{{.*}} into %{{.*}} dim(1) scratch(offset = 512, bytes = 128) :
+tile.kernel @reduce_scratch(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads(256) {
+  %s = tile.alloc_shared : !tile.buffer<100xf32, shared>
+  %x = tile.alloc_fragment : !tile.buffer<4x1024xf32, fragment, #tile.row_major<vec = 4>>
+  %m = tile.alloc_fragment : !tile.buffer<4xf32, fragment, #tile.slice<dim = 1, dim_size = 1024, parent = #tile.row_major<vec = 4>>>
+  tile.copy %A to %s : !tile.buffer<?xf32, global> to !tile.buffer<100xf32, shared>
+  tile.copy %s to %A : !tile.buffer<100xf32, shared> to !tile.buffer<?xf32, global>
+  tile.reduce max %x into %m dim(1) : !tile.buffer<4x1024xf32, fragment, #tile.row_major<vec = 4>>, !tile.buffer<4xf32, fragment, #tile.slice<dim = 1, dim_size = 1024, parent = #tile.row_major<vec = 4>>>
+}
+
+// -----
+
+// Each reduction has its own scratch, in program order (a loop's too), none
+// shared with a tile whose bytes are free by then or with another
+// reduction; rows within one warp need none (32 threads: the 4 rows lie in
+// the one warp; `tile.thread_reduce` never does). Without shared tiles the
+// first scratch is at 0. An #tile.mma accumulator's rows span the two warps
+// of a warp row; each of the 8 warps leaves 4 row slots x 8 rows (one per
+// lane quad): 1024 bytes.
+// CHECK-LABEL: tile.kernel @reduce_scratch_order
+// CHECK-SAME: attributes {tile.shared_memory_bytes = 1280 : i64}
+// CHECK: tile.reduce max %{{.*}} dim(1) scratch(offset = 0, bytes = 128) :
+// CHECK: scf.for
+// CHECK: tile.reduce sum %{{.*}} dim(1) accumulate scratch(offset = 128, bytes = 128) :
+// CHECK: tile.reduce max %{{.*}} dim(1) scratch(offset = 256, bytes = 1024) :
+tile.kernel @reduce_scratch_order(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads(256) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %x = tile.alloc_fragment : !tile.buffer<4x1024xf32, fragment, #tile.row_major<vec = 4>>
+  %m = tile.alloc_fragment : !tile.buffer<4xf32, fragment, #tile.slice<dim = 1, dim_size = 1024, parent = #tile.row_major<vec = 4>>>
+  %acc = tile.alloc_fragment : !tile.buffer<128x64xf32, fragment, #tile.mma<warps = [4, 2]>>
+  %r = tile.alloc_fragment : !tile.buffer<128xf32, fragment, #tile.slice<dim = 1, dim_size = 64, parent = #tile.mma<warps = [4, 2]>>>
+  tile.reduce max %x into %m dim(1) : !tile.buffer<4x1024xf32, fragment, #tile.row_major<vec = 4>>, !tile.buffer<4xf32, fragment, #tile.slice<dim = 1, dim_size = 1024, parent = #tile.row_major<vec = 4>>>
+  scf.for %i = %c0 to %c4 step %c1 {
+    tile.reduce sum %x into %m dim(1) accumulate : !tile.buffer<4x1024xf32, fragment, #tile.row_major<vec = 4>>, !tile.buffer<4xf32, fragment, #tile.slice<dim = 1, dim_size = 1024, parent = #tile.row_major<vec = 4>>>
+  }
+  %t = tile.thread_reduce max %x : !tile.buffer<4x1024xf32, fragment, #tile.row_major<vec = 4>> -> f32
+  tile.reduce max %acc into %r dim(1) : !tile.buffer<128x64xf32, fragment, #tile.mma<warps = [4, 2]>>, !tile.buffer<128xf32, fragment, #tile.slice<dim = 1, dim_size = 64, parent = #tile.mma<warps = [4, 2]>>>
+}
+
+// -----
+
+// Rows within a warp need no scratch, and a stale one (hand-written, or
+// from an earlier plan) goes.
+// CHECK-LABEL: tile.kernel @reduce_in_warp
+// CHECK-SAME: attributes {tile.shared_memory_bytes = 0 : i64}
+// CHECK: tile.reduce max %{{.*}} into %{{.*}} dim(1) : !tile.buffer<4x64xf32
+tile.kernel @reduce_in_warp(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads(32) {
+  %x = tile.alloc_fragment : !tile.buffer<4x64xf32, fragment, #tile.row_major<vec = 2>>
+  %m = tile.alloc_fragment : !tile.buffer<4xf32, fragment, #tile.slice<dim = 1, dim_size = 64, parent = #tile.row_major<vec = 2>>>
+  tile.reduce max %x into %m dim(1) scratch(offset = 0, bytes = 64) : !tile.buffer<4x64xf32, fragment, #tile.row_major<vec = 2>>, !tile.buffer<4xf32, fragment, #tile.slice<dim = 1, dim_size = 64, parent = #tile.row_major<vec = 2>>>
+}

@@ -2,12 +2,14 @@
 //
 // Implements -tile-plan-shared-memory: each tile.alloc_shared gets its byte
 // offset in the kernel's dynamic shared memory, tiles whose uses do not
-// overlap sharing bytes; each kernel gets the total.
+// overlap sharing bytes; each tile.reduce whose rows span warps gets its
+// cross-warp scratch after the tiles; each kernel gets the total.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tile/Dialect/Tile/IR/Tile.h"
 #include "tile/Dialect/Tile/Transforms/Passes.h"
+#include "tile/Dialect/Tile/Transforms/ReductionScratch.h"
 
 #include "SharedLiveRange.h"
 
@@ -20,6 +22,16 @@ namespace mlir::tile {
 
 using namespace mlir;
 using namespace mlir::tile;
+
+int64_t mlir::tile::getReduceScratchElements(ReduceOp op, int64_t numThreads) {
+  BufferType src = op.getSrcType();
+  FailureOr<RowDistribution> rows =
+      getRowDistribution(src.getLayout(), src.getShape(), numThreads,
+                         /*emitError=*/nullptr);
+  if (failed(rows) || rows->warpsPerRow <= 1)
+    return 0;
+  return rows->slots * rows->rowsPerWarp * (numThreads / 32);
+}
 
 namespace {
 
@@ -42,7 +54,7 @@ struct Placed {
 /// are all live together keep consecutive offsets; a tile may take bytes of
 /// one whose span ended before its own begins. A tile nobody uses takes no
 /// bytes (offset 0).
-int64_t planKernel(KernelOp kernel) {
+int64_t planTiles(KernelOp kernel) {
   Block &body = kernel.getEntryBlock();
   DenseMap<Operation *, int64_t> position;
   for (auto [i, op] : llvm::enumerate(body))
@@ -82,21 +94,57 @@ int64_t planKernel(KernelOp kernel) {
   return total;
 }
 
+/// Places the cross-warp scratch of the kernel's reductions after its tiles
+/// (`tiles` bytes) and returns the total with them. Each tile.reduce that
+/// needs one (getReduceScratchElements) gets its own bytes at the next
+/// aligned offset, in program order (the order convert-tile-to-gpu lowers
+/// them in, skipping tile.parallel bodies as it does); none is shared with
+/// a tile or another reduction, so no barrier is needed around it beyond
+/// the two of its own lowering. A reduction that needs none loses a stale
+/// scratch.
+int64_t planReductionScratch(KernelOp kernel, int64_t tiles) {
+  int64_t total = tiles;
+  Builder builder(kernel.getContext());
+  kernel.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (isa<ParallelOp>(op))
+      return WalkResult::skip();
+    auto reduce = dyn_cast<ReduceOp>(op);
+    if (!reduce)
+      return WalkResult::advance();
+    int64_t elements = getReduceScratchElements(reduce, kernel.getThreads());
+    if (elements == 0) {
+      reduce.removeScratchOffsetAttr();
+      reduce.removeScratchBytesAttr();
+      return WalkResult::advance();
+    }
+    int64_t offset = alignTo(total, kSharedAlignment);
+    // Each reduction's bytes are bounded by the thread count and its
+    // fragment's registers; the sum of them is checked with the tiles'.
+    total = offset + elements * 4;
+    reduce.setScratchOffsetAttr(builder.getI64IntegerAttr(offset));
+    reduce.setScratchBytesAttr(builder.getI64IntegerAttr(elements * 4));
+    return WalkResult::advance();
+  });
+  return total;
+}
+
 struct TilePlanSharedMemoryPass
     : public tile::impl::TilePlanSharedMemoryBase<TilePlanSharedMemoryPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     Builder builder(module.getContext());
     for (KernelOp kernel : module.getOps<KernelOp>()) {
-      int64_t total = planKernel(kernel);
+      int64_t tiles = planTiles(kernel);
+      int64_t total = planReductionScratch(kernel, tiles);
       // Checked here, where the sum is first known (each tile's type
-      // bounds it alone); the reductions' scratch comes on top of it in
-      // convert-tile-to-gpu, which checks again.
+      // bounds it alone); convert-tile-to-gpu checks again (a hand-written
+      // plan).
       if (total > kMaxSharedMemoryBytes) {
         kernel.emitOpError("expected at most ")
             << kMaxSharedMemoryBytes
             << " bytes of shared memory (227 KiB, a block's on the largest "
-               "GPU), but its tiles take "
+               "GPU), but its tiles "
+            << (total == tiles ? "" : "and its reductions' scratch ") << "take "
             << total << " bytes";
         return signalPassFailure();
       }

@@ -590,7 +590,11 @@ def Tile_GemmPrefetchOp : Tile_Op<"gemm_prefetch"> {
   }];
 }
 
-def Tile_ReduceOp : Tile_Op<"reduce"> {
+def Tile_ReduceOp : Tile_Op<"reduce", [
+    PredOpTrait<"scratch_offset and scratch_bytes are given together",
+                CPred<[{static_cast<bool>($_op.getAttr("scratch_offset")) ==
+                        static_cast<bool>($_op.getAttr("scratch_bytes"))}]>>
+  ]> {
   let summary = "reduces a fragment along one dimension into a smaller fragment";
   let description = [{
     `dst[r] = combine over c of src[r, c]` (sum, max or min) for a rank-2
@@ -608,22 +612,37 @@ def Tile_ReduceOp : Tile_Op<"reduce"> {
     Lowering: each thread combines its own elements of a row, the lanes of
     a warp that share the row combine with `shfl.sync.bfly`, and where a
     row spans several warps their partial results meet in shared memory
-    (between two barriers).
+    (between two barriers): `bytes` of f32 scratch at byte `offset` of the
+    kernel's dynamic shared memory, which `-tile-plan-shared-memory`
+    chooses (after the shared tiles, a multiple of 128) and
+    `convert-tile-to-gpu` requires.
 
     ```mlir
     tile.reduce max %x into %m dim(1) : !tile.buffer<4x1024xf32, fragment>, !tile.buffer<4xf32, fragment>
     tile.reduce sum %p into %l dim(1) accumulate : !tile.buffer<4x1024xf32, fragment>, !tile.buffer<4xf32, fragment>
+    tile.reduce max %s into %r dim(1) scratch(offset = 16384, bytes = 128) : !tile.buffer<4x1024xf32, fragment, #tile.row_major<vec = 4>>, !tile.buffer<4xf32, fragment, #tile.slice<dim = 1, dim_size = 1024, parent = #tile.row_major<vec = 4>>>
     ```
   }];
   let arguments = (ins Tile_ReduceKind:$kind,
                        Arg<Tile_Buffer, "", [MemRead]>:$src,
                        Arg<Tile_Buffer, "", [MemRead, MemWrite]>:$dst,
                        ConfinedAttr<I64Attr, [IntNonNegative]>:$dim,
-                       UnitAttr:$accumulate);
+                       UnitAttr:$accumulate,
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntNonNegative]>>:$scratch_offset,
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$scratch_bytes);
   let assemblyFormat = [{
     $kind $src `into` $dst `dim` `(` $dim `)` (`accumulate` $accumulate^)?
+    (`scratch` `(` `offset` `=` $scratch_offset^ `,` `bytes` `=` $scratch_bytes `)`)?
     attr-dict `:` qualified(type($src)) `,` qualified(type($dst))
   }];
+  let builders = [
+    // Unplanned: -tile-plan-shared-memory adds the scratch.
+    OpBuilder<(ins "ReduceKind":$kind, "Value":$src, "Value":$dst,
+                   "uint64_t":$dim, "bool":$accumulate), [{
+      build($_builder, $_state, kind, src, dst, dim, accumulate,
+            ::mlir::IntegerAttr(), ::mlir::IntegerAttr());
+    }]>
+  ];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     BufferType getSrcType() { return ::llvm::cast<BufferType>(getSrc().getType()); }

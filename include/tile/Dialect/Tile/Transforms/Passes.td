@@ -118,14 +118,17 @@ def TilePipeline : Pass<"tile-pipeline", "ModuleOp"> {
 }
 
 def TilePlanSharedMemory : Pass<"tile-plan-shared-memory", "ModuleOp"> {
-  let summary = "give every shared tile its offset in dynamic shared memory";
+  let summary = "give every shared tile and reduction scratch its offset in "
+                "dynamic shared memory";
   let description = [{
     Places each `tile.alloc_shared` of a kernel in the kernel's dynamic
     shared memory and records the byte offset on it (`offset(N)`, a
-    multiple of 128) and the bytes of all tiles on the kernel
-    (`tile.shared_memory_bytes`); `convert-tile-to-gpu` builds the views
-    and the manifest's `dynamic_shared_memory` from them (plus the
-    reductions' scratch, which it places after the tiles).
+    multiple of 128); gives each `tile.reduce` whose rows span several
+    warps the f32 scratch of its cross-warp step (`scratch(offset = N,
+    bytes = B)`); and records the bytes of all of them on the kernel
+    (`tile.shared_memory_bytes`). `convert-tile-to-gpu` builds the views
+    and the manifest's `dynamic_shared_memory` from these and places
+    nothing itself.
 
     Liveness is counted in the kernel body's top-level order: a tile is
     live from the first top-level op that uses it (directly or through a
@@ -135,9 +138,17 @@ def TilePlanSharedMemory : Pass<"tile-plan-shared-memory", "ModuleOp"> {
     are live together keep consecutive offsets and a tile used only after
     another's last use may take its bytes (`tile-insert-barriers` then puts
     a barrier before the new tile's first use). A tile nobody uses takes no
-    bytes (offset 0). A total above 227 KiB is an error.
+    bytes (offset 0).
 
-    Before:
+    The scratch comes after the tiles: each reduction that needs one, in
+    program order (outside `tile.parallel` bodies, the order the conversion
+    lowers them in), gets `slots x rows per warp x warps` f32 at the next
+    offset that is a multiple of 128, never shared with a tile or another
+    reduction (the reduction's own two barriers guard it); a reduction
+    whose rows lie within one warp (`tile.thread_reduce` always) needs
+    none, and one it had is removed. A total above 227 KiB is an error.
+
+    Before (256 threads):
 
     ```mlir
     %a = tile.alloc_shared : !tile.buffer<64x64xf32, shared>
@@ -146,15 +157,17 @@ def TilePlanSharedMemory : Pass<"tile-plan-shared-memory", "ModuleOp"> {
     tile.copy %a to %B : ...   // last use of %a
     tile.copy %A to %b : ...
     tile.copy %b to %B : ...
+    tile.reduce max %x into %m dim(1) : !tile.buffer<4x1024xf32, fragment, #tile.row_major<vec = 4>>, ...
     ```
 
-    After:
+    After (each row spans the 8 warps: 4 rows x 8 warps of f32):
 
     ```mlir
-    tile.kernel @k(...) ... attributes {tile.shared_memory_bytes = 16384 : i64} {
+    tile.kernel @k(...) ... attributes {tile.shared_memory_bytes = 16512 : i64} {
       %a = tile.alloc_shared offset(0) : !tile.buffer<64x64xf32, shared>
       %b = tile.alloc_shared offset(0) : !tile.buffer<64x64xf32, shared>
       ...
+      tile.reduce max %x into %m dim(1) scratch(offset = 16384, bytes = 128) : ...
     ```
   }];
   let dependentDialects = [];
