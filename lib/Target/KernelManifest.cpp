@@ -1,19 +1,22 @@
 //===- KernelManifest.cpp - The kernel manifest of a gpu.module -----------===//
 //
 // convert-tile-to-gpu describes each kernel's launch (block, grid, shared
-// memory, parameters, contract) in the gpu.module's `tile.kernels`
-// attribute; the manifest is that description as JSON. A gpu-level input
-// (tile-translate takes any stage) brings its own attribute, so it is
-// checked against the gpu.module before it is written: the structure and
-// types of every field the runtime reads, and that each entry names a
-// kernel function of the module whose arguments match its parameters one to
-// one (the runtime packs the arguments in that order). The runtime checks
-// the cross-references (the dims a grid, dim parameter or relation names)
-// and the limits again when it loads the manifest.
+// memory, parameters, contract) as a #tile.launch attribute in the
+// gpu.module's `tile.kernels` array; the manifest is those descriptions as
+// JSON. The attributes' verifiers have checked each description in itself
+// (value ranges, the buffers and dims that grid rules, dim parameters and
+// relations name). A gpu-level input (tile-translate takes any stage)
+// brings its own descriptions, so before the manifest is written each is
+// also checked against the gpu.module: it names a kernel function of the
+// module, compiled for its block, whose arguments match its parameters one
+// to one (the runtime packs the arguments in that order). The runtime
+// checks the limits again when it loads the manifest.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tile/Target/Target.h"
+
+#include "tile/Dialect/Tile/IR/Tile.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
@@ -22,423 +25,182 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
-#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 
 using namespace mlir;
 using namespace mlir::tile;
 
-namespace {
+//===----------------------------------------------------------------------===//
+// The description against the gpu.module
+//===----------------------------------------------------------------------===//
 
-/// Checks one entry of `tile.kernels`; errors go to the gpu.module's
-/// location, prefixed with the entry ("tile.kernels[0] (kernel 'k')").
-class DescriptionChecker {
-public:
-  DescriptionChecker(gpu::GPUModuleOp gpuModule, unsigned index)
-      : gpuModule(gpuModule), where(llvm::formatv("tile.kernels[{0}]", index)) {
-  }
-
-  LogicalResult check(Attribute entry);
-
-private:
-  InFlightDiagnostic error() {
-    InFlightDiagnostic diag = mlir::emitError(gpuModule.getLoc());
-    diag << where << ": ";
-    return diag;
-  }
-  /// A short spelling of what was found.
-  static std::string brief(Attribute attr) {
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    os << attr;
-    return text.size() > 60 ? text.substr(0, 57) + "..." : text;
-  }
-
-  LogicalResult present(DictionaryAttr dict, StringRef key, StringRef what);
-  LogicalResult checkFields(DictionaryAttr dict, StringRef what,
-                            ArrayRef<StringRef> allowed,
-                            ArrayRef<StringRef> required);
-  FailureOr<StringRef> string(DictionaryAttr dict, StringRef key,
-                              StringRef what);
-  FailureOr<int64_t> integer(Attribute attr, StringRef what, int64_t min,
-                             int64_t max);
-  FailureOr<int64_t> integer(DictionaryAttr dict, StringRef key, StringRef what,
-                             int64_t min, int64_t max) {
-    if (failed(present(dict, key, what)))
-      return failure();
-    return integer(dict.get(key), (what + "'s '" + key + "'").str(), min, max);
-  }
-  FailureOr<ArrayAttr> array(DictionaryAttr dict, StringRef key,
-                             StringRef what);
-  FailureOr<DictionaryAttr> dictionary(Attribute attr, StringRef what);
-  LogicalResult checkOneOf(StringRef value, StringRef what,
-                           ArrayRef<StringRef> allowed);
-
-  LogicalResult checkGridExtent(Attribute attr, StringRef what);
-  LogicalResult checkParam(Attribute attr, StringRef what, Type argument,
-                           unsigned index);
-  LogicalResult checkDimRef(DictionaryAttr dict, StringRef key, StringRef what);
-  LogicalResult checkRelation(Attribute attr, StringRef what);
-
-  gpu::GPUModuleOp gpuModule;
-  std::string where;
-};
-
-} // namespace
-
-LogicalResult DescriptionChecker::checkFields(DictionaryAttr dict,
-                                              StringRef what,
-                                              ArrayRef<StringRef> allowed,
-                                              ArrayRef<StringRef> required) {
-  for (NamedAttribute field : dict)
-    if (!llvm::is_contained(allowed, field.getName().getValue()))
-      return error() << "unknown field '" << field.getName().getValue()
-                     << "' in " << what << " (expected "
-                     << llvm::join(allowed, ", ") << ")";
-  for (StringRef key : required)
-    if (!dict.get(key))
-      return error() << "expected " << what << " to have a field '" << key
-                     << "'";
-  return success();
-}
-
-LogicalResult DescriptionChecker::present(DictionaryAttr dict, StringRef key,
-                                          StringRef what) {
-  if (dict.get(key))
-    return success();
-  return error() << "expected " << what << " to have a field '" << key << "'";
-}
-
-FailureOr<StringRef> DescriptionChecker::string(DictionaryAttr dict,
-                                                StringRef key, StringRef what) {
-  if (failed(present(dict, key, what)))
-    return failure();
-  auto str = dyn_cast<StringAttr>(dict.get(key));
-  if (!str)
-    return error() << "expected " << what << "'s '" << key
-                   << "' to be a string, but got " << brief(dict.get(key));
-  return str.getValue();
-}
-
-FailureOr<int64_t> DescriptionChecker::integer(Attribute attr, StringRef what,
-                                               int64_t min, int64_t max) {
-  auto value = dyn_cast_or_null<IntegerAttr>(attr);
-  if (!value || !value.getType().isSignlessInteger(64))
-    return error() << "expected " << what << " to be an i64 integer, but got "
-                   << brief(attr);
-  int64_t v = value.getInt();
-  if (v < min || v > max)
-    return error() << "expected " << what << " in [" << min << ", " << max
-                   << "], but got " << v;
-  return v;
-}
-
-FailureOr<ArrayAttr> DescriptionChecker::array(DictionaryAttr dict,
-                                               StringRef key, StringRef what) {
-  if (failed(present(dict, key, what)))
-    return failure();
-  auto value = dyn_cast<ArrayAttr>(dict.get(key));
-  if (!value)
-    return error() << "expected " << what << "'s '" << key
-                   << "' to be an array, but got " << brief(dict.get(key));
-  return value;
-}
-
-FailureOr<DictionaryAttr> DescriptionChecker::dictionary(Attribute attr,
-                                                         StringRef what) {
-  auto dict = dyn_cast_or_null<DictionaryAttr>(attr);
-  if (!dict)
-    return error() << "expected " << what << " to be a dictionary, but got "
-                   << brief(attr);
-  return dict;
-}
-
-LogicalResult DescriptionChecker::checkOneOf(StringRef value, StringRef what,
-                                             ArrayRef<StringRef> allowed) {
-  if (llvm::is_contained(allowed, value))
-    return success();
-  return error() << "expected " << what << " to be one of "
-                 << llvm::join(allowed, ", ") << ", but got '" << value << "'";
-}
-
-LogicalResult DescriptionChecker::checkGridExtent(Attribute attr,
-                                                  StringRef what) {
-  FailureOr<DictionaryAttr> extent = dictionary(attr, what);
-  if (failed(extent))
-    return failure();
-  FailureOr<StringRef> kind = string(*extent, "kind", what);
-  if (failed(kind) ||
-      failed(checkOneOf(*kind, (what + "'s kind").str(), {"const", "ceildiv"})))
-    return failure();
-  if (*kind == "const")
-    return failure(
-        failed(checkFields(*extent, what, {"kind", "value"}, {"value"})) ||
-        failed(integer(*extent, "value", what, 1, INT64_MAX)));
-  return failure(
-      failed(checkFields(*extent, what, {"kind", "param", "dim", "divisor"},
-                         {"param", "dim", "divisor"})) ||
-      failed(string(*extent, "param", what)) ||
-      failed(integer(*extent, "dim", what, 0, 63)) ||
-      failed(integer(*extent, "divisor", what, 1, INT64_MAX)));
-}
-
-/// What the kernel function takes for a parameter of this kind: a pointer
-/// for a buffer (a memref before the NVVM lowering), an i64 for a dim
-/// (index before), the scalar's own type for a scalar.
-static bool matchesArgument(StringRef kind, StringRef scalarType, Type arg) {
-  if (kind == "buffer")
+/// What the kernel function takes for a parameter: a pointer for a buffer (a
+/// memref before the NVVM lowering), an i64 for a dim (index before), the
+/// scalar's own type for a scalar.
+static bool matchesArgument(Attribute param, Type arg) {
+  if (isa<BufferParamAttr>(param))
     return isa<LLVM::LLVMPointerType, MemRefType>(arg);
-  if (kind == "dim")
+  if (isa<DimParamAttr>(param))
     return arg.isSignlessInteger(64) || arg.isIndex();
-  if (scalarType == "f32")
-    return arg.isF32();
-  if (scalarType == "f64")
-    return arg.isF64();
-  if (scalarType == "i32")
-    return arg.isSignlessInteger(32);
-  return arg.isSignlessInteger(64);
+  return cast<ScalarParamAttr>(param).getType() == arg;
 }
 
-LogicalResult DescriptionChecker::checkParam(Attribute attr, StringRef what,
-                                             Type argument, unsigned index) {
-  FailureOr<DictionaryAttr> param = dictionary(attr, what);
-  if (failed(param))
-    return failure();
-  FailureOr<StringRef> name = string(*param, "name", what);
-  if (failed(name))
-    return failure();
-  FailureOr<StringRef> kind = string(*param, "kind", what);
-  if (failed(kind) || failed(checkOneOf(*kind, (what + "'s kind").str(),
-                                        {"buffer", "dim", "scalar"})))
-    return failure();
-  std::string named = (what + " ('" + *name + "')").str();
-  StringRef scalarType;
-  if (*kind == "buffer") {
-    if (failed(checkFields(
-            *param, named,
-            {"name", "kind", "dtype", "shape", "divisibility", "access"},
-            {"dtype", "shape"})))
-      return failure();
-    FailureOr<StringRef> dtype = string(*param, "dtype", named);
-    if (failed(dtype) || failed(checkOneOf(*dtype, named + "'s dtype",
-                                           {"f16", "bf16", "f32", "f64", "i8",
-                                            "i16", "i32", "i64"})))
-      return failure();
-    FailureOr<ArrayAttr> shape = array(*param, "shape", named);
-    if (failed(shape))
-      return failure();
-    for (auto [d, size] : llvm::enumerate(*shape))
-      if (failed(integer(size,
-                         llvm::formatv("{0}'s shape[{1}]", named, d).str(), -1,
-                         INT64_MAX)))
-        return failure();
-    if (param->get("divisibility")) {
-      FailureOr<ArrayAttr> divisors = array(*param, "divisibility", named);
-      if (failed(divisors))
-        return failure();
-      if (divisors->size() != shape->size())
-        return error() << "expected " << named << "'s divisibility to have "
-                       << shape->size() << " entries, one per dimension, but "
-                       << "it has " << divisors->size();
-      for (auto [d, divisor] : llvm::enumerate(*divisors))
-        if (failed(integer(
-                divisor,
-                llvm::formatv("{0}'s divisibility[{1}]", named, d).str(), 1,
-                INT64_MAX)))
-          return failure();
-    }
-    if (param->get("access")) {
-      FailureOr<StringRef> access = string(*param, "access", named);
-      if (failed(access) || failed(checkOneOf(*access, named + "'s access",
-                                              {"read", "write", "readwrite"})))
-        return failure();
-    }
-  } else if (*kind == "dim") {
-    if (failed(checkFields(*param, named,
-                           {"name", "kind", "type", "buffer", "dim"},
-                           {"buffer", "dim"})) ||
-        failed(string(*param, "buffer", named)) ||
-        failed(integer(*param, "dim", named, 0, 63)))
-      return failure();
-    if (param->get("type")) {
-      FailureOr<StringRef> type = string(*param, "type", named);
-      if (failed(type) || failed(checkOneOf(*type, named + "'s type", {"i64"})))
-        return failure();
-    }
-  } else {
-    if (failed(checkFields(*param, named, {"name", "kind", "type"}, {"type"})))
-      return failure();
-    FailureOr<StringRef> type = string(*param, "type", named);
-    if (failed(type) || failed(checkOneOf(*type, named + "'s type",
-                                          {"f32", "f64", "i32", "i64"})))
-      return failure();
-    scalarType = *type;
-  }
-  if (!matchesArgument(*kind, scalarType, argument)) {
-    std::string expected = *kind == "buffer" ? "a pointer"
-                           : *kind == "dim"  ? "an i64"
-                                             : ("an " + scalarType).str();
-    std::string argText;
-    llvm::raw_string_ostream os(argText);
-    os << argument;
-    return error() << "expected argument " << index
-                   << " of the kernel function to be " << expected << " for "
-                   << named << ", a " << *kind << " parameter, but it is '"
-                   << argText << "'";
-  }
-  return success();
+static StringRef getParamName(Attribute param) {
+  if (auto buffer = dyn_cast<BufferParamAttr>(param))
+    return buffer.getName();
+  if (auto dim = dyn_cast<DimParamAttr>(param))
+    return dim.getName();
+  return cast<ScalarParamAttr>(param).getName();
 }
 
-LogicalResult DescriptionChecker::checkDimRef(DictionaryAttr dict,
-                                              StringRef key, StringRef what) {
-  std::string refWhat = (what + "'s " + key).str();
-  if (failed(present(dict, key, what)))
-    return failure();
-  FailureOr<DictionaryAttr> ref = dictionary(dict.get(key), refWhat);
-  return failure(
-      failed(ref) ||
-      failed(checkFields(*ref, refWhat, {"param", "dim"}, {"param", "dim"})) ||
-      failed(string(*ref, "param", refWhat)) ||
-      failed(integer(*ref, "dim", refWhat, 0, 63)));
-}
+/// Checks entry `index` of `tile.kernels` against the kernel function it
+/// names; errors go to the gpu.module's location, prefixed with the entry
+/// ("tile.kernels[0] (kernel 'k'): ").
+static LogicalResult checkAgainstFunction(gpu::GPUModuleOp gpuModule,
+                                          unsigned index, LaunchAttr launch) {
+  std::string where = llvm::formatv("tile.kernels[{0}] (kernel '{1}'): ", index,
+                                    launch.getName());
+  auto error = [&]() {
+    InFlightDiagnostic diag = mlir::emitError(gpuModule.getLoc());
+    diag << where;
+    return diag;
+  };
 
-LogicalResult DescriptionChecker::checkRelation(Attribute attr,
-                                                StringRef what) {
-  FailureOr<DictionaryAttr> relation = dictionary(attr, what);
-  if (failed(relation) ||
-      failed(checkFields(*relation, what, {"lhs", "op", "rhs", "value"},
-                         {"lhs", "op"})) ||
-      failed(checkDimRef(*relation, "lhs", what)))
-    return failure();
-  FailureOr<StringRef> op = string(*relation, "op", what);
-  if (failed(op) ||
-      failed(checkOneOf(*op, (what + "'s op").str(), {"==", "<=", ">="})))
-    return failure();
-  bool hasRhs = relation->get("rhs") != nullptr;
-  if (hasRhs == (relation->get("value") != nullptr))
-    return error() << "expected " << what
-                   << " to have one of 'rhs' and 'value', but it has "
-                   << (hasRhs ? "both" : "neither");
-  if (hasRhs)
-    return checkDimRef(*relation, "rhs", what);
-  return failure(
-      failed(integer(*relation, "value", what, INT64_MIN, INT64_MAX)));
-}
-
-LogicalResult DescriptionChecker::check(Attribute entry) {
-  FailureOr<DictionaryAttr> kernel =
-      dictionary(entry, "the description of a kernel");
-  if (failed(kernel))
-    return failure();
-  FailureOr<StringRef> name = string(*kernel, "name", "the kernel");
-  if (failed(name))
-    return failure();
-  where += (" (kernel '" + *name + "')").str();
-  if (failed(checkFields(*kernel, "the kernel",
-                         {"name", "block", "grid", "dynamic_shared_memory",
-                          "params", "requires"},
-                         {"block", "grid", "params"})))
-    return failure();
-
-  // The kernel function it describes.
-  Operation *symbol = SymbolTable::lookupSymbolIn(gpuModule, *name);
+  Operation *symbol = SymbolTable::lookupSymbolIn(gpuModule, launch.getName());
   auto function = dyn_cast_or_null<FunctionOpInterface>(symbol);
   if (!function || !symbol->hasAttr(gpu::GPUDialect::getKernelFuncAttrName()))
-    return error() << "expected a kernel function '" << *name
+    return error() << "expected a kernel function '" << launch.getName()
                    << "' in the gpu.module, but "
                    << (symbol ? "that symbol is not a kernel"
                               : "there is none");
 
-  FailureOr<ArrayAttr> block = array(*kernel, "block", "the kernel");
-  if (failed(block))
-    return failure();
-  if (block->empty() || block->size() > 3)
-    return error() << "expected 1 to 3 block dimensions, but got "
-                   << block->size();
-  SmallVector<int64_t, 3> threads = {1, 1, 1};
-  for (auto [i, size] : llvm::enumerate(*block)) {
-    FailureOr<int64_t> value =
-        integer(size, llvm::formatv("block[{0}]", i).str(), 1, 1024);
-    if (failed(value))
-      return failure();
-    threads[i] = *value;
-  }
   // The block the kernel was compiled for (its thread ids are assumed to be
   // in range): gpu.known_block_size of the lowered function, the
   // known_block_size of a gpu.func.
+  ArrayRef<int64_t> block = launch.getBlock();
   auto known = symbol->getAttrOfType<DenseI32ArrayAttr>("gpu.known_block_size");
   if (!known)
     known = symbol->getAttrOfType<DenseI32ArrayAttr>("known_block_size");
   if (known && known.size() == 3 &&
-      (known[0] != threads[0] || known[1] != threads[1] ||
-       known[2] != threads[2]))
-    return error() << "expected the block [" << threads[0] << ", " << threads[1]
-                   << ", " << threads[2]
+      (known[0] != block[0] || known[1] != block[1] || known[2] != block[2]))
+    return error() << "expected the block [" << block[0] << ", " << block[1]
+                   << ", " << block[2]
                    << "] to be the one the kernel function is compiled for, ["
                    << known[0] << ", " << known[1] << ", " << known[2] << "]";
 
-  FailureOr<ArrayAttr> grid = array(*kernel, "grid", "the kernel");
-  if (failed(grid))
-    return failure();
-  if (grid->empty() || grid->size() > 3)
-    return error() << "expected 1 to 3 grid dimensions, but got "
-                   << grid->size();
-  for (auto [i, extent] : llvm::enumerate(*grid))
-    if (failed(checkGridExtent(extent, llvm::formatv("grid[{0}]", i).str())))
-      return failure();
-
-  if (kernel->get("dynamic_shared_memory") &&
-      failed(integer(*kernel, "dynamic_shared_memory", "the kernel", 0,
-                     UINT32_MAX)))
-    return failure();
-
-  FailureOr<ArrayAttr> params = array(*kernel, "params", "the kernel");
-  if (failed(params))
-    return failure();
+  ArrayRef<Attribute> params = launch.getParams();
   ArrayRef<Type> arguments = function.getArgumentTypes();
-  if (params->size() != arguments.size())
+  if (params.size() != arguments.size())
     return error() << "expected " << arguments.size()
                    << " parameters, one per argument of the kernel function, "
                       "but got "
-                   << params->size();
-  for (auto [i, param] : llvm::enumerate(*params))
-    if (failed(checkParam(param, llvm::formatv("params[{0}]", i).str(),
-                          arguments[i], i)))
-      return failure();
-
-  if (kernel->get("requires")) {
-    FailureOr<ArrayAttr> relations = array(*kernel, "requires", "the kernel");
-    if (failed(relations))
-      return failure();
-    for (auto [i, relation] : llvm::enumerate(*relations))
-      if (failed(
-              checkRelation(relation, llvm::formatv("requires[{0}]", i).str())))
-        return failure();
+                   << params.size();
+  for (auto [i, param] : llvm::enumerate(params)) {
+    if (matchesArgument(param, arguments[i]))
+      continue;
+    StringRef kind = isa<BufferParamAttr>(param) ? "buffer"
+                     : isa<DimParamAttr>(param)  ? "dim"
+                                                 : "scalar";
+    std::string expected = "a pointer";
+    if (isa<DimParamAttr>(param))
+      expected = "an i64";
+    else if (auto scalar = dyn_cast<ScalarParamAttr>(param))
+      expected = "an " + getDTypeName(scalar.getType());
+    std::string argText;
+    llvm::raw_string_ostream os(argText);
+    os << arguments[i];
+    return error() << "expected argument " << i
+                   << " of the kernel function to be " << expected
+                   << " for params[" << i << "] ('" << getParamName(param)
+                   << "'), a " << kind << " parameter, but it is '" << argText
+                   << "'";
   }
   return success();
 }
 
-/// Manifest entries are kept as builtin attributes in the IR; this mirrors
-/// them as JSON.
-static llvm::json::Value toJSON(Attribute attr) {
-  if (auto dict = dyn_cast<DictionaryAttr>(attr)) {
-    llvm::json::Object object;
-    for (NamedAttribute entry : dict)
-      object[entry.getName().getValue()] = toJSON(entry.getValue());
+/// A short spelling of what was found.
+static std::string brief(Attribute attr) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << attr;
+  return text.size() > 60 ? text.substr(0, 57) + "..." : text;
+}
+
+//===----------------------------------------------------------------------===//
+// JSON
+//===----------------------------------------------------------------------===//
+
+/// A size that a grid rule or a relation names: {"param": "A", "dim": 0}.
+static llvm::json::Object sizeToJSON(StringRef param, int64_t dim) {
+  return llvm::json::Object{{"param", param.str()}, {"dim", dim}};
+}
+
+static llvm::json::Value toJSON(GridRuleAttr rule) {
+  if (rule.isConstant())
+    return llvm::json::Object{{"kind", "const"}, {"value", rule.getDivisor()}};
+  return llvm::json::Object{{"kind", "ceildiv"},
+                            {"param", rule.getParam().str()},
+                            {"dim", rule.getDim()},
+                            {"divisor", rule.getDivisor()}};
+}
+
+static llvm::json::Value paramToJSON(Attribute param) {
+  if (auto buffer = dyn_cast<BufferParamAttr>(param)) {
+    llvm::json::Array shape;
+    for (int64_t size : buffer.getShape())
+      shape.push_back(ShapedType::isDynamic(size) ? int64_t(-1) : size);
+    llvm::json::Object object{
+        {"name", buffer.getName().str()},
+        {"kind", "buffer"},
+        {"dtype", getDTypeName(buffer.getDtype())},
+        {"shape", std::move(shape)},
+        {"access", stringifyBufferAccess(buffer.getAccess()).str()}};
+    if (!buffer.getDivisibility().empty())
+      object["divisibility"] = llvm::json::Array(buffer.getDivisibility());
     return object;
   }
-  if (auto array = dyn_cast<ArrayAttr>(attr)) {
-    llvm::json::Array values;
-    for (Attribute element : array)
-      values.push_back(toJSON(element));
-    return values;
-  }
-  if (auto str = dyn_cast<StringAttr>(attr))
-    return str.getValue().str();
-  if (auto integer = dyn_cast<IntegerAttr>(attr))
-    return integer.getInt();
-  return nullptr;
+  if (auto dim = dyn_cast<DimParamAttr>(param))
+    return llvm::json::Object{{"name", dim.getName().str()},
+                              {"kind", "dim"},
+                              {"type", "i64"},
+                              {"buffer", dim.getBuffer().str()},
+                              {"dim", dim.getDim()}};
+  auto scalar = cast<ScalarParamAttr>(param);
+  return llvm::json::Object{{"name", scalar.getName().str()},
+                            {"kind", "scalar"},
+                            {"type", getDTypeName(scalar.getType())}};
+}
+
+static llvm::json::Value toJSON(SizeRelationAttr relation) {
+  llvm::json::Object object{
+      {"lhs", sizeToJSON(relation.getLhsParam(), relation.getLhsDim())},
+      {"op", relation.getPredicateSymbol().str()}};
+  if (relation.isConstant())
+    object["value"] = *relation.getValue();
+  else
+    object["rhs"] = sizeToJSON(relation.getRhsParam(), relation.getRhsDim());
+  return object;
+}
+
+static llvm::json::Value toJSON(LaunchAttr launch) {
+  llvm::json::Array grid, params, contract;
+  for (GridRuleAttr rule : launch.getGrid())
+    grid.push_back(toJSON(rule));
+  for (Attribute param : launch.getParams())
+    params.push_back(paramToJSON(param));
+  for (SizeRelationAttr relation : launch.getContract())
+    contract.push_back(toJSON(relation));
+  llvm::json::Object object{
+      {"name", launch.getName().str()},
+      {"block", llvm::json::Array(launch.getBlock())},
+      {"grid", std::move(grid)},
+      {"dynamic_shared_memory", launch.getDynamicSharedMemory()},
+      {"params", std::move(params)}};
+  if (!contract.empty())
+    object["requires"] = std::move(contract);
+  return object;
 }
 
 FailureOr<std::string> tile::buildKernelManifest(ModuleOp module,
@@ -452,14 +214,30 @@ FailureOr<std::string> tile::buildKernelManifest(ModuleOp module,
   if (!described)
     return gpuModule.emitError("expected a 'tile.kernels' attribute, which "
                                "convert-tile-to-gpu writes");
-  auto kernels = dyn_cast<ArrayAttr>(described);
-  if (!kernels)
+  auto entries = dyn_cast<ArrayAttr>(described);
+  if (!entries)
     return mlir::emitError(gpuModule.getLoc())
-           << "expected 'tile.kernels' to be an array of kernel "
+           << "expected 'tile.kernels' to be an array of #tile.launch "
               "descriptions, but got an attribute of another kind";
-  for (auto [i, entry] : llvm::enumerate(kernels))
-    if (failed(DescriptionChecker(gpuModule, i).check(entry)))
+  SmallVector<LaunchAttr> launches;
+  llvm::StringMap<unsigned> describedNames;
+  for (auto [i, entry] : llvm::enumerate(entries)) {
+    auto launch = dyn_cast<LaunchAttr>(entry);
+    if (!launch)
+      return mlir::emitError(gpuModule.getLoc())
+             << "tile.kernels[" << i
+             << "]: expected a #tile.launch description, but got "
+             << brief(entry);
+    if (failed(checkAgainstFunction(gpuModule, i, launch)))
       return failure();
+    auto [it, inserted] = describedNames.try_emplace(launch.getName(), i);
+    if (!inserted)
+      return mlir::emitError(gpuModule.getLoc())
+             << "tile.kernels[" << i << "] (kernel '" << launch.getName()
+             << "'): expected one description per kernel, but tile.kernels["
+             << it->second << "] describes it too";
+    launches.push_back(launch);
+  }
 
   llvm::json::Object target;
   if (ArrayAttr targets = gpuModule.getTargetsAttr())
@@ -471,10 +249,13 @@ FailureOr<std::string> tile::buildKernelManifest(ModuleOp module,
   if (target.empty())
     return gpuModule.emitError("expected an NVVM target on the gpu.module");
 
+  llvm::json::Array kernels;
+  for (LaunchAttr launch : launches)
+    kernels.push_back(toJSON(launch));
   llvm::json::Object manifest{{"format", "tile-manifest"},
                               {"version", 1},
                               {"target", std::move(target)},
-                              {"kernels", toJSON(kernels)}};
+                              {"kernels", std::move(kernels)}};
   if (!binaryName.empty())
     manifest["binary"] = binaryName.str();
   std::string text;

@@ -158,14 +158,14 @@ void tile::addLaunchResources(std::vector<KernelReport> &reports,
     auto kernels = gpuModule->getAttrOfType<ArrayAttr>("tile.kernels");
     if (!kernels)
       continue;
-    for (auto entry : kernels.getAsRange<DictionaryAttr>()) {
-      auto name = entry.getAs<StringAttr>("name");
-      auto shared = entry.getAs<IntegerAttr>("dynamic_shared_memory");
-      if (!name || !shared)
+    for (Attribute entry : kernels) {
+      // Anything else the manifest refuses; the report only reads.
+      auto launch = dyn_cast<LaunchAttr>(entry);
+      if (!launch)
         continue;
       for (KernelReport &r : reports)
-        if (r.name == name.getValue())
-          r.dynamicSharedBytes = shared.getInt();
+        if (r.name == launch.getName())
+          r.dynamicSharedBytes = launch.getDynamicSharedMemory();
     }
   }
 }

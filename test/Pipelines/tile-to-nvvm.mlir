@@ -17,7 +17,7 @@
 // Stage 1: layouts assigned, tile ops lowered to a gpu.func, cleaned up; no
 // target yet.
 // GPU: module attributes {gpu.container_module}
-// GPU-NEXT: gpu.module @tile_kernels attributes {tile.kernels = [{block = [256, 1, 1], dynamic_shared_memory = 16384 : i64
+// GPU-NEXT: gpu.module @tile_kernels attributes {tile.kernels = [#tile.launch<name = "scale_2d", block = [256, 1, 1], grid = [#tile.grid_rule<ceildiv "A"[0] by 64>, #tile.grid_rule<ceildiv "A"[1] by 64>], dynamic_shared_memory = 16384,
 // libdevice math flushes f32 denormals (exp2f -> ex2.approx.ftz).
 // GPU-NEXT: llvm.module_flags [#llvm.mlir.module_flag<override, "nvvm-reflect-ftz", 1 : i32>]
 // GPU-LABEL: gpu.func @scale_2d(
@@ -39,8 +39,8 @@
 
 // Stage 2: the NVVM target is attached and the module is LLVM/NVVM only.
 // NVVM: module attributes {gpu.container_module}
-// SM80-NEXT: gpu.module @tile_kernels [#nvvm.target<O = 3, chip = "sm_80", features = "+ptx80">] attributes {tile.kernels = [{block = [256, 1, 1], dynamic_shared_memory = 16384 : i64
-// SM90-NEXT: gpu.module @tile_kernels [#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">] attributes {tile.kernels = [{block = [256, 1, 1], dynamic_shared_memory = 16384 : i64
+// SM80-NEXT: gpu.module @tile_kernels [#nvvm.target<O = 3, chip = "sm_80", features = "+ptx80">] attributes {tile.kernels = [#tile.launch<name = "scale_2d", block = [256, 1, 1], grid = [#tile.grid_rule<ceildiv "A"[0] by 64>, #tile.grid_rule<ceildiv "A"[1] by 64>], dynamic_shared_memory = 16384,
+// SM90-NEXT: gpu.module @tile_kernels [#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">] attributes {tile.kernels = [#tile.launch<name = "scale_2d", block = [256, 1, 1], grid = [#tile.grid_rule<ceildiv "A"[0] by 64>, #tile.grid_rule<ceildiv "A"[1] by 64>], dynamic_shared_memory = 16384,
 // NVVM: llvm.mlir.global internal @__dynamic_shmem__0() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
 // NVVM-LABEL: llvm.func @scale_2d(
 // NVVM-SAME: %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: f32, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64)

@@ -15,9 +15,9 @@ def ConvertTileToGPU : Pass<"convert-tile-to-gpu", "ModuleOp"> {
   let description = [{
     Turns every `tile.kernel` into a `gpu.func` kernel inside one
     `gpu.module @tile_kernels`, and records what the runtime needs to launch
-    it (parameters, grid, block, dynamic shared memory) in the module's
-    `tile.kernels` attribute, which `tile-translate --emit=manifest` writes
-    as JSON.
+    it (parameters, grid, block, dynamic shared memory, launch contract) as
+    a `#tile.launch` attribute in the module's `tile.kernels` array, which
+    `tile-translate --emit=manifest` writes as JSON.
 
     - A global buffer parameter becomes a pointer (`memref<f32,
       #gpu.address_space<global>>`, bare-pointer convention) plus one
@@ -51,7 +51,10 @@ def ConvertTileToGPU : Pass<"convert-tile-to-gpu", "ModuleOp"> {
     After:
 
     ```mlir
-    gpu.module @tile_kernels attributes {tile.kernels = [...]} {
+    gpu.module @tile_kernels attributes {tile.kernels = [#tile.launch<name = "k", block = [256, 1, 1],
+        grid = [#tile.grid_rule<ceildiv "A"[0] by 1024>], dynamic_shared_memory = 0,
+        params = [#tile.buffer_param<name = "A", dtype = f32, shape = [?], access = readwrite>,
+                  #tile.dim_param<name = "A.dim0", buffer = "A", dim = 0>]>]} {
       gpu.func @k(%arg0: memref<f32, #gpu.address_space<global>>, %arg1: index) kernel
           attributes {known_block_size = array<i32: 256, 1, 1>} {
         ...

@@ -2,8 +2,8 @@
 //
 // The kernel and its ABI: the gpu.func with bare-pointer buffer parameters
 // and one index per dynamic size, the global tensors rebuilt from them, the
-// block ids (rasterized), the launch description for the manifest; and
-// tile.barrier.
+// block ids (rasterized), the launch description (#tile.launch) for the
+// manifest; and tile.barrier.
 //
 //===----------------------------------------------------------------------===//
 
@@ -185,8 +185,7 @@ LogicalResult KernelLowering::begin() {
   return readSharedMemoryPlan();
 }
 
-FailureOr<DictionaryAttr>
-KernelLowering::finish(ArrayRef<Operation *> tileOps) {
+FailureOr<LaunchAttr> KernelLowering::finish(ArrayRef<Operation *> tileOps) {
   for (Operation *op : llvm::reverse(tileOps)) {
     if (!op->use_empty())
       return op->emitOpError("result is used by an operation that is not a "
@@ -206,93 +205,69 @@ KernelLowering::finish(ArrayRef<Operation *> tileOps) {
               "GPU), but its tiles take "
            << sharedBytes << " bytes";
 
-  // The launch description for the manifest.
+  // The launch description (the manifest entry): parameters by name, in the
+  // order of the function's arguments.
   MLIRContext *ctx = kernel.getContext();
-  auto str = [&](StringRef s) { return StringAttr::get(ctx, s); };
-  auto i64 = [&](int64_t v) { return builder.getI64IntegerAttr(v); };
-  auto dict = [&](ArrayRef<NamedAttribute> entries) {
-    return DictionaryAttr::get(ctx, entries);
-  };
   SmallVector<Attribute> params, dimParams;
   for (unsigned i = 0; i < kernel.getNumParams(); ++i) {
     StringRef name = kernel.getParamName(i);
     Type type = kernel.getFunctionType().getInput(i);
     auto buffer = dyn_cast<BufferType>(type);
     if (!buffer) {
-      params.push_back(dict({{str("name"), str(name)},
-                             {str("kind"), str("scalar")},
-                             {str("type"), str(getDTypeName(type))}}));
+      params.push_back(ScalarParamAttr::get(ctx, name, type));
       continue;
     }
-    SmallVector<Attribute> shape, divisibility;
+    SmallVector<int64_t> divisibility;
     bool promised = false;
     for (int64_t d = 0; d < buffer.getRank(); ++d) {
-      shape.push_back(i64(buffer.isDynamicDim(d) ? -1 : buffer.getDimSize(d)));
       int64_t divisor = buffer.isDynamicDim(d) ? kernel.getDivisor(i, d) : 1;
-      divisibility.push_back(i64(divisor));
+      divisibility.push_back(divisor);
       promised |= divisor > 1;
       if (buffer.isDynamicDim(d))
-        dimParams.push_back(
-            dict({{str("name"), str(KernelOp::getDimParamName(name, d))},
-                  {str("kind"), str("dim")},
-                  {str("type"), str("i64")},
-                  {str("buffer"), str(name)},
-                  {str("dim"), i64(d)}}));
+        dimParams.push_back(DimParamAttr::get(
+            ctx, KernelOp::getDimParamName(name, d), name, d));
     }
-    SmallVector<NamedAttribute> entries = {
-        {str("name"), str(name)},
-        {str("kind"), str("buffer")},
-        {str("dtype"), str(getDTypeName(buffer.getElementType()))},
-        {str("shape"), builder.getArrayAttr(shape)},
-        {str("access"), str(bufferAccess[i])}};
-    // The sizes the runtime must check at launch (`divisible`).
-    if (promised)
-      entries.push_back(
-          {str("divisibility"), builder.getArrayAttr(divisibility)});
-    params.push_back(dict(entries));
+    // The sizes the runtime must check at launch (`divisible`), if any.
+    if (!promised)
+      divisibility.clear();
+    params.push_back(BufferParamAttr::get(
+        ctx, name, buffer.getElementType(), buffer.getShape(),
+        *symbolizeBufferAccess(bufferAccess[i]),
+        ArrayRef<int64_t>(divisibility)));
   }
   llvm::append_range(params, dimParams);
 
-  SmallVector<Attribute> grid;
-  for (auto extent : kernel.getGrid().getAsRange<GridExtentAttr>()) {
-    if (extent.isConstant()) {
-      grid.push_back(dict({{str("kind"), str("const")},
-                           {str("value"), i64(extent.getDivisor())}}));
-      continue;
-    }
+  SmallVector<GridRuleAttr> grid;
+  for (auto extent : kernel.getGrid().getAsRange<GridExtentAttr>())
     grid.push_back(
-        dict({{str("kind"), str("ceildiv")},
-              {str("param"), str(kernel.getParamName(extent.getParam()))},
-              {str("dim"), i64(extent.getDim())},
-              {str("divisor"), i64(extent.getDivisor())}}));
-  }
-  // The launch contract: {"lhs": {"param": "A", "dim": 1}, "op": "==",
-  // "rhs": {"param": "B", "dim": 0}} or {..., "op": "<=", "value": 4096}.
-  SmallVector<Attribute> contract;
-  auto size = [&](int64_t param, int64_t dim) {
-    return dict({{str("param"), str(kernel.getParamName(param))},
-                 {str("dim"), i64(dim)}});
-  };
+        extent.isConstant()
+            ? GridRuleAttr::get(ctx, "", 0, extent.getDivisor())
+            : GridRuleAttr::get(ctx, kernel.getParamName(extent.getParam()),
+                                extent.getDim(), extent.getDivisor()));
+  // The launch contract, as written on the kernel.
+  SmallVector<SizeRelationAttr> contract;
   for (ShapeRelationAttr relation : kernel.getContract()) {
-    SmallVector<NamedAttribute> entries = {
-        {str("lhs"), size(relation.getLhsParam(), relation.getLhsDim())},
-        {str("op"), str(relation.getPredicateSymbol())}};
+    StringRef lhs = kernel.getParamName(relation.getLhsParam());
     if (relation.isConstant())
-      entries.push_back({str("value"), i64(relation.getValue())});
+      contract.push_back(SizeRelationAttr::get(ctx, lhs, relation.getLhsDim(),
+                                               relation.getPredicate(), "", 0,
+                                               relation.getValue()));
     else
-      entries.push_back(
-          {str("rhs"), size(relation.getRhsParam(), relation.getRhsDim())});
-    contract.push_back(dict(entries));
+      contract.push_back(SizeRelationAttr::get(
+          ctx, lhs, relation.getLhsDim(), relation.getPredicate(),
+          kernel.getParamName(relation.getRhsParam()), relation.getRhsDim(),
+          std::nullopt));
   }
-  SmallVector<NamedAttribute> description = {
-      {str("name"), str(kernel.getSymName())},
-      {str("block"), builder.getArrayAttr({i64(numThreads), i64(1), i64(1)})},
-      {str("grid"), builder.getArrayAttr(grid)},
-      {str("dynamic_shared_memory"), i64(sharedBytes)},
-      {str("params"), builder.getArrayAttr(params)}};
-  if (!contract.empty())
-    description.push_back({str("requires"), builder.getArrayAttr(contract)});
-  return dict(description);
+  // Checked: a kernel that passed its verifier gives a valid description,
+  // but this is what the runtime will trust.
+  // (ArrayRefs: with the vectors themselves, the call would pick the
+  // storage-level template.)
+  int64_t block[] = {numThreads, 1, 1};
+  return LaunchAttr::getChecked(
+      [&] { return kernel.emitOpError("has an invalid launch description: "); },
+      ctx, kernel.getSymName(), ArrayRef<int64_t>(block),
+      ArrayRef<GridRuleAttr>(grid), sharedBytes, ArrayRef<Attribute>(params),
+      ArrayRef<SizeRelationAttr>(contract));
 }
 
 } // namespace mlir::tile::lowering

@@ -144,8 +144,9 @@ public:
     return storesFusedIntoParallel.contains(op);
   }
   /// Erases the lowered tile ops (`tileOps`, in program order), checks that
-  /// nothing else used them and returns the manifest entry of the kernel.
-  FailureOr<DictionaryAttr> finish(ArrayRef<Operation *> tileOps);
+  /// nothing else used them and returns the kernel's launch description
+  /// (#tile.launch, its manifest entry).
+  FailureOr<LaunchAttr> finish(ArrayRef<Operation *> tileOps);
   void createFunction();
   Value getDynamicSharedMemory();
 

@@ -95,8 +95,7 @@ namespace {
 /// far, the prefetch registers of an accumulator), so the order is part of
 /// the output; and a lowered op stays in place, its results unreplaced, until
 /// finish() erases them all.
-FailureOr<DictionaryAttr> lowerKernel(KernelOp kernel,
-                                      gpu::GPUModuleOp gpuModule) {
+FailureOr<LaunchAttr> lowerKernel(KernelOp kernel, gpu::GPUModuleOp gpuModule) {
   lowering::KernelLowering lowering(kernel, gpuModule);
   if (failed(lowering.begin()))
     return failure();
@@ -152,7 +151,7 @@ struct ConvertTileToGPUPass
         gpu::GPUModuleOp::create(builder, module.getLoc(), "tile_kernels");
     SmallVector<Attribute> manifests;
     for (KernelOp kernel : kernels) {
-      FailureOr<DictionaryAttr> manifest = lowerKernel(kernel, gpuModule);
+      FailureOr<LaunchAttr> manifest = lowerKernel(kernel, gpuModule);
       if (failed(manifest))
         return signalPassFailure();
       manifests.push_back(*manifest);

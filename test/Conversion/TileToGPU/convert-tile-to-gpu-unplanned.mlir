@@ -31,7 +31,7 @@ tile.kernel @negative_total(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] thr
 // A hand-written plan: the total covers each used tile wherever it is
 // placed (here past the kernel's total), and the view is at its offset.
 // CHECK-LABEL: gpu.module @tile_kernels
-// CHECK-SAME: dynamic_shared_memory = 1280 : i64
+// CHECK-SAME: dynamic_shared_memory = 1280,
 // CHECK: %[[OFFSET:.*]] = arith.constant 1024 : index
 // CHECK: memref.view %{{.*}}[%[[OFFSET]]][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<64xf32, #gpu.address_space<workgroup>>
 tile.kernel @hand_placed(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads(32)

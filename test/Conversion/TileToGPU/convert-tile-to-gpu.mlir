@@ -8,14 +8,14 @@
 // thread's fragment elements in a private alloca.
 
 // CHECK: module attributes {gpu.container_module}
-// CHECK: gpu.module @tile_kernels attributes {tile.kernels = [{
-// CHECK-SAME: block = [256, 1, 1], dynamic_shared_memory = 0 : i64,
-// CHECK-SAME: grid = [{dim = 0 : i64, divisor = 1024 : i64, kind = "ceildiv", param = "A"}], name = "scale",
-// CHECK-SAME: params = [{access = "read", dtype = "f32", kind = "buffer", name = "A", shape = [-1]},
-// CHECK-SAME: {access = "write", dtype = "f32", kind = "buffer", name = "B", shape = [-1]},
-// CHECK-SAME: {kind = "scalar", name = "alpha", type = "f32"},
-// CHECK-SAME: {buffer = "A", dim = 0 : i64, kind = "dim", name = "A.dim0", type = "i64"},
-// CHECK-SAME: {buffer = "B", dim = 0 : i64, kind = "dim", name = "B.dim0", type = "i64"}]}]}
+// CHECK: gpu.module @tile_kernels attributes {tile.kernels = [#tile.launch<
+// CHECK-SAME: name = "scale", block = [256, 1, 1],
+// CHECK-SAME: grid = [#tile.grid_rule<ceildiv "A"[0] by 1024>], dynamic_shared_memory = 0,
+// CHECK-SAME: params = [#tile.buffer_param<name = "A", dtype = f32, shape = [?], access = read>,
+// CHECK-SAME: #tile.buffer_param<name = "B", dtype = f32, shape = [?], access = write>,
+// CHECK-SAME: #tile.scalar_param<name = "alpha", type = f32>,
+// CHECK-SAME: #tile.dim_param<name = "A.dim0", buffer = "A", dim = 0>,
+// CHECK-SAME: #tile.dim_param<name = "B.dim0", buffer = "B", dim = 0>]>]}
 
 // CHECK-LABEL: gpu.func @scale(
 // CHECK-SAME: %[[A:.*]]: memref<f32, #gpu.address_space<global>>, %[[B:.*]]: memref<f32, #gpu.address_space<global>>,
@@ -105,11 +105,11 @@ tile.kernel @scale(%A: !tile.buffer<?xf32, global>,
 // globals get no size parameters and a static strided layout. The block
 // synchronizes after each copy that touches shared memory.
 
-// CHECK: gpu.module @tile_kernels attributes {tile.kernels = [{
-// CHECK-SAME: block = [128, 1, 1], dynamic_shared_memory = 16384 : i64,
-// CHECK-SAME: grid = [{dim = 0 : i64, divisor = 64 : i64, kind = "ceildiv", param = "A"}, {dim = 1 : i64, divisor = 64 : i64, kind = "ceildiv", param = "A"}], name = "chain",
-// CHECK-SAME: params = [{access = "readwrite", dtype = "f32", kind = "buffer", name = "A", shape = [-1, -1]}, {access = "write", dtype = "f16", kind = "buffer", name = "B", shape = [64, 64]},
-// CHECK-SAME: {buffer = "A", dim = 0 : i64, kind = "dim", name = "A.dim0", type = "i64"}, {buffer = "A", dim = 1 : i64, kind = "dim", name = "A.dim1", type = "i64"}]}]}
+// CHECK: gpu.module @tile_kernels attributes {tile.kernels = [#tile.launch<
+// CHECK-SAME: name = "chain", block = [128, 1, 1],
+// CHECK-SAME: grid = [#tile.grid_rule<ceildiv "A"[0] by 64>, #tile.grid_rule<ceildiv "A"[1] by 64>], dynamic_shared_memory = 16384,
+// CHECK-SAME: params = [#tile.buffer_param<name = "A", dtype = f32, shape = [?, ?], access = readwrite>, #tile.buffer_param<name = "B", dtype = f16, shape = [64, 64], access = write>,
+// CHECK-SAME: #tile.dim_param<name = "A.dim0", buffer = "A", dim = 0>, #tile.dim_param<name = "A.dim1", buffer = "A", dim = 1>]>]}
 
 // CHECK-LABEL: gpu.func @chain(
 // CHECK-SAME: %[[A:.*]]: memref<f32, #gpu.address_space<global>>, %[[B:.*]]: memref<f16, #gpu.address_space<global>>, %[[M:.*]]: index, %[[N:.*]]: index) kernel
@@ -203,7 +203,7 @@ tile.kernel @chain(%A: !tile.buffer<?x?xf32, global>,
 // a fragment, one register store per element the thread owns. The 3x5xf32
 // tile is used only after the 16x24xf16 one: it takes the same bytes.
 
-// CHECK: gpu.module @tile_kernels attributes {tile.kernels = [{block = [32, 1, 1], dynamic_shared_memory = 768 : i64, grid = [{kind = "const", value = 1 : i64}], name = "fills"
+// CHECK: gpu.module @tile_kernels attributes {tile.kernels = [#tile.launch<name = "fills", block = [32, 1, 1], grid = [#tile.grid_rule<1>], dynamic_shared_memory = 768,
 
 // CHECK-LABEL: gpu.func @fills(
 // CHECK-SAME: %[[X:.*]]: f32) kernel
@@ -325,10 +325,10 @@ tile.kernel @shared_parallel_exact(%alpha: f32) grid(%bx) = [1] threads(64) {
 // otherwise, also inside tile.parallel. A 3-D grid maps to block_id x, y, z;
 // scalar parameters keep their type; a rank-3 global gets row-major strides.
 
-// CHECK: gpu.module @tile_kernels attributes {tile.kernels = [{block = [32, 1, 1], dynamic_shared_memory = 512 : i64,
-// CHECK-SAME: grid = [{dim = 0 : i64, divisor = 4 : i64, kind = "ceildiv", param = "A"}, {kind = "const", value = 2 : i64}, {dim = 2 : i64, divisor = 1 : i64, kind = "ceildiv", param = "A"}], name = "dims",
-// CHECK-SAME: params = [{access = "read", dtype = "f32", kind = "buffer", name = "A", shape = [-1, 8, -1]}, {kind = "scalar", name = "n", type = "i64"},
-// CHECK-SAME: {buffer = "A", dim = 0 : i64, kind = "dim", name = "A.dim0", type = "i64"}, {buffer = "A", dim = 2 : i64, kind = "dim", name = "A.dim2", type = "i64"}]}]}
+// CHECK: gpu.module @tile_kernels attributes {tile.kernels = [#tile.launch<name = "dims", block = [32, 1, 1],
+// CHECK-SAME: grid = [#tile.grid_rule<ceildiv "A"[0] by 4>, #tile.grid_rule<2>, #tile.grid_rule<ceildiv "A"[2] by 1>], dynamic_shared_memory = 512,
+// CHECK-SAME: params = [#tile.buffer_param<name = "A", dtype = f32, shape = [?, 8, ?], access = read>, #tile.scalar_param<name = "n", type = i64>,
+// CHECK-SAME: #tile.dim_param<name = "A.dim0", buffer = "A", dim = 0>, #tile.dim_param<name = "A.dim2", buffer = "A", dim = 2>]>]}
 
 // CHECK-LABEL: gpu.func @dims(
 // CHECK-SAME: %[[A:.*]]: memref<f32, #gpu.address_space<global>>, %[[N:.*]]: i64, %[[D0:.*]]: index, %[[D2:.*]]: index) kernel
@@ -407,8 +407,8 @@ tile.kernel @convert(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads(32
 // slot. Two kernels share one gpu.module and one manifest.
 
 // CHECK: gpu.module @tile_kernels attributes {tile.kernels = [
-// CHECK-SAME: {block = [32, 1, 1], dynamic_shared_memory = 512 : i64, grid = [{kind = "const", value = 1 : i64}], name = "fragment_parallel", params = [{access = "write", dtype = "f32", kind = "buffer", name = "A", shape = [8, 16]}]},
-// CHECK-SAME: {block = [64, 1, 1], dynamic_shared_memory = 0 : i64, grid = [{kind = "const", value = 2 : i64}], name = "empty", params = [{access = "read", dtype = "i8", kind = "buffer", name = "B", shape = [-1]}, {buffer = "B", dim = 0 : i64, kind = "dim", name = "B.dim0", type = "i64"}]}]}
+// CHECK-SAME: #tile.launch<name = "fragment_parallel", block = [32, 1, 1], grid = [#tile.grid_rule<1>], dynamic_shared_memory = 512, params = [#tile.buffer_param<name = "A", dtype = f32, shape = [8, 16], access = write>]>,
+// CHECK-SAME: #tile.launch<name = "empty", block = [64, 1, 1], grid = [#tile.grid_rule<2>], dynamic_shared_memory = 0, params = [#tile.buffer_param<name = "B", dtype = i8, shape = [?], access = read>, #tile.dim_param<name = "B.dim0", buffer = "B", dim = 0>]>]}
 
 // CHECK-LABEL: gpu.func @fragment_parallel(
 // CHECK-SAME: %[[A:.*]]: memref<f32, #gpu.address_space<global>>) kernel
@@ -553,7 +553,7 @@ tile.kernel @store_not_fused(%A: !tile.buffer<?xf32, global>,
 // Shared tiles whose uses do not overlap share bytes: the second tile takes
 // offset 0 again, behind a barrier before its first use (every thread must
 // be done reading the first one; no other barrier orders them).
-// CHECK: dynamic_shared_memory = 16384 : i64, grid = [{kind = "const", value = 1 : i64}], name = "shared_reuse"
+// CHECK: #tile.launch<name = "shared_reuse", block = [128, 1, 1], grid = [#tile.grid_rule<1>], dynamic_shared_memory = 16384,
 // CHECK-LABEL: gpu.func @shared_reuse(
 // CHECK: %[[O0:.*]] = arith.constant 0 : index
 // CHECK-NEXT: %[[S1:.*]] = memref.view %{{.*}}[%[[O0]]][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<64x64xf32, #gpu.address_space<workgroup>>

@@ -148,7 +148,7 @@ tile.kernel @gemm_k_loop(%A: !tile.buffer<?x?xf16, global>,
 // CHECK-NOT: else
 // CHECK-NOT: scf.for
 // CHECK: tile.copy %{{.*}} to %C[
-// GPU: gpu.module @tile_kernels attributes {tile.kernels = [{{.*}}name = "gemm_divisible", params = [{access = "read", divisibility = [1, 8], dtype = "f16", kind = "buffer", name = "A", shape = [-1, -1]}, {access = "read", divisibility = [1, 8], dtype = "f16", kind = "buffer", name = "B", shape = [-1, -1]}, {access = "write", divisibility = [1, 8], dtype = "f32", kind = "buffer", name = "C", shape = [-1, -1]},
+// GPU: gpu.module @tile_kernels attributes {tile.kernels = [#tile.launch<name = "gemm_divisible", {{.*}}params = [#tile.buffer_param<name = "A", dtype = f16, shape = [?, ?], access = read, divisibility = [1, 8]>, #tile.buffer_param<name = "B", dtype = f16, shape = [?, ?], access = read, divisibility = [1, 8]>, #tile.buffer_param<name = "C", dtype = f32, shape = [?, ?], access = write, divisibility = [1, 8]>,
 // GPU-LABEL: gpu.func @gemm_divisible(
 // GPU-NOT: arith.remui %arg
 // GPU: nvgpu.device_async_copy

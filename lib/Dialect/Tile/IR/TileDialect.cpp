@@ -1,11 +1,13 @@
 //===- TileDialect.cpp - Tile dialect, types and attributes ---------------===//
 //
 // Registration of the tile dialect and the implementation of its buffer
-// type and layout attributes.
+// type and layout attributes (the launch attributes: TileLaunchAttrs.cpp).
 //
 //===----------------------------------------------------------------------===//
 
 #include "tile/Dialect/Tile/IR/Tile.h"
+// What the generated formats of the launch attributes call.
+#include "TileLaunchSyntax.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"

@@ -1,7 +1,8 @@
 //===- TileAttrs.td - Tile dialect attributes --------------*- tablegen -*-===//
 //
 // Memory scopes, fragment layouts, grid extents and launch contracts of the
-// tile dialect.
+// tile dialect; the launch descriptions of lowered kernels are in
+// TileLaunchAttrs.td, included at the end.
 //
 //===----------------------------------------------------------------------===//
 
@@ -339,5 +340,7 @@ def Tile_ShapeRelationAttr : Tile_Attr<"ShapeRelation", "shape_relation"> {
     }
   }];
 }
+
+include "tile/Dialect/Tile/IR/TileLaunchAttrs.td"
 
 #endif // TILE_DIALECT_TILE_IR_TILEATTRS_TD

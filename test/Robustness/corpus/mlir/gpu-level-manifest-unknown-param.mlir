@@ -1,0 +1,12 @@
+// A grid rule and a relation that name parameters the description does not have: the runtime would look up a buffer that is not there.
+// A gpu-level input (tile-translate takes any stage): the manifest must come
+// from a checked description of the kernel, never be copied unchecked.
+// ROBUST: expect=error require="expected grid\[0\] to name a buffer parameter, but got 'Z'" tile-translate %s --emit=manifest -o %t/out.json
+// ROBUST: expect=error require="expected grid\[0\] to name a buffer parameter, but got 'Z'" tile-translate %s --emit=cubin -o %t/out.cubin --manifest-out=%t/out.json
+module attributes {gpu.container_module} {
+  gpu.module @tile_kernels attributes {tile.kernels = [#tile.launch<name = "k", block = [32, 1, 1], grid = [#tile.grid_rule<ceildiv "Z"[0] by 32>], dynamic_shared_memory = 0, params = [#tile.buffer_param<name = "A", dtype = f32, shape = [?], access = read>, #tile.dim_param<name = "A.dim0", buffer = "A", dim = 0>], contract = [#tile.size_relation<"A"[0] eq "Y"[3]>]>]} {
+    gpu.func @k(%arg0: memref<f32, #gpu.address_space<global>>, %arg1: index) kernel attributes {known_block_size = array<i32: 32, 1, 1>} {
+      gpu.return
+    }
+  }
+}
