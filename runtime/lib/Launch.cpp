@@ -106,8 +106,8 @@ PackedLaunch::kernelParams(const CUtensorMap *encodedMaps) const {
   for (const PackedParam &param : params)
     pointers.push_back(
         param.kind == ParamKind::TensorMap
-            ? static_cast<void *>(const_cast<CUtensorMap *>(
-                  &encodedMaps[param.bits]))
+            ? static_cast<void *>(
+                  const_cast<CUtensorMap *>(&encodedMaps[param.bits]))
             : static_cast<void *>(const_cast<uint64_t *>(&param.bits)));
   return pointers;
 }
@@ -304,8 +304,8 @@ void checkAliasing(const std::string &prefix,
 /// of TMA that depends on the arguments: row strides of whole 16-byte units
 /// below 2^40 bytes, sizes of at most 2^32. (The 16-byte base every buffer
 /// argument has; the box and swizzle rules KernelInfo::validate checked.)
-TensorMapRequest tensorMapFor(const std::string &prefix,
-                              const ParamInfo &param, const Arg &arg) {
+TensorMapRequest tensorMapFor(const std::string &prefix, const ParamInfo &param,
+                              const Arg &arg) {
   const std::vector<int64_t> &shape = arg.shape();
   std::size_t rank = shape.size();
   auto refuse = [&](const std::string &why) {
@@ -475,7 +475,6 @@ PackedLaunch tile::rt::checkAndPack(const KernelInfo &kernel,
 }
 
 PackedLaunch tile::rt::detail::checkAndPackValidated(
-    const KernelInfo &kernel, const std::vector<Arg> &args,
-    const Dim3 *grid) {
+    const KernelInfo &kernel, const std::vector<Arg> &args, const Dim3 *grid) {
   return pack(kernel, args, grid);
 }

@@ -303,9 +303,8 @@ void validateTensorMap(const std::string &where, const ParamInfo &map,
                 std::to_string(map.swizzle));
   int64_t rowBytes = map.box.back() * int64_t(dtypeSize(buffer->dtype));
   if (rowBytes % 16 != 0)
-    throw Error(where + "a box row of " + std::to_string(map.box.back()) +
-                " " + dtypeName(buffer->dtype) + " is " +
-                std::to_string(rowBytes) +
+    throw Error(where + "a box row of " + std::to_string(map.box.back()) + " " +
+                dtypeName(buffer->dtype) + " is " + std::to_string(rowBytes) +
                 " bytes, but TMA moves rows of whole 16-byte units");
   if (map.swizzle != 0 && rowBytes > map.swizzle)
     throw Error(where + "a box row of " + std::to_string(rowBytes) +
@@ -503,4 +502,3 @@ std::vector<std::string> ManifestInfo::kernelNames() const {
     names.push_back(kernel.name);
   return names;
 }
-

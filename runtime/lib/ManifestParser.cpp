@@ -462,8 +462,8 @@ KernelInfo parseKernel(const Parser &p, const json &node, std::size_t index) {
   // "persistent": {"blocks_per_sm": 1}
   if (node.contains("persistent")) {
     const json &persistent = p.objectField(node, "persistent", where);
-    kernel.persistent = PersistentGrid{static_cast<unsigned>(p.integer(
-        persistent, "blocks_per_sm", where + ": persistent", 1, 32))};
+    kernel.persistent = PersistentGrid{static_cast<unsigned>(
+        p.integer(persistent, "blocks_per_sm", where + ": persistent", 1, 32))};
   }
 
   if (node.contains("dynamic_shared_memory"))
@@ -486,8 +486,8 @@ KernelInfo parseKernel(const Parser &p, const json &node, std::size_t index) {
                         " entries, but at most " +
                         std::to_string(kMaxRelations) + " are allowed");
     for (std::size_t i = 0; i < relations.size(); ++i)
-    kernel.relations.push_back(parseRelation(
-        p, relations[i], where + ": requires[" + std::to_string(i) + "]"));
+      kernel.relations.push_back(parseRelation(
+          p, relations[i], where + ": requires[" + std::to_string(i) + "]"));
   }
 
   // Cross-references (dims, grid extents and relations name dims of

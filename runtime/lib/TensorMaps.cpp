@@ -95,10 +95,9 @@ TensorMapCache::encode(const std::vector<TensorMapRequest> &requests,
   maps.reserve(requests.size());
   std::lock_guard<std::mutex> lock(mutex_);
   for (const TensorMapRequest &request : requests) {
-    auto hit = std::find_if(entries_.begin(), entries_.end(),
-                            [&](const auto &entry) {
-                              return entry.first == request;
-                            });
+    auto hit =
+        std::find_if(entries_.begin(), entries_.end(),
+                     [&](const auto &entry) { return entry.first == request; });
     if (hit != entries_.end()) {
       maps.push_back(hit->second);
       continue;

@@ -106,9 +106,8 @@ TEST(TensorMap, RowsThatAreNot16ByteMultiplesAreRefused) {
   // 32 f32 = 128 bytes: accepted.
   EXPECT_NO_THROW(checkAndPack(kernel, tmaCopyArgs(0x10000, 0x90000, 40, 32)));
   // The base must be 16-byte aligned, as for every buffer.
-  EXPECT_TILE_ERROR(
-      checkAndPack(kernel, tmaCopyArgs(0x10008, 0x90000, 40, 32)),
-      "parameter 'X' needs a 16-byte aligned address");
+  EXPECT_TILE_ERROR(checkAndPack(kernel, tmaCopyArgs(0x10008, 0x90000, 40, 32)),
+                    "parameter 'X' needs a 16-byte aligned address");
 }
 
 TEST(TensorMap, SizesBeyondTmaAreRefused) {
@@ -285,13 +284,12 @@ TEST_F(TensorMapGpu, HandWrittenTmaKernelCopiesTilesWithZeroFill) {
   ManifestInfo manifest;
   manifest.target.chip = "sm_90a";
   manifest.kernels = {tmaCopyKernel()};
-  Module module = Module::loadFromMemory(*device, kTmaCopyPtx,
-                                         std::strlen(kTmaCopyPtx), manifest,
-                                         "tma_copy.ptx");
+  Module module = Module::loadFromMemory(
+      *device, kTmaCopyPtx, std::strlen(kTmaCopyPtx), manifest, "tma_copy.ptx");
   Kernel kernel = module.kernel("tma_copy");
   Stream stream(*device);
-  for (auto [rows, cols] : {std::pair<int64_t, int64_t>{40, 36}, {16, 16},
-                            {1, 4}, {100, 132}}) {
+  for (auto [rows, cols] :
+       {std::pair<int64_t, int64_t>{40, 36}, {16, 16}, {1, 4}, {100, 132}}) {
     SCOPED_TRACE(std::to_string(rows) + " x " + std::to_string(cols));
     std::vector<float> host(rows * cols);
     for (std::size_t i = 0; i < host.size(); ++i)
@@ -300,9 +298,8 @@ TEST_F(TensorMapGpu, HandWrittenTmaKernelCopiesTilesWithZeroFill) {
     int64_t yRows = roundUp16(rows), yCols = roundUp16(cols);
     DeviceBuffer y(*device, yRows * yCols * 4);
     y.fill32(0x7fc00000); // NaN: every element must be written
-    kernel.launch(stream,
-                  {Arg::buffer(x, DType::f32, {rows, cols}),
-                   Arg::buffer(y, DType::f32, {yRows, yCols})});
+    kernel.launch(stream, {Arg::buffer(x, DType::f32, {rows, cols}),
+                           Arg::buffer(y, DType::f32, {yRows, yCols})});
     stream.synchronize();
     std::vector<float> out = y.download<float>();
     int wrong = 0;
