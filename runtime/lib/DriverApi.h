@@ -59,7 +59,9 @@ namespace tile::rt::detail {
   /* Drivers before CUDA 12.8 export only cuEventElapsedTime (same ABI). */    \
   X(EventElapsedTime, cuEventElapsedTime_v2, true)                             \
   X(OccupancyMaxActiveBlocksPerMultiprocessor,                                 \
-    cuOccupancyMaxActiveBlocksPerMultiprocessor, false)
+    cuOccupancyMaxActiveBlocksPerMultiprocessor, false)                        \
+  /* CUDA 12+: tensor maps for TMA (sm_90a kernels). */                        \
+  X(TensorMapEncodeTiled, cuTensorMapEncodeTiled, false)
 
 struct DriverApi {
 #define TILE_RT_DECLARE_FIELD(Field, Symbol, Required)                         \

@@ -11,6 +11,7 @@
 #include "tile/runtime/Error.h"
 #include "tile/runtime/Runtime.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <limits>
@@ -82,12 +83,43 @@ double PackedParam::asDouble() const {
   }
 }
 
-std::vector<void *> PackedLaunch::kernelParams() const {
+bool TensorMapRequest::operator==(const TensorMapRequest &other) const {
+  return dtype == other.dtype && address == other.address &&
+         rank == other.rank && swizzle == other.swizzle &&
+         std::equal(sizes, sizes + kMaxTensorMapRank, other.sizes) &&
+         std::equal(strides, strides + kMaxTensorMapRank - 1, other.strides) &&
+         std::equal(box, box + kMaxTensorMapRank, other.box);
+}
+
+bool TensorMapRequest::empty() const {
+  return std::find(sizes, sizes + rank, 0) != sizes + rank;
+}
+
+std::vector<void *>
+PackedLaunch::kernelParams(const CUtensorMap *encodedMaps) const {
+  if (!tensorMaps.empty() && !encodedMaps)
+    throw Error("kernelParams: this launch has " +
+                std::to_string(tensorMaps.size()) +
+                " tensor_map parameters, but no encoded maps were given");
   std::vector<void *> pointers;
   pointers.reserve(params.size());
   for (const PackedParam &param : params)
-    pointers.push_back(const_cast<uint64_t *>(&param.bits));
+    pointers.push_back(
+        param.kind == ParamKind::TensorMap
+            ? static_cast<void *>(
+                  const_cast<CUtensorMap *>(&encodedMaps[param.bits]))
+            : static_cast<void *>(const_cast<uint64_t *>(&param.bits)));
   return pointers;
+}
+
+Dim3 PackedLaunch::gridOn(int multiprocessors) const {
+  if (!persistent || multiprocessors < 1)
+    return grid;
+  uint64_t slots =
+      uint64_t(multiprocessors) * persistent->blocksPerMultiprocessor;
+  Dim3 capped = grid;
+  capped.x = static_cast<unsigned>(std::min<uint64_t>(grid.x, slots));
+  return capped;
 }
 
 //===----------------------------------------------------------------------===//
@@ -267,6 +299,55 @@ void checkAliasing(const std::string &prefix,
   }
 }
 
+/// The tensor map of `param` for the buffer argument `arg` (checked: its
+/// shape fits the buffer parameter), refused when the launch breaks a rule
+/// of TMA that depends on the arguments: row strides of whole 16-byte units
+/// below 2^40 bytes, sizes of at most 2^32. (The 16-byte base every buffer
+/// argument has; the box and swizzle rules KernelInfo::validate checked.)
+TensorMapRequest tensorMapFor(const std::string &prefix, const ParamInfo &param,
+                              const Arg &arg) {
+  const std::vector<int64_t> &shape = arg.shape();
+  std::size_t rank = shape.size();
+  auto refuse = [&](const std::string &why) {
+    return Error(prefix + "parameter '" + param.buffer +
+                 "' is read or written with TMA (tensor map '" + param.name +
+                 "'), which " + why +
+                 "; use a variant compiled without TMA (for example an sm_90 "
+                 "one)");
+  };
+  TensorMapRequest request;
+  request.dtype = arg.dtype();
+  request.address = arg.devicePtr();
+  request.rank = static_cast<unsigned>(rank);
+  request.swizzle = param.swizzle;
+  uint64_t stride = dtypeSize(arg.dtype());
+  for (std::size_t i = 0; i < rank; ++i) {
+    std::size_t d = rank - 1 - i; // innermost first
+    uint64_t size = static_cast<uint64_t>(shape[d]);
+    if (size > (uint64_t(1) << 32))
+      throw refuse("takes sizes of at most 2^32, but " + param.buffer + "[" +
+                   std::to_string(d) + "] = " + std::to_string(size));
+    request.sizes[i] = size;
+    request.box[i] = static_cast<uint32_t>(param.box[d]);
+    if (i > 0) {
+      if (stride % 16 != 0)
+        throw refuse("needs the stride of dim " + std::to_string(d) +
+                     " to be a multiple of 16 bytes, but it is " +
+                     std::to_string(stride) + " bytes (shape " +
+                     shapeText(shape) + " of " + dtypeName(arg.dtype()) + ")");
+      if (stride >= (uint64_t(1) << 40))
+        throw refuse("takes strides below 2^40 bytes, but dim " +
+                     std::to_string(d) + " of " + param.buffer + " has " +
+                     std::to_string(stride));
+      request.strides[i - 1] = stride;
+    }
+    // (Sizes are at most 2^32 and the whole buffer fits in 2^63 bytes: no
+    // overflow.)
+    stride *= size;
+  }
+  return request;
+}
+
 /// Refuses an explicit grid beyond CUDA's limits.
 void checkGridLimits(const std::string &prefix, Dim3 grid) {
   const unsigned extents[3] = {grid.x, grid.y, grid.z};
@@ -333,6 +414,7 @@ PackedLaunch pack(const KernelInfo &kernel, const std::vector<Arg> &args,
   checkAliasing(prefix, userParams, args, bytes);
 
   PackedLaunch packed;
+  packed.persistent = kernel.persistent;
   if (explicitGrid) {
     checkGridLimits(prefix, *explicitGrid);
     checkGridWithinManifest(prefix, *explicitGrid,
@@ -356,6 +438,14 @@ PackedLaunch pack(const KernelInfo &kernel, const std::vector<Arg> &args,
       const Arg &arg = args[nextArg++];
       value.type = arg.dtype();
       std::memcpy(&value.bits, arg.scalarData(), dtypeSize(arg.dtype()));
+    } else if (param.kind == ParamKind::TensorMap) {
+      // validate() checked that it names a buffer parameter.
+      std::size_t buffer = 0;
+      while (userParams[buffer]->name != param.buffer)
+        ++buffer;
+      value.type = DType::i64;
+      value.bits = packed.tensorMaps.size();
+      packed.tensorMaps.push_back(tensorMapFor(prefix, param, args[buffer]));
     } else {
       // A hidden dim: the size of a dimension of an (earlier or later) buffer
       // (validate() checked that it names one).
@@ -385,7 +475,6 @@ PackedLaunch tile::rt::checkAndPack(const KernelInfo &kernel,
 }
 
 PackedLaunch tile::rt::detail::checkAndPackValidated(
-    const KernelInfo &kernel, const std::vector<Arg> &args,
-    const Dim3 *grid) {
+    const KernelInfo &kernel, const std::vector<Arg> &args, const Dim3 *grid) {
   return pack(kernel, args, grid);
 }

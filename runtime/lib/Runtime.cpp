@@ -10,6 +10,7 @@
 #include "tile/runtime/Runtime.h"
 
 #include "DriverApi.h"
+#include "TensorMaps.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -68,6 +69,8 @@ struct ModuleState {
   CUmodule module = nullptr;
   ManifestInfo manifest;
   std::string label;
+  /// The tensor maps its kernels' launches encoded last.
+  mutable TensorMapCache tensorMaps;
 
   ModuleState() = default;
   ModuleState(const ModuleState &) = delete;
@@ -536,8 +539,13 @@ void Kernel::launch(Stream &stream, const PackedLaunch &packed) const {
   if (packed.empty())
     return; // Empty tensors: nothing to do.
   module_->device->makeCurrent();
-  std::vector<void *> params = packed.kernelParams();
-  const Dim3 &g = packed.grid;
+  // Encoded here, not in checkAndPack: cuTensorMapEncodeTiled needs the
+  // driver, checkAndPack does not.
+  std::vector<CUtensorMap> maps;
+  if (!packed.tensorMaps.empty())
+    maps = module_->tensorMaps.encode(packed.tensorMaps, info_->name);
+  std::vector<void *> params = packed.kernelParams(maps.data());
+  const Dim3 g = packed.gridOn(module_->device->multiProcessorCount);
   const Dim3 &b = packed.block;
   auto describe = [&] {
     auto dims = [](const Dim3 &d) {

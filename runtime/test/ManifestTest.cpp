@@ -69,6 +69,32 @@ TEST(Manifest, ParsesTheContractExample) {
   EXPECT_EQ(kernel.findParam("C.dim0"), &kernel.params[5]);
 }
 
+TEST(Manifest, TensorMapsAndPersistentGrids) {
+  json j = json::parse(kVectorAddManifest);
+  j["kernels"][0]["persistent"] = {{"blocks_per_sm", 2}};
+  j["kernels"][0]["params"].push_back({{"name", "A.tma"},
+                                       {"kind", "tensor_map"},
+                                       {"buffer", "A"},
+                                       {"box", {32}},
+                                       {"swizzle", 128}});
+  ManifestInfo manifest = parseManifest(j.dump());
+  const KernelInfo &kernel = manifest.kernels[0];
+  ASSERT_TRUE(kernel.persistent);
+  EXPECT_EQ(kernel.persistent->blocksPerMultiprocessor, 2u);
+  const ParamInfo &map = kernel.params.back();
+  EXPECT_EQ(map.kind, ParamKind::TensorMap);
+  EXPECT_EQ(map.buffer, "A");
+  EXPECT_EQ(map.box, std::vector<int64_t>{32});
+  EXPECT_EQ(map.swizzle, 128);
+  // The runtime fills tensor maps in, like dims: not a user parameter.
+  EXPECT_EQ(kernel.userParams().size(), 4u);
+  // A persistent grid covers every tile in x: A of 5000 elements in blocks
+  // of 1024 is 5 tiles.
+  Dim3 grid = kernel.gridFor({{5000}, {5000}, {5000}});
+  EXPECT_EQ(grid.x, 5u);
+  EXPECT_EQ(grid.y, 1u);
+}
+
 TEST(Manifest, OptionalFieldsAndUnknownKeys) {
   json j = json::parse(kVectorAddManifest);
   j["producer"] = "tile-translate";
@@ -142,6 +168,15 @@ TEST(Manifest, MalformedManifestsGivePreciseErrors) {
   auto kernel = [](json &j) -> json & { return j["kernels"][0]; };
   auto param = [&](json &j, int i) -> json & { return kernel(j)["params"][i]; };
   auto grid0 = [&](json &j) -> json & { return kernel(j)["grid"][0]; };
+  // Appends a tensor_map parameter "A.tma" describing `buffer`.
+  auto tensorMap = [&](json &j, const char *buffer, std::vector<int> box,
+                       int swizzle) {
+    kernel(j)["params"].push_back({{"name", "A.tma"},
+                                   {"kind", "tensor_map"},
+                                   {"buffer", buffer},
+                                   {"box", box},
+                                   {"swizzle", swizzle}});
+  };
   const MalformedCase cases[] = {
       {"top level", [](json &j) { j = json::array(); },
        "manifest: the top level must be an object, but got array"},
@@ -229,7 +264,7 @@ TEST(Manifest, MalformedManifestsGivePreciseErrors) {
        "manifest: kernel 'vector_add': params[1]: missing field 'name'"},
       {"param kind", [&](json &j) { param(j, 1)["kind"] = "tensor"; },
        "manifest: kernel 'vector_add': param 'B': unknown kind 'tensor' "
-       "(expected 'buffer', 'dim' or 'scalar')"},
+       "(expected 'buffer', 'dim', 'scalar' or 'tensor_map')"},
       {"dtype", [&](json &j) { param(j, 1)["dtype"] = "f17"; },
        "manifest: kernel 'vector_add': param 'B': unknown dtype 'f17'"},
       {"dtype missing", [&](json &j) { param(j, 1).erase("dtype"); },
@@ -300,6 +335,42 @@ TEST(Manifest, MalformedManifestsGivePreciseErrors) {
        "manifest: kernels[0]: field 'name' has 5000 bytes, but at most 1024 "
        "are allowed ('kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk"
        "kkkkkkkk...')"},
+      // Tensor maps (TMA): A is a rank-1 f32 buffer.
+      {"tensor map box rank",
+       [&](json &j) { tensorMap(j, "A", {64, 2}, 0); },
+       "manifest: kernel 'vector_add': param 'A.tma': has a box of 2 "
+       "extents, but buffer 'A' has rank 1"},
+      {"tensor map box extent",
+       [&](json &j) { tensorMap(j, "A", {300}, 0); },
+       "manifest: kernel 'vector_add': param 'A.tma': box[0] must be in "
+       "[1, 256], but got 300"},
+      {"tensor map swizzle", [&](json &j) { tensorMap(j, "A", {64}, 48); },
+       "manifest: kernel 'vector_add': param 'A.tma': swizzle must be 0, 32, "
+       "64 or 128 bytes, but got 48"},
+      {"tensor map row bytes", [&](json &j) { tensorMap(j, "A", {2}, 0); },
+       "manifest: kernel 'vector_add': param 'A.tma': a box row of 2 f32 is "
+       "8 bytes, but TMA moves rows of whole 16-byte units"},
+      {"tensor map row wider than swizzle",
+       [&](json &j) { tensorMap(j, "A", {64}, 32); },
+       "manifest: kernel 'vector_add': param 'A.tma': a box row of 256 bytes "
+       "is wider than its 32-byte swizzle"},
+      {"tensor map of a scalar",
+       [&](json &j) { tensorMap(j, "scale", {4}, 0); },
+       "manifest: kernel 'vector_add': param 'A.tma': describes 'scale', "
+       "which is not a buffer parameter"},
+      {"tensor map without box",
+       [&](json &j) {
+         tensorMap(j, "A", {64}, 0);
+         kernel(j)["params"].back().erase("box");
+       },
+       "manifest: kernel 'vector_add': param 'A.tma': missing field 'box'"},
+      {"persistent blocks",
+       [&](json &j) { kernel(j)["persistent"] = {{"blocks_per_sm", 0}}; },
+       "manifest: kernel 'vector_add': persistent: field 'blocks_per_sm' "
+       "must be in [1, 32], but got 0"},
+      {"persistent type", [&](json &j) { kernel(j)["persistent"] = true; },
+       "manifest: kernel 'vector_add': field 'persistent' must be an object, "
+       "but got boolean"},
       // The launch contract.
       {"access", [&](json &j) { param(j, 2)["access"] = "rw"; },
        "manifest: kernel 'vector_add': param 'C': unknown access 'rw' "

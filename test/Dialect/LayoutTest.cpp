@@ -27,6 +27,7 @@
 #include <fstream>
 #include <map>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <string>
 
@@ -190,8 +191,8 @@ TEST_F(LayoutTest, DocumentedGridsMatchTheInterface) {
     EXPECT_EQ(expected, actual);
   }
   // Every layout documents its ownership.
-  for (const char *layout :
-       {"#tile.row_major", "#tile.mma", "#tile.slice", "#tile.swizzle"})
+  for (const char *layout : {"#tile.row_major", "#tile.mma", "#tile.slice",
+                             "#tile.swizzle", "#tile.wgmma", "#tile.nvmma"})
     EXPECT_GE(gridsPerLayout[layout], 1) << "no grid for " << layout;
 }
 
@@ -240,6 +241,11 @@ TEST_F(LayoutTest, OwnerAndElementAreInverse) {
   expectConsistent(fragment("#tile.mma<warps = [2, 2]>"), {64, 64}, 128);
   expectConsistent(fragment("#tile.mma<warps = [4, 1]>"), {64, 64}, 128);
   expectConsistent(fragment("#tile.mma<warps = [1, 2]>"), {32, 32}, 64);
+  expectConsistent(fragment("#tile.wgmma<warpgroups = [1, 1]>"), {64, 256},
+                   128);
+  expectConsistent(fragment("#tile.wgmma<warpgroups = [2, 1]>"), {256, 64},
+                   256);
+  expectConsistent(fragment("#tile.wgmma<warpgroups = [1, 2]>"), {64, 32}, 256);
   expectConsistent(fragment("#tile.slice<dim = 1, dim_size = 64, parent = "
                             "#tile.mma<warps = [2, 2]>>"),
                    {64}, 128);
@@ -249,6 +255,60 @@ TEST_F(LayoutTest, OwnerAndElementAreInverse) {
   expectConsistent(fragment("#tile.slice<dim = 1, dim_size = 256, parent = "
                             "#tile.row_major<vec = 4>>"),
                    {8}, 128);
+}
+
+TEST_F(LayoutTest, WgmmaProducerWarpgroupHoldsNothing) {
+  // 384 threads for 2 compute warpgroups: warpgroup 0 produces, the
+  // accumulator is spread over threads 128 to 383 as over 0 to 255 without
+  // a producer.
+  auto wgmma = cast<FragmentLayoutAttrInterface>(
+      parse("#tile.wgmma<warpgroups = [2, 1]>"));
+  SmallVector<int64_t> shape = {128, 256};
+  int64_t slots = wgmma.getRegistersPerThread(shape, 384);
+  EXPECT_EQ(slots, 128) << "64 x 256 f32 over 128 threads";
+  for (int64_t t = 0; t < 128; ++t)
+    EXPECT_TRUE(wgmma.getElement(shape, 384, t, 0).empty()) << "thread " << t;
+  for (int64_t t = 128; t < 384; ++t)
+    for (int64_t s = 0; s < slots; s += 37) {
+      SmallVector<int64_t> element = wgmma.getElement(shape, 384, t, s);
+      EXPECT_EQ(element, wgmma.getElement(shape, 256, t - 128, s));
+      EXPECT_EQ(wgmma.getOwner(shape, 384, element),
+                (LayoutOwner{t / 32, t % 32, s}));
+    }
+  // The register order of one m64n256 instruction: d[4 i + 2 half + j] is
+  // row l/4 + 8 half, column 8 i + 2 (l mod 4) + j of the warp's rows.
+  EXPECT_EQ(wgmma.getElement(shape, 256, 5, 4 * 3 + 2 + 1),
+            (SmallVector<int64_t>{1 + 8, 8 * 3 + 2 + 1}));
+}
+
+TEST_F(LayoutTest, NvmmaPanels) {
+  auto nvmma =
+      cast<SharedLayoutAttrInterface>(parse("#tile.nvmma<swizzle = 128>"));
+  Type f16 = Float16Type::get(&context);
+  // 8 x 128 f16: two panels of 64 columns, the second stored after the
+  // first's 8 x 64 elements (row 4 of the row-major 8 x 128 storage).
+  SmallVector<int64_t> shape = {8, 128};
+  EXPECT_EQ(nvmma.getPhysicalPosition(shape, f16, {0, 64}),
+            (SmallVector<int64_t>{4, 0}));
+  // Row 1 of panel 1, chunk 0: XORed to chunk 1.
+  EXPECT_EQ(nvmma.getPhysicalPosition(shape, f16, {1, 64}),
+            (SmallVector<int64_t>{4, 64 + 8}));
+  // A leading stage dimension is kept.
+  EXPECT_EQ(nvmma.getPhysicalPosition({3, 8, 128}, f16, {2, 0, 64}),
+            (SmallVector<int64_t>{2, 4, 0}));
+  // A permutation of the tile: every position once.
+  std::set<SmallVector<int64_t>> seen;
+  for (int64_t r = 0; r < 16; ++r)
+    for (int64_t c = 0; c < 256; ++c)
+      seen.insert(nvmma.getPhysicalPosition({16, 256}, f16, {r, c}));
+  EXPECT_EQ(seen.size(), 16u * 256);
+  auto rows64 =
+      cast<SharedLayoutAttrInterface>(parse("#tile.nvmma<swizzle = 64>"));
+  // 64-byte panels: chunk c of row r goes to c xor ((r / 2) mod 4).
+  EXPECT_EQ(rows64.getPhysicalPosition({8, 32}, f16, {2, 0}),
+            (SmallVector<int64_t>{2, 8}));
+  EXPECT_EQ(rows64.getPhysicalPosition({8, 32}, f16, {7, 8}),
+            (SmallVector<int64_t>{7, 16}));
 }
 
 TEST_F(LayoutTest, SliceRegistersComeFromTheAttribute) {

@@ -745,7 +745,10 @@ LogicalResult KernelOp::verifyRegions() {
     if (isa_and_nonnull<SliceLayoutAttr>(type.getLayout()) ||
         rowValues.contains(alloc.getResult()))
       return WalkResult::advance();
-    if (numElements % threads != 0) {
+    // (A #tile.wgmma accumulator spreads over its compute warpgroups; its
+    // own rule below says which thread counts fit.)
+    if (!isa_and_nonnull<WgmmaLayoutAttr>(type.getLayout()) &&
+        numElements % threads != 0) {
       alloc.emitOpError("expected the fragment's ")
           << numElements << " elements to be a multiple of the kernel's "
           << threads << " threads";

@@ -74,9 +74,38 @@ private:
   uint64_t bits_ = 0;
 };
 
+/// What cuTensorMapEncodeTiled is called with for one tensor_map parameter,
+/// in the driver's order: the innermost (contiguous) dimension first.
+struct TensorMapRequest {
+  DType dtype = DType::f16;
+  CUdeviceptr address = 0;
+  unsigned rank = 0;
+  /// globalDim: the buffer's sizes, innermost first.
+  uint64_t sizes[kMaxTensorMapRank] = {};
+  /// globalStrides: the byte distance between consecutive indices of
+  /// dimension d + 1 (innermost first; the innermost is contiguous).
+  uint64_t strides[kMaxTensorMapRank - 1] = {};
+  /// boxDim, innermost first.
+  uint32_t box[kMaxTensorMapRank] = {};
+  /// 0, 32, 64 or 128 bytes.
+  int swizzle = 0;
+
+  /// Whether the buffer has no elements: the driver encodes no map of a
+  /// zero size, so the kernel gets a zeroed one (it issues no copy of an
+  /// empty tensor).
+  bool empty() const;
+
+  bool operator==(const TensorMapRequest &other) const;
+  bool operator!=(const TensorMapRequest &other) const {
+    return !(*this == other);
+  }
+};
+
 /// One packed kernel parameter: an 8-byte slot holding the value the kernel
 /// receives. Buffers are packed as their 64-bit device address (type i64),
-/// dims as i64, scalars as their own type.
+/// dims as i64, scalars as their own type; a tensor map as the index of its
+/// request in PackedLaunch::tensorMaps (the 128-byte map itself is encoded
+/// at launch).
 struct PackedParam {
   ParamKind kind = ParamKind::Scalar;
   DType type = DType::i64;
@@ -94,11 +123,23 @@ struct PackedLaunch {
   Dim3 block;
   unsigned sharedMemoryBytes = 0;
   std::vector<PackedParam> params;
+  /// The tensor maps the tensor_map parameters need, in parameter order.
+  std::vector<TensorMapRequest> tensorMaps;
+  /// Set for a persistent kernel: `grid` then covers every tile, and a
+  /// launch caps grid.x at multiprocessors x blocksPerMultiprocessor.
+  std::optional<PersistentGrid> persistent;
 
   /// True if a grid extent is 0 (empty tensors): nothing to launch.
   bool empty() const { return grid.x == 0 || grid.y == 0 || grid.z == 0; }
-  /// The `kernelParams` array of cuLaunchKernel; points into `params`.
-  std::vector<void *> kernelParams() const;
+  /// The `kernelParams` array of cuLaunchKernel; points into `params` and,
+  /// for tensor_map parameters, to `encodedMaps[i]`, the encoding of
+  /// `tensorMaps[i]` (which must outlive the launch call; needed exactly
+  /// when `tensorMaps` is not empty).
+  std::vector<void *>
+  kernelParams(const CUtensorMap *encodedMaps = nullptr) const;
+  /// The grid of a launch on a device with `multiprocessors` SMs: `grid`,
+  /// with grid.x capped for a persistent kernel.
+  Dim3 gridOn(int multiprocessors) const;
 };
 
 /// Checks `args` against the kernel and packs them; throws Error naming the
@@ -115,6 +156,10 @@ struct PackedLaunch {
 ///   - aliasing: a buffer the kernel writes (access write or readwrite) may
 ///     not overlap any other buffer argument (byte ranges from address,
 ///     shape and dtype, for raw pointers too); read-only buffers may overlap;
+///   - TMA: a buffer a tensor_map parameter describes has row strides of
+///     whole 16-byte units below 2^40 and sizes of at most 2^32 (the
+///     16-byte base is checked for every buffer); refused with the reason
+///     and the advice to use a variant without TMA;
 ///   - the grid (from the manifest, or the explicit one) within CUDA's
 ///     limits; an explicit grid no larger in any dimension than the
 ///     manifest's for these shapes (the contract covers only its blocks).

@@ -8,7 +8,11 @@
 //   buffer  one device pointer, seen by the user as a typed, shaped tensor;
 //   dim     one int64 holding the size of one dimension of a buffer, filled in
 //           by the runtime from the buffer's shape (hidden from the user);
-//   scalar  one f32, f64, i32 or i64 value.
+//   scalar  one f32, f64, i32 or i64 value;
+//   tensor_map  one 128-byte CUtensorMap describing a buffer for the Tensor
+//           Memory Accelerator (TMA; sm_90a kernels), encoded by the runtime
+//           at launch from the buffer's address and shape (hidden from the
+//           user; the kernel takes it as a __grid_constant__ parameter).
 //
 // and the kernel's launch contract: the relations between the buffers'
 // dimensions its code relies on ("requires", ShapeRelation) and what it does
@@ -53,7 +57,7 @@ struct Dim3 {
   unsigned x = 1, y = 1, z = 1;
 };
 
-enum class ParamKind { Buffer, Dim, Scalar };
+enum class ParamKind { Buffer, Dim, Scalar, TensorMap };
 
 /// What a kernel does with a buffer parameter. A launch may not pass a buffer
 /// the kernel writes (Write or ReadWrite) overlapping any other buffer
@@ -73,7 +77,8 @@ struct ParamInfo {
   DType dtype = DType::f32;
   /// Buffer only: static sizes, -1 for a dynamic dimension.
   std::vector<int64_t> shape;
-  /// Dim only: the buffer parameter and the dimension whose size this is.
+  /// Dim: the buffer parameter and the dimension whose size this is.
+  /// TensorMap: the buffer parameter the map describes.
   std::string buffer;
   int dim = 0;
   /// Buffer only: what each size must be a multiple of (the kernel was
@@ -82,6 +87,16 @@ struct ParamInfo {
   /// Buffer only: what the kernel does with it. Manifests without the field
   /// (older compilers) say nothing, which is read as ReadWrite.
   Access access = Access::ReadWrite;
+  // (Last, so that aggregate initializers of the fields above keep their
+  // meaning.)
+  /// TensorMap only: the box (the tile one TMA copy moves), one extent per
+  /// dimension of the buffer in the buffer's order (the last one is the
+  /// contiguous one), each in [1, 256].
+  std::vector<int64_t> box;
+  /// TensorMap only: the shared-memory swizzle of the box in bytes (0 =
+  /// none, 32, 64 or 128: CU_TENSOR_MAP_SWIZZLE_*); a box row (the last
+  /// extent) spans at most that many bytes when it is not 0.
+  int swizzle = 0;
 };
 
 /// One dimension of a buffer parameter: `param`[`dim`].
@@ -128,11 +143,22 @@ struct GridExtent {
   int64_t divisor = 1;
 };
 
+/// A persistent kernel walks the tiles of its grid itself (tile t, then t +
+/// gridDim.x, ...), so it is launched with one block per resident slot
+/// rather than one per tile: min(tiles, multiprocessors x
+/// blocksPerMultiprocessor) blocks in x.
+struct PersistentGrid {
+  unsigned blocksPerMultiprocessor = 1;
+};
+
 struct KernelInfo {
   std::string name;
   Dim3 block;
-  /// 1 to 3 extents (x, y, z); missing ones are 1.
+  /// 1 to 3 extents (x, y, z); missing ones are 1. For a persistent kernel,
+  /// its tiles.
   std::vector<GridExtent> grid;
+  /// Set for a persistent kernel (the manifest's "persistent").
+  std::optional<PersistentGrid> persistent;
   unsigned dynamicSharedMemory = 0;
   /// All parameters of the binary kernel, in order.
   std::vector<ParamInfo> params;
@@ -140,7 +166,8 @@ struct KernelInfo {
   /// launch must satisfy (the manifest's "requires"; empty when absent).
   std::vector<ShapeRelation> relations;
 
-  /// The buffer and scalar parameters: what a caller passes, in order.
+  /// The buffer and scalar parameters: what a caller passes, in order (dim
+  /// and tensor_map parameters are filled in by the runtime).
   std::vector<const ParamInfo *> userParams() const;
   /// The parameter called `name`, or nullptr.
   const ParamInfo *findParam(std::string_view name) const;
@@ -158,7 +185,11 @@ struct KernelInfo {
   /// divisibility empty or one entry >= 1 per dim; scalar types f32, f64,
   /// i32 or i64; exactly one `dim` parameter for each dynamic dimension of
   /// each buffer, and none for a static one; relations naming dims of
-  /// buffers. Throws Error naming the kernel and the field. parseManifest
+  /// buffers; tensor maps naming a buffer parameter of rank 1 to 5 with one
+  /// box extent in [1, 256] per dim, a swizzle of 0, 32, 64 or 128 and a
+  /// box row of a multiple of 16 bytes, at most the swizzle; a persistent
+  /// grid with blocksPerMultiprocessor in [1, 32].
+  /// Throws Error naming the kernel and the field. parseManifest
   /// checks every kernel it reads; checkAndPack the one it is given (it may
   /// be built by hand).
   void validate() const;
@@ -173,6 +204,11 @@ inline constexpr std::size_t kMaxParams = 4095;
 inline constexpr std::size_t kMaxRank = 64;
 /// The most relations a launch contract may have.
 inline constexpr std::size_t kMaxRelations = 4096;
+
+/// The highest rank of a buffer read or written through TMA.
+inline constexpr std::size_t kMaxTensorMapRank = 5;
+/// The largest extent of a TMA box in any dimension.
+inline constexpr int64_t kMaxTensorMapBox = 256;
 
 /// CUDA's largest grid: 2^31 - 1 blocks in x, 65535 in y and z.
 inline constexpr int64_t kMaxGridExtent[3] = {2147483647, 65535, 65535};

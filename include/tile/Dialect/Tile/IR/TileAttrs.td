@@ -342,5 +342,6 @@ def Tile_ShapeRelationAttr : Tile_Attr<"ShapeRelation", "shape_relation"> {
 }
 
 include "tile/Dialect/Tile/IR/TileLaunchAttrs.td"
+include "tile/Dialect/Tile/IR/TileHopperAttrs.td"
 
 #endif // TILE_DIALECT_TILE_IR_TILEATTRS_TD

@@ -50,7 +50,9 @@ def Tile_FragmentLayoutAttrInterface
       (ins "::llvm::ArrayRef<int64_t>":$shape, "int64_t":$numThreads,
            "::llvm::ArrayRef<int64_t>":$coords)>,
     InterfaceMethod<[{
-        The coordinates of the element in slot `slot` of thread `thread`.
+        The coordinates of the element in slot `slot` of thread `thread`;
+        empty for a thread that holds none (the producer warpgroup of a
+        warp-specialized kernel, for #tile.wgmma).
       }], "::llvm::SmallVector<int64_t>", "getElement",
       (ins "::llvm::ArrayRef<int64_t>":$shape, "int64_t":$numThreads,
            "int64_t":$thread, "int64_t":$slot)>
