@@ -259,10 +259,10 @@ protected:
 };
 
 TEST_F(TensorMapGpu, CacheEncodesEachRequestOnce) {
-  DeviceBuffer x(*device, 64 * 64 * 4);
+  DeviceBuffer x(*device, 64 * 64 * 4), y(*device, 64 * 64 * 4);
   detail::TensorMapCache cache;
   PackedLaunch packed =
-      checkAndPack(tmaCopyKernel(), tmaCopyArgs(x.ptr(), x.ptr(), 64, 64));
+      checkAndPack(tmaCopyKernel(), tmaCopyArgs(x.ptr(), y.ptr(), 64, 64));
   std::vector<CUtensorMap> first = cache.encode(packed.tensorMaps, "tma_copy");
   std::vector<CUtensorMap> again = cache.encode(packed.tensorMaps, "tma_copy");
   EXPECT_EQ(cache.encodeCount(), 1u);
@@ -270,7 +270,7 @@ TEST_F(TensorMapGpu, CacheEncodesEachRequestOnce) {
   EXPECT_EQ(std::memcmp(&first[0], &again[0], sizeof(CUtensorMap)), 0);
   // Another shape is another map.
   PackedLaunch other =
-      checkAndPack(tmaCopyKernel(), tmaCopyArgs(x.ptr(), x.ptr(), 32, 64));
+      checkAndPack(tmaCopyKernel(), tmaCopyArgs(x.ptr(), y.ptr(), 32, 64));
   cache.encode(other.tensorMaps, "tma_copy");
   EXPECT_EQ(cache.encodeCount(), 2u);
   // The driver's refusal names the kernel and the request.
