@@ -93,7 +93,7 @@ tile.kernel @scratch_past_the_end() grid(%bx) = [1] threads(256) {
 // A hand-placed scratch: the view is at its offset (the constant 1024, which
 // the printer names %c1024 or %c1024_N), the total covers it.
 // CHECK-LABEL: gpu.module @tile_kernels
-// CHECK-SAME: dynamic_shared_memory = 1152,
+// CHECK-SAME: dynamic_shared_memory = 1152{{[,>]}}
 // CHECK: memref.view %{{.*}}[%c1024{{(_[0-9]+)?}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<32xf32, #gpu.address_space<workgroup>>
 tile.kernel @hand_placed_scratch() grid(%bx) = [1] threads(256)
     attributes {tile.shared_memory_bytes = 0 : i64} {
