@@ -17,6 +17,7 @@
 #include "tile/Frontend/Kernels.h"
 #include "tile/Frontend/Variants.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileSystem.h"
@@ -27,7 +28,10 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <functional>
+#include <map>
+#include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace cl = llvm::cl;
@@ -58,100 +62,154 @@ static cl::opt<std::string> chip("chip", cl::desc("Target chip"),
 static cl::opt<std::string> cudaToolkit("cuda-toolkit",
                                         cl::desc("CUDA toolkit root"),
                                         cl::cat(category));
-// The options that set generator fields: their names and defaults are the
-// keys' (tile/runtime/ConfigKeys.h) of the generator each one documents
-// first; several generators share an option (--block-n is vector_add's
-// elements per block and gemm's N tile), so the help stays here.
+// The options that set generator fields are made from the keys
+// (tile/runtime/ConfigKeys.h), not declared here: one option per flag, its
+// help joined from the keys of every generator that has the flag (their
+// help and limits), its default the key's of the first generator
+// (forEachGenerator's order) that has it.
 namespace key = tile::config;
-/// The option name of a key (cl::opt takes no `const char *`).
-template <typename T>
-static llvm::StringRef flag(const tile::config::Key<T> &k) {
-  return k.flag;
-}
-static cl::opt<int64_t> blockN(flag(key::vector_add::blockN),
-                               cl::desc("vector_add: elements per block; "
-                                        "gemm: block tile N"),
-                               cl::init(key::vector_add::blockN.defaultValue),
-                               cl::cat(category));
-static cl::opt<int64_t> blockM(flag(key::gemm::blockM),
-                               cl::desc("gemm: block tile M"),
-                               cl::init(key::gemm::blockM.defaultValue),
-                               cl::cat(category));
-static cl::opt<int64_t> blockK(flag(key::gemm::blockK),
-                               cl::desc("gemm: K step"),
-                               cl::init(key::gemm::blockK.defaultValue),
-                               cl::cat(category));
-static cl::opt<int64_t> stages(flag(key::gemm::stages),
-                               cl::desc("gemm: software-pipeline depth; "
-                                        "softmax --online: shared-memory "
-                                        "stages per pass (default: none)"),
-                               cl::init(key::gemm::stages.defaultValue),
-                               cl::cat(category));
-static cl::opt<int64_t>
-    headDim(flag(key::gemm_softmax::headDim),
-            cl::desc("gemm_softmax: also multiply by V "
-                     "(N x head-dim); 0: no"),
-            cl::init(key::gemm_softmax::headDim.defaultValue),
-            cl::cat(category));
-static cl::opt<bool> causal(flag(key::attention::causal),
-                            cl::desc("attention: causal (query i sees keys "
-                                     "j <= i)"),
-                            cl::cat(category));
-static cl::opt<bool> lse(flag(key::attention::lse),
-                         cl::desc("attention: also write the log-sum-exp "
-                                  "of each query row (LSE[batch, heads, seq])"),
-                         cl::cat(category));
-static cl::opt<int64_t> divisibility(
-    flag(key::gemm::divisibility),
-    cl::desc("gemm: promise that every tensor's rows (K, N) are multiples of "
-             "this (checked at launch; 8 drops the unaligned fallbacks); 1: "
-             "any shape"),
-    cl::init(key::gemm::divisibility.defaultValue), cl::cat(category));
-static cl::opt<bool> stagedEpilogue(
-    flag(key::gemm::stagedEpilogue),
-    cl::desc("gemm: run the epilogue as a loop over the accumulator staged "
-             "in shared memory"),
-    cl::cat(category));
-static cl::opt<int64_t>
-    rasterPanel(flag(key::gemm::rasterPanel),
-                cl::desc("gemm: rasterization panel (grid rows; 0 = off)"),
-                cl::init(key::gemm::rasterPanel.defaultValue),
-                cl::cat(category));
-static cl::opt<bool> transposeB(flag(key::gemm::transposeB),
-                                cl::desc("gemm: B is N x K (C = A B^T)"),
-                                cl::cat(category));
-static cl::opt<bool> transposeA(flag(key::gemm::transposeA),
-                                cl::desc("gemm: A is K x M (C = A^T B)"),
-                                cl::cat(category));
-static cl::opt<std::string> inDtype(flag(key::gemm::inDtype),
-                                    cl::desc("gemm: input type (f16, bf16)"),
-                                    cl::init(key::gemm::inDtype.defaultValue),
-                                    cl::cat(category));
-static cl::opt<std::string> outDtype(flag(key::gemm::outDtype),
-                                     cl::desc("gemm: output type (f32, f16)"),
-                                     cl::init(key::gemm::outDtype.defaultValue),
-                                     cl::cat(category));
-static cl::opt<std::string>
-    epilogue(flag(key::gemm::epilogue),
-             cl::desc("gemm: none, bias_gelu or bias_gelu_tanh (fused)"),
-             cl::init(key::gemm::epilogue.defaultValue), cl::cat(category));
-static cl::opt<bool> geluTanhForm(flag(key::bias_gelu::tanh),
-                                  cl::desc("bias_gelu: the tanh approximation"),
-                                  cl::cat(category));
-static cl::opt<bool> online(flag(key::softmax::online),
-                            cl::desc("softmax: rows of any length (two "
-                                     "passes over --block-n-wide chunks)"),
-                            cl::cat(category));
-static cl::opt<int64_t> threads(flag(key::vector_add::threads),
-                                cl::desc("Threads per block"),
-                                cl::init(key::vector_add::threads.defaultValue),
-                                cl::cat(category));
-static cl::opt<std::string> dtype(flag(key::vector_add::dtype),
-                                  cl::desc("Element type"),
-                                  cl::init(key::vector_add::dtype.defaultValue),
-                                  cl::cat(category));
 
 namespace {
+
+/// The option type of a key type.
+template <typename T> struct OptionType { using type = T; };
+template <> struct OptionType<const char *> { using type = std::string; };
+
+/// The option of one flag, and what each generator's key says about it.
+template <typename T> struct FieldOption {
+  /// (generators, text) in generator order; generators with the same text
+  /// share an entry.
+  std::vector<std::pair<std::string, std::string>> uses;
+  T defaultValue{};
+  /// The help (cl::desc keeps a reference: the text lives here).
+  std::string help;
+  std::unique_ptr<cl::opt<T>> option;
+};
+
+/// The field options by flag, one map per option type.
+struct FieldOptions {
+  std::map<std::string, FieldOption<int64_t>> ints;
+  std::map<std::string, FieldOption<bool>> bools;
+  std::map<std::string, FieldOption<std::string>> strings;
+  /// The generators that have flags.
+  size_t generators = 0;
+
+  std::map<std::string, FieldOption<int64_t>> &of(int64_t) { return ints; }
+  std::map<std::string, FieldOption<bool>> &of(bool) { return bools; }
+  std::map<std::string, FieldOption<std::string>> &of(const std::string &) {
+    return strings;
+  }
+  /// Whether `flag` has an option of another type than `T`'s.
+  template <typename T> bool hasOtherType(const std::string &flag) {
+    return (!std::is_same_v<T, int64_t> && ints.count(flag)) ||
+           (!std::is_same_v<T, bool> && bools.count(flag)) ||
+           (!std::is_same_v<T, std::string> && strings.count(flag));
+  }
+};
+
+FieldOptions &fieldOptions() {
+  static FieldOptions options;
+  return options;
+}
+
+/// --stages and --head-dim keep each generator's default when they are not
+/// given; every other option's value, given or its default, applies to
+/// every generator it sets.
+bool keepsGeneratorDefault(llvm::StringRef flag) {
+  return flag == key::gemm::stages.flag ||
+         flag == key::gemm_softmax::headDim.flag;
+}
+
+std::string valueText(int64_t value) { return std::to_string(value); }
+std::string valueText(const std::string &value) { return value; }
+
+/// What a key's limits allow, for the help.
+std::string limitHelp(const key::IntLimits &limits) {
+  return (limits.orZero ? "0 or " : "") + limitText(limits);
+}
+template <typename Limits> std::string limitHelp(const Limits &limits) {
+  return limitText(limits);
+}
+
+/// Adds what `k` of `generator` says to its flag's option.
+template <typename T>
+void addUse(const char *generator, const tile::config::Key<T> &k) {
+  using Option = typename OptionType<T>::type;
+  FieldOptions &options = fieldOptions();
+  if (options.hasOtherType<Option>(k.flag))
+    llvm::report_fatal_error(llvm::Twine("tile-kernels: --") + k.flag +
+                             " sets fields of different types");
+  auto [it, first] = options.of(Option()).try_emplace(k.flag);
+  FieldOption<Option> &option = it->second;
+  if (first)
+    option.defaultValue = Option(k.defaultValue);
+  std::string details = limitHelp(k.limits);
+  if constexpr (!std::is_same_v<T, bool>)
+    if (keepsGeneratorDefault(k.flag))
+      details += (details.empty() ? "default " : ", default ") +
+                 valueText(Option(k.defaultValue));
+  std::string text =
+      std::string(k.help) + (details.empty() ? "" : " (" + details + ")");
+  auto same = llvm::find_if(
+      option.uses, [&](const auto &use) { return use.second == text; });
+  if (same != option.uses.end())
+    same->first += std::string(", ") + generator;
+  else
+    option.uses.emplace_back(generator, text);
+}
+
+/// Makes the option of every flag, with its help.
+template <typename T> void createOptions(cl::OptionCategory &category) {
+  for (auto &[flag, option] : fieldOptions().of(T())) {
+    size_t generators = 0;
+    for (const auto &[names, text] : option.uses) {
+      generators += llvm::count(names, ',') + 1;
+      if (!option.help.empty())
+        option.help += "; ";
+      option.help += names + ": " + text;
+    }
+    // Every generator says the same: no need to name them.
+    if (option.uses.size() == 1 && generators == fieldOptions().generators)
+      option.help = option.uses.front().second;
+    if constexpr (!std::is_same_v<T, bool>)
+      if (!keepsGeneratorDefault(flag))
+        option.help += "; default " + valueText(option.defaultValue) +
+                       (generators > 1 ? " for every generator" : "");
+    option.option = std::make_unique<cl::opt<T>>(
+        llvm::StringRef(flag), cl::desc(option.help),
+        cl::init(option.defaultValue), cl::cat(category));
+  }
+}
+
+/// The options of every key with a flag, before the command line is parsed.
+void createFieldOptions() {
+  forEachGenerator([](const auto &generator) {
+    using Config = typename std::decay_t<decltype(generator)>::ConfigType;
+    Config c;
+    bool hasFlags = false;
+    Config::forEachField(c, [&](const auto &k, const auto &) {
+      if (k.flag)
+        addUse(generator.name, k);
+      hasFlags |= k.flag != nullptr;
+    });
+    fieldOptions().generators += hasFlags;
+  });
+  createOptions<int64_t>(category);
+  createOptions<bool>(category);
+  createOptions<std::string>(category);
+}
+
+/// Sets `field` from the option that its key's flag names.
+template <typename Field> void setFromOption(const char *flag, Field &field) {
+  auto &options = fieldOptions().of(Field());
+  auto it = options.find(flag);
+  if (it == options.end() || !it->second.option)
+    llvm::report_fatal_error(llvm::Twine("tile-kernels: no option --") + flag);
+  cl::opt<Field> &option = *it->second.option;
+  if (!keepsGeneratorDefault(flag) || option.getNumOccurrences())
+    field = option.getValue();
+}
+
 
 std::vector<Variant> defaultVariants() {
   std::vector<Variant> variants;
@@ -358,39 +416,6 @@ int compileAll() {
   return failures || !flushStandardOutput("tile-kernels") ? 1 : 0;
 }
 
-/// Sets `field` from the option that its key names. An option's value,
-/// given or its default, applies to every generator it sets, except
-/// --stages and --head-dim: their defaults differ per generator, so when
-/// they are not given a field keeps its generator's default.
-template <typename T, typename Field>
-void setFromOption(llvm::ArrayRef<cl::opt<T> *> options, const char *flag,
-                   Field &field) {
-  for (cl::opt<T> *option : options) {
-    if (option->ArgStr != flag)
-      continue;
-    bool perGenerator =
-        option->ArgStr == stages.ArgStr || option->ArgStr == headDim.ArgStr;
-    if (!perGenerator || option->getNumOccurrences())
-      field = option->getValue();
-    return;
-  }
-  llvm::report_fatal_error(llvm::Twine("tile-kernels: no option --") + flag);
-}
-void setFromOption(const char *flag, int64_t &field) {
-  setFromOption<int64_t>({&blockN, &blockM, &blockK, &stages, &headDim,
-                          &divisibility, &rasterPanel, &threads},
-                         flag, field);
-}
-void setFromOption(const char *flag, bool &field) {
-  setFromOption<bool>({&causal, &lse, &stagedEpilogue, &transposeB, &transposeA,
-                       &geluTanhForm, &online},
-                      flag, field);
-}
-void setFromOption(const char *flag, std::string &field) {
-  setFromOption<std::string>({&inDtype, &outDtype, &epilogue, &dtype}, flag,
-                             field);
-}
-
 /// The generator's configuration from the command line: each field with a
 /// flag (ConfigKeys.h) from its option, the others at their defaults.
 template <typename Config> Config configFromOptions() {
@@ -411,21 +436,15 @@ int emitOne() {
     return 1;
   }
   Variant variant;
-  if (kernelName == key::vector_add::generator)
-    variant = vectorAddVariant(configFromOptions<VectorAddConfig>());
-  else if (kernelName == key::print_demo::generator)
-    variant = printDemoVariant(configFromOptions<PrintDemoConfig>());
-  else if (kernelName == key::gemm::generator)
-    variant = gemmVariant(configFromOptions<GemmConfig>());
-  else if (kernelName == key::softmax::generator)
-    variant = softmaxVariant(configFromOptions<SoftmaxConfig>());
-  else if (kernelName == key::gemm_softmax::generator)
-    variant = gemmSoftmaxVariant(configFromOptions<GemmSoftmaxConfig>());
-  else if (kernelName == key::attention::generator)
-    variant = attentionVariant(configFromOptions<AttentionConfig>());
-  else if (kernelName == key::bias_gelu::generator)
-    variant = biasGeluVariant(configFromOptions<BiasGeluConfig>());
-  else {
+  bool known = false;
+  forEachGenerator([&](const auto &generator) {
+    using Config = typename std::decay_t<decltype(generator)>::ConfigType;
+    if (kernelName != generator.name)
+      return;
+    known = true;
+    variant = generator.variant(configFromOptions<Config>());
+  });
+  if (!known) {
     llvm::errs() << "tile-kernels: unknown kernel '" << kernelName
                  << "'; --list shows the generators\n";
     return 1;
@@ -465,39 +484,34 @@ int emitOne() {
   return writeTextFile("tile-kernels", output, out) ? 0 : 1;
 }
 
+/// One line per generator: its name, what it computes and its flags
+/// (--help describes them).
+void listGenerators() {
+  forEachGenerator([](const auto &generator) {
+    using Config = typename std::decay_t<decltype(generator)>::ConfigType;
+    std::string flags;
+    Config c;
+    Config::forEachField(c, [&](const auto &k, const auto &) {
+      if (k.flag)
+        flags += (flags.empty() ? "" : ", ") + std::string("--") + k.flag;
+    });
+    llvm::outs() << llvm::formatv("{0,-12} {1}", generator.name,
+                                  generator.summary)
+                 << (flags.empty() ? "" : " (" + flags + ")") << "\n";
+  });
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  createFieldOptions();
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(argc, argv,
                               "tile-kernels: build and compile kernels "
                               "with the C++ frontend generators\n");
   if (list) {
-    llvm::outs()
-        << "vector_add   C = A + B, 1-D, any length "
-           "(--block-n, --num-threads, --dtype)\n"
-        << "gemm         C = A x B on tensor cores, f16/bf16 in, f32 "
-           "accumulate, any M, N, K (--block-m, --block-n, "
-           "--block-k, --num-threads, --out-dtype, --stages, "
-           "--raster-panel, --transpose-a, --transpose-b, --in-dtype, "
-           "--epilogue=none|bias_gelu|bias_gelu_tanh)\n"
-        << "softmax      Y = softmax(X) along rows of up to --block-n "
-           "elements (--block-m rows per block, --num-threads, --dtype; "
-           "--online: any length, --stages=N: chunks through shared "
-           "memory)\n"
-        << "bias_gelu    C = gelu(C + bias) in place, row-major M x N "
-           "(--block-m, --block-n, --num-threads, --dtype, --tanh)\n"
-        << "gemm_softmax Y = softmax(A x B^T) along rows, N up to --block-n, "
-           "reduced in the MMA accumulator (--block-m, --block-n, "
-           "--block-k, --num-threads, --stages, --in-dtype; --head-dim=D: "
-           "times V, N x D, the probabilities in registers)\n"
-        << "attention    O = softmax(Q K^T / sqrt(D)) V, Q/K/V/O [batch, "
-           "heads, seq, D], any lengths (--block-m query rows, --block-n "
-           "keys per step, --head-dim, --num-threads, --stages, --dtype, "
-           "--causal, --lse)\n"
-        << "print_demo   device printing: an index, a shared tile and the "
-           "fragment elements of a warp (tile.print)\n";
+    listGenerators();
     return flushStandardOutput("tile-kernels") ? 0 : 1;
   }
   try {

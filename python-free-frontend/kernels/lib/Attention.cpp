@@ -30,16 +30,8 @@ std::string AttentionConfig::kernelName() const {
 }
 
 void AttentionConfig::validate() const {
-  namespace key = config::attention;
-  ConfigCheck check("attention");
-  check.oneOf(key::dtype, dtype, {"f16", "bf16"});
-  check.threads(threads);
-  check.atLeast(key::blockM, blockM, 16, "the M of one m16n8k16 MMA");
-  check.atLeast(key::blockN, blockN, 16, "the K of one m16n8k16 MMA in P V");
-  check.atLeast(key::headDim, headDim, 16,
-                "the K of one m16n8k16 MMA in Q K^T");
-  check.range(key::stages, stages, 1, kMaxStages,
-              "1: no pipeline; the K/V loop's cp.async pipeline depth");
+  ConfigCheck check(config::attention::generator);
+  check.fields(*this);
   int64_t bytes = bytesOf(dtype);
   // Q, and `stages` copies of the K and V tiles.
   check.sharedMemory(checkedProduct({blockM, headDim, bytes}) +

@@ -20,12 +20,8 @@ std::string BiasGeluConfig::kernelName() const {
 }
 
 void BiasGeluConfig::validate() const {
-  namespace key = config::bias_gelu;
-  ConfigCheck check("bias_gelu");
-  check.oneOf(key::dtype, dtype, {"f16", "bf16", "f32"});
-  check.threads(threads);
-  check.atLeast(key::blockM, blockM, 1, "rows per block");
-  check.atLeast(key::blockN, blockN, 1, "columns per block");
+  ConfigCheck check(config::bias_gelu::generator);
+  check.fields(*this);
   check.sharedMemory(checkedProduct({blockN, bytesOf(dtype)}),
                      "its bias tile of " + std::to_string(blockN) + " " +
                          dtype);

@@ -1,11 +1,12 @@
 //===- ConfigCheck.h - Checks of generator configurations -------*- C++ -*-===//
 //
-// The pieces every generator's `validate()` is made of: ranges of single
-// fields, the element types a generator takes, and the two resources a
-// configuration can exhaust before anything is compiled (shared memory per
-// block, registers per thread). Each check throws std::invalid_argument
-// with the generator, the field, the value, the limit and why; internal to
-// the generators (the limits are documented in docs/Frontend.md).
+// The pieces every generator's `validate()` is made of: the limits of each
+// field on its own, as its key declares them (tile/runtime/ConfigKeys.h),
+// and the two resources a configuration can exhaust before anything is
+// compiled (shared memory per block, registers per thread). Each check
+// throws std::invalid_argument with the generator, the field, the value,
+// the limit and why; internal to the generators (the limits are documented
+// in docs/Frontend.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -57,59 +58,30 @@ public:
     throw std::invalid_argument(generator + ": " + message);
   }
 
-  /// `low <= value <= high`; `why` says where the limits come from.
-  void range(const char *field, int64_t value, int64_t low, int64_t high,
-             const char *why) const {
-    if (value < low || value > high)
-      fail(std::string(field) + " must be from " + std::to_string(low) +
-           " to " + std::to_string(high) + " (" + why + "), but got " +
-           std::to_string(value));
+  /// Every field of `c` against the limits of its key (ConfigKeys.h), in
+  /// declaration order: the checks of single fields are the schema's, not
+  /// written again here. Called first, since the resource counts divide
+  /// by the thread count; validate() adds the checks across fields.
+  template <typename Config> void fields(const Config &c) const {
+    Config::forEachField(
+        c, [&](const auto &key, const auto &value) { field(key, value); });
   }
 
-  /// `value >= low`, for fields whose upper limit is a resource (shared
-  /// memory, registers) checked afterwards.
-  void atLeast(const char *field, int64_t value, int64_t low,
-               const char *why) const {
-    if (value < low)
-      fail(std::string(field) + " must be at least " + std::to_string(low) +
-           " (" + why + "), but got " + std::to_string(value));
+  /// One field against its key's limits: "block_k must be at least 16 (the
+  /// K of one m16n8k16 MMA), but got 0".
+  void field(const config::IntKey &key, int64_t value) const {
+    if (key.limits.allows(value))
+      return;
+    fail(std::string(key.name) + " must be " + limitText(key.limits) +
+         (key.limits.why ? std::string(" (") + key.limits.why + ")" : "") +
+         ", but got " + std::to_string(value));
   }
-
-  void oneOf(const char *field, const std::string &value,
-             std::initializer_list<const char *> allowed) const {
-    std::string list;
-    for (const char *name : allowed) {
-      if (value == name)
-        return;
-      list += (list.empty() ? "" : ", ") + std::string(name);
-    }
-    fail(std::string(field) + " must be one of " + list + ", but got '" +
-         value + "'");
+  void field(const config::StringKey &key, const std::string &value) const {
+    if (!key.limits.allows(value.c_str()))
+      fail(std::string(key.name) + " must be " + limitText(key.limits) +
+           ", but got '" + value + "'");
   }
-
-  /// The same checks of a field named by its key (ConfigKeys.h), so that
-  /// messages name the field as index.json and tile-robustness-frontend do.
-  void range(const config::IntKey &key, int64_t value, int64_t low,
-             int64_t high, const char *why) const {
-    range(key.name, value, low, high, why);
-  }
-  void atLeast(const config::IntKey &key, int64_t value, int64_t low,
-               const char *why) const {
-    atLeast(key.name, value, low, why);
-  }
-  void oneOf(const config::StringKey &key, const std::string &value,
-             std::initializer_list<const char *> allowed) const {
-    oneOf(key.name, value, allowed);
-  }
-
-  /// A block of 1 to 32 warps (the dialect's rule, checked first here
-  /// because the register counts below divide by it).
-  void threads(int64_t threads) const {
-    if (threads < 32 || threads > 1024 || threads % 32 != 0)
-      fail("threads must be a multiple of 32 from 32 to 1024 (1 to 32 "
-           "warps per block), but got " +
-           std::to_string(threads));
-  }
+  void field(const config::BoolKey &, bool) const {}
 
   /// At most kMaxSharedMemoryPerBlock bytes; `what` names the tiles.
   void sharedMemory(int64_t bytes, const std::string &what) const {

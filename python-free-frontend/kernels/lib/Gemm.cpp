@@ -46,21 +46,8 @@ int64_t GemmConfig::sharedMemoryBytes() const {
 }
 
 void GemmConfig::validate() const {
-  namespace key = config::gemm;
-  ConfigCheck check("gemm");
-  check.oneOf(key::inDtype, inDtype, {"f16", "bf16"});
-  check.oneOf(key::outDtype, outDtype, {"f32", "f16", "bf16"});
-  check.oneOf(key::epilogue, epilogue, {"none", "bias_gelu", "bias_gelu_tanh"});
-  check.threads(threads);
-  check.atLeast(key::blockM, blockM, 16, "the M of one m16n8k16 MMA");
-  check.atLeast(key::blockN, blockN, 8, "the N of one m16n8k16 MMA");
-  check.atLeast(key::blockK, blockK, 16, "the K of one m16n8k16 MMA");
-  check.range(key::stages, stages, 1, kMaxStages,
-              "1: synchronous copies; the K loop's cp.async pipeline depth");
-  check.range(key::rasterPanel, rasterPanel, 0, 65535,
-              "0: off; grid rows per panel, and a grid has at most 65535");
-  check.atLeast(key::divisibility, divisibility, 1,
-                "1: any shape; the promised row multiple");
+  ConfigCheck check(config::gemm::generator);
+  check.fields(*this);
   bool hasEpilogue = epilogue != "none";
   check.sharedMemory(
       sharedMemoryBytes(),
@@ -176,18 +163,8 @@ std::string GemmSoftmaxConfig::kernelName() const {
 }
 
 void GemmSoftmaxConfig::validate() const {
-  namespace key = config::gemm_softmax;
-  ConfigCheck check("gemm_softmax");
-  check.oneOf(key::inDtype, inDtype, {"f16", "bf16"});
-  check.threads(threads);
-  check.atLeast(key::blockM, blockM, 16, "the M of one m16n8k16 MMA");
-  check.atLeast(key::blockN, blockN, 8, "the N of one m16n8k16 MMA");
-  check.atLeast(key::blockK, blockK, 16, "the K of one m16n8k16 MMA");
-  check.range(key::stages, stages, 1, kMaxStages,
-              "1: synchronous copies; the K loop's cp.async pipeline depth");
-  if (headDim != 0)
-    check.atLeast(key::headDim, headDim, 8,
-                  "0: no V; else the N of one m16n8k16 MMA");
+  ConfigCheck check(config::gemm_softmax::generator);
+  check.fields(*this);
   int64_t bytes = bytesOf(inDtype);
   // `stages` copies of the A and B tiles; V's tile reuses them after the
   // loop.

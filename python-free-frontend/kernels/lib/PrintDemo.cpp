@@ -17,11 +17,8 @@ std::string PrintDemoConfig::kernelName() const {
 }
 
 void PrintDemoConfig::validate() const {
-  namespace key = config::print_demo;
-  ConfigCheck check("print_demo");
-  check.threads(threads);
-  check.atLeast(key::rows, rows, 1, "rows of the tile");
-  check.atLeast(key::cols, cols, 1, "columns of the tile");
+  ConfigCheck check(config::print_demo::generator);
+  check.fields(*this);
   check.sharedMemory(checkedProduct({rows, cols, 4}),
                      "its " + shapeText(rows, cols) + " f32 tile");
   check.registers(registersPerThread(checkedProduct({rows, cols}), 4, threads),

@@ -27,17 +27,10 @@ std::string SoftmaxConfig::kernelName() const {
 }
 
 void SoftmaxConfig::validate() const {
-  namespace key = config::softmax;
-  ConfigCheck check("softmax");
-  check.oneOf(key::dtype, dtype, {"f16", "bf16", "f32"});
-  check.threads(threads);
-  check.atLeast(key::rows, rows, 1, "rows per block");
-  check.atLeast(key::blockN, blockN, 1, "columns held on chip");
-  if (online)
-    check.range(key::stages, stages, 1, kMaxStages,
-                "1: chunks straight from global memory; more: chunks "
-                "through that many shared tiles");
-  else if (stages != 1)
+  ConfigCheck check(config::softmax::generator);
+  check.fields(*this);
+  // The key's range holds for both forms; only the online one stages.
+  if (!online && stages != 1)
     check.fail("stages must be 1 without online (only the online softmax "
                "streams chunks through shared memory), but got " +
                std::to_string(stages));

@@ -36,11 +36,8 @@ std::string VectorAddConfig::kernelName() const {
 }
 
 void VectorAddConfig::validate() const {
-  namespace key = config::vector_add;
-  ConfigCheck check("vector_add");
-  check.oneOf(key::dtype, dtype, {"f16", "bf16", "f32", "f64", "i32", "i64"});
-  check.threads(threads);
-  check.atLeast(key::blockN, blockN, 1, "elements per block");
+  ConfigCheck check(config::vector_add::generator);
+  check.fields(*this);
   // A fragment's share of a thread lives in its registers.
   check.registers(registersPerThread(blockN, bytesOf(dtype), threads),
                   "each of its fragments of " + std::to_string(blockN) + " " +

@@ -1,19 +1,24 @@
-//===- ConfigKeys.h - The keys of the generators' configurations -*- C++
-//-*-===//
+//===- ConfigKeys.h - The generators' configuration schema ------*- C++ -*-===//
 //
 // The one description of every kernel generator's configuration: for each
 // field its key in index.json's "config" objects, its type, the generator's
-// default and the tile-kernels flag that sets it. Header-only and without
+// default, the tile-kernels flag that sets it, its help text and the values
+// it may take on its own (its limits). Header-only and without
 // dependencies, because both sides need it: the frontend's config structs
 // (tile/Frontend/Kernels.h) take their defaults and JSON keys from here,
-// and the programs that run on the GPU machine without the frontend (GPU
-// tests, benchmarks, tile-profile, tile-tune-run) read a variant's
-// configuration through these keys instead of spelling the strings:
+// their validate() checks each field against its limits, tile-kernels
+// makes its options and their help from the keys, and the programs that run
+// on the GPU machine without the frontend (GPU tests, benchmarks,
+// tile-profile, tile-tune-run) read a variant's configuration through these
+// keys instead of spelling the strings:
 //
 //   namespace key = tile::config::gemm;
 //   auto variants = loadKernelIndex(dir, key::generator);
 //   int64_t bm = variant.config.get(key::blockM);
 //   bool ta = variant.config.getOrDefault(key::transposeA);
+//
+// Limits that involve several fields or a resource (shared memory,
+// registers) stay with the generator's validate().
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,6 +28,94 @@
 #include <cstdint>
 
 namespace tile::config {
+
+/// The deepest software pipeline a generator builds: each stage holds
+/// another copy of the pipelined tiles and unrolls another copy of the
+/// loop's prologue (the library uses 1 to 4).
+inline constexpr int64_t kMaxStages = 8;
+
+/// The values an integer field may take on its own: from `min` to `max`, a
+/// multiple of `multipleOf`, or 0 where 0 turns the field off. `why` says
+/// where the limits come from (validation messages quote it).
+struct IntLimits {
+  int64_t min = INT64_MIN;
+  int64_t max = INT64_MAX;
+  int64_t multipleOf = 1;
+  /// 0 is also allowed, whatever `min` says (the field is off).
+  bool orZero = false;
+  const char *why = nullptr;
+
+  constexpr bool isLimited() const {
+    return min != INT64_MIN || max != INT64_MAX || multipleOf != 1;
+  }
+  constexpr bool allows(int64_t value) const {
+    return (orZero && value == 0) ||
+           (value >= min && value <= max && value % multipleOf == 0);
+  }
+};
+
+/// `value >= min`, for sizes whose upper limit is a resource (shared
+/// memory, registers) that the generator checks.
+constexpr IntLimits atLeast(int64_t min, const char *why) {
+  IntLimits limits;
+  limits.min = min;
+  limits.why = why;
+  return limits;
+}
+/// `min <= value <= max`.
+constexpr IntLimits between(int64_t min, int64_t max, const char *why) {
+  IntLimits limits = atLeast(min, why);
+  limits.max = max;
+  return limits;
+}
+/// 0 (off), or at least `min`.
+constexpr IntLimits offOrAtLeast(int64_t min, const char *why) {
+  IntLimits limits = atLeast(min, why);
+  limits.orZero = true;
+  return limits;
+}
+/// A block of 1 to 32 warps (the dialect's rule).
+constexpr IntLimits threadsPerBlock() {
+  IntLimits limits = between(32, 1024, "1 to 32 warps per block");
+  limits.multipleOf = 32;
+  return limits;
+}
+
+/// The values a string field may take: one of `allowed` (none listed: any).
+struct StringLimits {
+  static constexpr int kMaxAllowed = 8;
+  const char *allowed[kMaxAllowed] = {};
+
+  constexpr bool isLimited() const { return allowed[0] != nullptr; }
+  constexpr bool allows(const char *value) const {
+    if (!isLimited())
+      return true;
+    for (const char *name : allowed) {
+      if (!name)
+        break;
+      int i = 0;
+      while (name[i] && name[i] == value[i])
+        ++i;
+      if (name[i] == value[i])
+        return true;
+    }
+    return false;
+  }
+};
+template <typename... Names> constexpr StringLimits oneOf(Names... names) {
+  static_assert(sizeof...(names) <= StringLimits::kMaxAllowed,
+                "more names than StringLimits holds");
+  return StringLimits{{names...}};
+}
+
+/// A boolean field takes either value.
+struct NoLimits {
+  constexpr bool isLimited() const { return false; }
+};
+
+template <typename T> struct LimitsOf { using type = NoLimits; };
+template <> struct LimitsOf<int64_t> { using type = IntLimits; };
+template <> struct LimitsOf<const char *> { using type = StringLimits; };
 
 /// One field of a generator's configuration. `T` is int64_t, bool or
 /// `const char *` (a string).
@@ -34,6 +127,10 @@ template <typename T> struct Key {
   T defaultValue;
   /// The tile-kernels option that sets it ("block-m"), or nullptr.
   const char *flag = nullptr;
+  /// What the field means, for tile-kernels --help ("M of the block tile").
+  const char *help = nullptr;
+  /// The values it may take on its own; validate() checks them first.
+  typename LimitsOf<T>::type limits = {};
 };
 using IntKey = Key<int64_t>;
 using BoolKey = Key<bool>;
@@ -43,88 +140,178 @@ using StringKey = Key<const char *>;
 namespace vector_add {
 /// The generator's name in index.json ("generator") and tile-kernels.
 inline constexpr const char *generator = "vector_add";
-inline constexpr IntKey blockN{"block_n", 1024, "block-n"};
-inline constexpr IntKey threads{"threads", 256, "num-threads"};
-inline constexpr StringKey dtype{"dtype", "f32", "dtype"};
+inline constexpr IntKey blockN{"block_n", 1024, "block-n", "elements per block",
+                               atLeast(1, "elements per block")};
+inline constexpr IntKey threads{"threads", 256, "num-threads",
+                                "threads per block", threadsPerBlock()};
+inline constexpr StringKey dtype{
+    "dtype", "f32", "dtype", "element type",
+    oneOf("f16", "bf16", "f32", "f64", "i32", "i64")};
 } // namespace vector_add
 
 /// print_demo: device printing (no flags: tile-kernels builds its default).
 namespace print_demo {
 /// The generator's name in index.json ("generator") and tile-kernels.
 inline constexpr const char *generator = "print_demo";
-inline constexpr IntKey rows{"rows", 16};
-inline constexpr IntKey cols{"cols", 8};
-inline constexpr IntKey threads{"threads", 64};
+inline constexpr IntKey rows{"rows", 16, nullptr, "rows of the printed tile",
+                             atLeast(1, "rows of the tile")};
+inline constexpr IntKey cols{"cols", 8, nullptr, "columns of the printed tile",
+                             atLeast(1, "columns of the tile")};
+inline constexpr IntKey threads{"threads", 64, nullptr, "threads per block",
+                                threadsPerBlock()};
 } // namespace print_demo
 
 /// gemm: C = A x B on tensor cores.
 namespace gemm {
 /// The generator's name in index.json ("generator") and tile-kernels.
 inline constexpr const char *generator = "gemm";
-inline constexpr IntKey blockM{"block_m", 128, "block-m"};
-inline constexpr IntKey blockN{"block_n", 128, "block-n"};
-inline constexpr IntKey blockK{"block_k", 32, "block-k"};
-inline constexpr IntKey threads{"threads", 128, "num-threads"};
-inline constexpr StringKey outDtype{"out_dtype", "f32", "out-dtype"};
-inline constexpr IntKey stages{"stages", 3, "stages"};
-inline constexpr IntKey rasterPanel{"raster_panel", 0, "raster-panel"};
-inline constexpr BoolKey transposeB{"transpose_b", false, "transpose-b"};
-inline constexpr StringKey inDtype{"in_dtype", "f16", "in-dtype"};
-inline constexpr BoolKey transposeA{"transpose_a", false, "transpose-a"};
-inline constexpr StringKey epilogue{"epilogue", "none", "epilogue"};
-inline constexpr IntKey divisibility{"divisibility", 1, "divisibility"};
-inline constexpr BoolKey stagedEpilogue{"staged_epilogue", false,
-                                        "staged-epilogue"};
+inline constexpr IntKey blockM{"block_m", 128, "block-m",
+                               "M of the block tile, rows of C per block",
+                               atLeast(16, "the M of one m16n8k16 MMA")};
+inline constexpr IntKey blockN{"block_n", 128, "block-n",
+                               "N of the block tile, columns of C per block",
+                               atLeast(8, "the N of one m16n8k16 MMA")};
+inline constexpr IntKey blockK{"block_k", 32, "block-k",
+                               "K step of the main loop",
+                               atLeast(16, "the K of one m16n8k16 MMA")};
+inline constexpr IntKey threads{"threads", 128, "num-threads",
+                                "threads per block", threadsPerBlock()};
+inline constexpr StringKey outDtype{"out_dtype", "f32", "out-dtype",
+                                    "type of C and the bias",
+                                    oneOf("f32", "f16", "bf16")};
+inline constexpr IntKey stages{
+    "stages", 3, "stages",
+    "software-pipeline depth of the K loop, 1: synchronous copies",
+    between(1, kMaxStages,
+            "1: synchronous copies; the K loop's cp.async pipeline depth")};
+inline constexpr IntKey rasterPanel{
+    "raster_panel", 0, "raster-panel",
+    "block rasterization panel in grid rows, 0: off",
+    between(0, 65535,
+            "0: off; grid rows per panel, and a grid has at most 65535")};
+inline constexpr BoolKey transposeB{"transpose_b", false, "transpose-b",
+                                    "B is N x K: C = A B^T"};
+inline constexpr StringKey inDtype{"in_dtype", "f16", "in-dtype",
+                                   "type of A and B", oneOf("f16", "bf16")};
+inline constexpr BoolKey transposeA{"transpose_a", false, "transpose-a",
+                                    "A is K x M: C = A^T B"};
+inline constexpr StringKey epilogue{
+    "epilogue", "none", "epilogue",
+    "applied to the accumulator before the store: C = gelu(A x B + bias), "
+    "exact (bias_gelu) or the tanh approximation (bias_gelu_tanh)",
+    oneOf("none", "bias_gelu", "bias_gelu_tanh")};
+inline constexpr IntKey divisibility{
+    "divisibility", 1, "divisibility",
+    "promise that every tensor's rows (K, N) are multiples of this (checked "
+    "at launch; 8 drops the unaligned fallbacks); 1: any shape",
+    atLeast(1, "1: any shape; the promised row multiple")};
+inline constexpr BoolKey stagedEpilogue{
+    "staged_epilogue", false, "staged-epilogue",
+    "run the epilogue as a loop over the accumulator staged in shared "
+    "memory"};
 } // namespace gemm
 
 /// bias_gelu: C = gelu(C + bias) in place.
 namespace bias_gelu {
 /// The generator's name in index.json ("generator") and tile-kernels.
 inline constexpr const char *generator = "bias_gelu";
-inline constexpr IntKey blockM{"block_m", 4, "block-m"};
-inline constexpr IntKey blockN{"block_n", 1024, "block-n"};
-inline constexpr IntKey threads{"threads", 256, "num-threads"};
-inline constexpr StringKey dtype{"dtype", "f16", "dtype"};
-inline constexpr BoolKey tanh{"tanh", false, "tanh"};
+inline constexpr IntKey blockM{"block_m", 4, "block-m", "rows per block",
+                               atLeast(1, "rows per block")};
+inline constexpr IntKey blockN{"block_n", 1024, "block-n", "columns per block",
+                               atLeast(1, "columns per block")};
+inline constexpr IntKey threads{"threads", 256, "num-threads",
+                                "threads per block", threadsPerBlock()};
+inline constexpr StringKey dtype{"dtype", "f16", "dtype",
+                                 "element type of C and the bias",
+                                 oneOf("f16", "bf16", "f32")};
+inline constexpr BoolKey tanh{
+    "tanh", false, "tanh",
+    "the tanh approximation instead of the exact (erf) GELU"};
 } // namespace bias_gelu
 
 /// gemm_softmax: Y = softmax(A x B^T) [x V].
 namespace gemm_softmax {
 /// The generator's name in index.json ("generator") and tile-kernels.
 inline constexpr const char *generator = "gemm_softmax";
-inline constexpr IntKey blockM{"block_m", 64, "block-m"};
-inline constexpr IntKey blockN{"block_n", 64, "block-n"};
-inline constexpr IntKey blockK{"block_k", 32, "block-k"};
-inline constexpr IntKey threads{"threads", 128, "num-threads"};
-inline constexpr IntKey stages{"stages", 2, "stages"};
-inline constexpr StringKey inDtype{"in_dtype", "f16", "in-dtype"};
-inline constexpr IntKey headDim{"head_dim", 0, "head-dim"};
+inline constexpr IntKey blockM{"block_m", 64, "block-m",
+                               "M of the block tile, rows per block",
+                               atLeast(16, "the M of one m16n8k16 MMA")};
+inline constexpr IntKey blockN{
+    "block_n", 64, "block-n",
+    "N of the block tile: the longest row, reduced in the accumulator",
+    atLeast(8, "the N of one m16n8k16 MMA")};
+inline constexpr IntKey blockK{"block_k", 32, "block-k",
+                               "K step of the main loop",
+                               atLeast(16, "the K of one m16n8k16 MMA")};
+inline constexpr IntKey threads{"threads", 128, "num-threads",
+                                "threads per block", threadsPerBlock()};
+inline constexpr IntKey stages{
+    "stages", 2, "stages",
+    "software-pipeline depth of the K loop, 1: synchronous copies",
+    between(1, kMaxStages,
+            "1: synchronous copies; the K loop's cp.async pipeline depth")};
+inline constexpr StringKey inDtype{"in_dtype", "f16", "in-dtype",
+                                   "type of A, B and V", oneOf("f16", "bf16")};
+inline constexpr IntKey headDim{
+    "head_dim", 0, "head-dim",
+    "also multiply by V (N x head_dim), the probabilities in registers; "
+    "0: no",
+    offOrAtLeast(8, "0: no V; else the N of one m16n8k16 MMA")};
 } // namespace gemm_softmax
 
 /// attention: FlashAttention forward.
 namespace attention {
 /// The generator's name in index.json ("generator") and tile-kernels.
 inline constexpr const char *generator = "attention";
-inline constexpr IntKey blockM{"block_m", 64, "block-m"};
-inline constexpr IntKey blockN{"block_n", 64, "block-n"};
-inline constexpr IntKey headDim{"head_dim", 64, "head-dim"};
-inline constexpr IntKey threads{"threads", 128, "num-threads"};
-inline constexpr IntKey stages{"stages", 2, "stages"};
-inline constexpr StringKey dtype{"dtype", "f16", "dtype"};
-inline constexpr BoolKey causal{"causal", false, "causal"};
-inline constexpr BoolKey lse{"lse", false, "lse"};
+inline constexpr IntKey blockM{"block_m", 64, "block-m", "query rows per block",
+                               atLeast(16, "the M of one m16n8k16 MMA")};
+inline constexpr IntKey blockN{"block_n", 64, "block-n", "keys per step",
+                               atLeast(16, "the K of one m16n8k16 MMA in P V")};
+inline constexpr IntKey headDim{
+    "head_dim", 64, "head-dim", "head dimension D of Q, K, V and O",
+    atLeast(16, "the K of one m16n8k16 MMA in Q K^T")};
+inline constexpr IntKey threads{"threads", 128, "num-threads",
+                                "threads per block", threadsPerBlock()};
+inline constexpr IntKey stages{
+    "stages", 2, "stages",
+    "cp.async pipeline depth of the K/V loop, 1: no pipeline",
+    between(1, kMaxStages,
+            "1: no pipeline; the K/V loop's cp.async pipeline depth")};
+inline constexpr StringKey dtype{"dtype", "f16", "dtype",
+                                 "element type of Q, K, V and O",
+                                 oneOf("f16", "bf16")};
+inline constexpr BoolKey causal{"causal", false, "causal",
+                                "causal: query i sees keys j <= i"};
+inline constexpr BoolKey lse{
+    "lse", false, "lse",
+    "also write the log-sum-exp of each query row, LSE[batch, heads, seq]"};
 } // namespace attention
 
 /// softmax: Y = softmax(X) along rows.
 namespace softmax {
 /// The generator's name in index.json ("generator") and tile-kernels.
 inline constexpr const char *generator = "softmax";
-inline constexpr IntKey rows{"rows", 1, "block-m"};
-inline constexpr IntKey blockN{"block_n", 4096, "block-n"};
-inline constexpr IntKey threads{"threads", 256, "num-threads"};
-inline constexpr StringKey dtype{"dtype", "f16", "dtype"};
-inline constexpr BoolKey online{"online", false, "online"};
-inline constexpr IntKey stages{"stages", 1, "stages"};
+inline constexpr IntKey rows{"rows", 1, "block-m", "rows per block",
+                             atLeast(1, "rows per block")};
+inline constexpr IntKey blockN{
+    "block_n", 4096, "block-n",
+    "columns held on chip: the longest row, or with online the chunk width",
+    atLeast(1, "columns held on chip")};
+inline constexpr IntKey threads{"threads", 256, "num-threads",
+                                "threads per block", threadsPerBlock()};
+inline constexpr StringKey dtype{"dtype", "f16", "dtype",
+                                 "element type of X and Y",
+                                 oneOf("f16", "bf16", "f32")};
+inline constexpr BoolKey online{
+    "online", false, "online",
+    "rows of any length: two passes over block_n-wide chunks"};
+inline constexpr IntKey stages{
+    "stages", 1, "stages",
+    "with online: shared tiles each pass streams its chunks through; 1: "
+    "none, straight from global memory",
+    between(1, kMaxStages,
+            "1: chunks straight from global memory; more: chunks through "
+            "that many shared tiles")};
 } // namespace softmax
 
 } // namespace tile::config

@@ -19,8 +19,10 @@ namespace tile::fe {
 // `validate()` that its build function calls first (and tile-kernels and
 // tile-tune through it): it throws std::invalid_argument naming the field,
 // the value and the limit when the generator does not support the
-// configuration, before any IR is built. Layout rules that need the IR
-// (MMA tile multiples, fragment sizes against the thread count) stay with
+// configuration, before any IR is built. The limits of each field on its
+// own are its key's (ConfigKeys.h); validate() checks them all, then what
+// involves several fields and the resources below. Layout rules that need the
+// IR (MMA tile multiples, fragment sizes against the thread count) stay with
 // the dialect's verifier, reported at the generator's line.
 
 /// Shared memory of one block on the largest supported chip (sm_90, with
@@ -31,10 +33,17 @@ constexpr int64_t kMaxSharedMemoryPerBlock = 227 * 1024;
 /// Registers of one thread: a configuration whose fragments (at 32 bits
 /// per register) need more cannot run without spilling all of them.
 constexpr int64_t kMaxRegistersPerThread = 255;
-/// The deepest software pipeline a generator builds: each stage holds
-/// another copy of the pipelined tiles and unrolls another copy of the
-/// loop's prologue (the library uses 1 to 4).
-constexpr int64_t kMaxStages = 8;
+/// The deepest software pipeline a generator builds (the `stages` keys'
+/// limit, ConfigKeys.h).
+constexpr int64_t kMaxStages = config::kMaxStages;
+
+/// A key's limits (ConfigKeys.h) as validation messages and tile-kernels
+/// --help write them: "at least 16", "from 1 to 8", "a multiple of 32 from
+/// 32 to 1024", "one of f16, bf16"; "" when the key has none. (A key that
+/// also takes 0, `orZero`, says so in its `why`.)
+std::string limitText(const config::IntLimits &limits);
+std::string limitText(const config::StringLimits &limits);
+inline std::string limitText(const config::NoLimits &) { return ""; }
 
 /// C = A + B for 1-D tensors of any length; each block handles `blockN`
 /// elements with `threads` threads.
@@ -51,9 +60,10 @@ struct VectorAddConfig {
   /// this configuration (the field, its value and the limit).
   void validate() const;
 
-  /// Every field with its key, type, default and flag (ConfigKeys.h), in
-  /// declaration order: `visit(key, field)`. The JSON form (index.json),
-  /// the tile-kernels options and the tests are derived from it.
+  /// Every field with its key (ConfigKeys.h: JSON key, type, default,
+  /// flag, help, limits), in declaration order: `visit(key, field)`. The
+  /// JSON form (index.json), the tile-kernels options and their help, the
+  /// field checks of validate() and the tests are derived from it.
   template <typename Self, typename Visit>
   static void forEachField(Self &c, Visit &&visit) {
     visit(config::vector_add::blockN, c.blockN);

@@ -108,6 +108,52 @@ Variant attentionVariant(const AttentionConfig &c);
 Variant softmaxVariant(const SoftmaxConfig &c);
 Variant gemmVariant(const GemmConfig &c);
 
+/// A generator as tile-kernels lists it: its name (ConfigKeys.h), what it
+/// computes, and the variant of a configuration.
+template <typename Config> struct Generator {
+  using ConfigType = Config;
+  const char *name;
+  const char *summary;
+  Variant (*variant)(const Config &);
+};
+
+/// Every generator, in the order of tile-kernels --list: `visit(g)` with a
+/// Generator<Config> (the configuration type is
+/// `typename decltype(g)::ConfigType`). Where a tile-kernels flag sets
+/// fields of several generators, the first one's key gives its default.
+template <typename Visit> void forEachGenerator(Visit &&visit) {
+  visit(Generator<VectorAddConfig>{config::vector_add::generator,
+                                   "C = A + B, 1-D, any length",
+                                   vectorAddVariant});
+  visit(Generator<GemmConfig>{config::gemm::generator,
+                              "C = A x B on tensor cores, f16/bf16 in, f32 "
+                              "accumulate, any M, N, K",
+                              gemmVariant});
+  visit(Generator<SoftmaxConfig>{
+      config::softmax::generator,
+      "Y = softmax(X) along rows of up to block_n elements, or of any "
+      "length (online)",
+      softmaxVariant});
+  visit(Generator<BiasGeluConfig>{
+      config::bias_gelu::generator,
+      "C = gelu(C + bias) in place, row-major M x N", biasGeluVariant});
+  visit(Generator<GemmSoftmaxConfig>{
+      config::gemm_softmax::generator,
+      "Y = softmax(A x B^T) along rows, N up to block_n, reduced in the MMA "
+      "accumulator; times V with head_dim",
+      gemmSoftmaxVariant});
+  visit(Generator<AttentionConfig>{
+      config::attention::generator,
+      "O = softmax(Q K^T / sqrt(D)) V, Q/K/V/O [batch, heads, seq, D], any "
+      "lengths",
+      attentionVariant});
+  visit(Generator<PrintDemoConfig>{
+      config::print_demo::generator,
+      "device printing: an index, a shared tile and the fragment elements "
+      "of a warp (tile.print)",
+      printDemoVariant});
+}
+
 } // namespace tile::fe
 
 #endif // TILE_FRONTEND_VARIANTS_H
