@@ -12,14 +12,17 @@
 #include "tile/Pipelines/Pipelines.h"
 #include "tile/Registration/InputLimits.h"
 #include "tile/Registration/Registration.h"
+#include "tile/Registration/StrictParse.h"
 
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -61,6 +64,22 @@ int main(int argc, char **argv) {
   }
   if (failed(tile::checkInputLimits(input->getMemBufferRef(), llvm::errs())))
     return 1;
+  // Parsed once more, strictly, where the first error is the run's result
+  // (not with -split-input-file or -verify-diagnostics, which handle
+  // errors themselves): MlirOptMain would print a lexer error the parser
+  // goes on after (StrictParse.h) and exit 0.
+  if (config.inputSplitMarker().empty() && !config.shouldVerifyDiagnostics()) {
+    auto sources = std::make_shared<llvm::SourceMgr>();
+    sources->AddNewSourceBuffer(
+        llvm::MemoryBuffer::getMemBuffer(input->getMemBufferRef(),
+                                         /*RequiresNullTerminator=*/false),
+        llvm::SMLoc());
+    MLIRContext context(registry);
+    context.allowUnregisteredDialects(config.shouldAllowUnregisteredDialects());
+    SourceMgrDiagnosticHandler diagnostics(*sources, &context);
+    if (!tile::parseModuleStrictly(sources, ParserConfig(&context)))
+      return 1;
+  }
   std::unique_ptr<llvm::ToolOutputFile> output =
       openOutputFile(outputFilename, &error);
   if (!output) {

@@ -22,6 +22,7 @@
 #include "tile/Compiler/Compile.h"
 #include "tile/Registration/InputLimits.h"
 #include "tile/Registration/Registration.h"
+#include "tile/Registration/StrictParse.h"
 #include "tile/Target/Target.h"
 
 #include "mlir/IR/AsmState.h"
@@ -141,7 +142,7 @@ static LogicalResult translate(Emit emit,
   // upstream verifier of #nvvm.target crashes on some malformed chips.
   ParserConfig config(context, /*verifyAfterParse=*/false);
   TimingScope parsing = timing->nest("parse");
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(*sources, config);
+  OwningOpRef<ModuleOp> module = tile::parseModuleStrictly(sources, config);
   if (!module || failed(tile::verifyNVVMTargets(*module)) ||
       failed(verify(*module)))
     return failure();
