@@ -242,12 +242,8 @@ WAIT:
 class TensorMapGpu : public ::testing::Test {
 protected:
   void SetUp() override {
-    if (deviceCount() == 0) {
-      std::string whyNot;
-      isDriverAvailable(&whyNot);
-      GTEST_SKIP() << "no CUDA GPU: "
-                   << (whyNot.empty() ? "no devices" : whyNot);
-    }
+    if (std::string why = noGpuReason(); !why.empty())
+      GTEST_SKIP() << why;
     device.emplace(Device::open());
     ComputeCapability cc = device->computeCapability();
     if (cc.major != 9 || cc.minor != 0)

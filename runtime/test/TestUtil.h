@@ -8,6 +8,7 @@
 #define TILE_RUNTIME_TEST_TESTUTIL_H
 
 #include "tile/runtime/Error.h"
+#include "tile/runtime/Runtime.h"
 
 #include <gtest/gtest.h>
 
@@ -25,6 +26,17 @@
           << "the message was: " << error.what();                              \
     }                                                                          \
   } while (false)
+
+/// Why the GPU tests cannot run here ("no CUDA GPU: ..."), or "" when a
+/// device is present: what their fixtures skip with.
+inline std::string noGpuReason() {
+  if (tile::rt::deviceCount() > 0)
+    return "";
+  std::string whyNot;
+  tile::rt::isDriverAvailable(&whyNot);
+  return "no CUDA GPU: " +
+         (whyNot.empty() ? std::string("no devices") : whyNot);
+}
 
 /// The manifest of the compiler's contract (runtime/README.md).
 inline constexpr const char *kVectorAddManifest = R"json({

@@ -144,11 +144,6 @@ int64_t NvmmaLayoutAttr::getPanelWidth(Type elementType) const {
   return bytes / getElementByteWidth(elementType);
 }
 
-int64_t NvmmaLayoutAttr::getPanelBytes(ArrayRef<int64_t> shape,
-                                       Type elementType) const {
-  return shape[shape.size() - 2] * (getSwizzle() == 0 ? 16 : getSwizzle());
-}
-
 LogicalResult
 NvmmaLayoutAttr::verifyShape(function_ref<InFlightDiagnostic()> emitError,
                              ArrayRef<int64_t> shape, Type elementType) const {

@@ -125,8 +125,6 @@ def Tile_NvmmaLayoutAttr : Tile_Attr<"NvmmaLayout", "nvmma",
   let extraClassDeclaration = [{
     /// Elements per panel row: the swizzle width (16 bytes when 0).
     int64_t getPanelWidth(Type elementType) const;
-    /// The bytes of one panel of a `shape` tile.
-    int64_t getPanelBytes(ArrayRef<int64_t> shape, Type elementType) const;
   }];
 }
 
