@@ -284,10 +284,14 @@ int main(int argc, char **argv) {
                                    {4096, 4096, 4096},
                                    {8192, 8192, 8192},
                                    {4096, 1024, 8192},
-                                   // LLM-like: an MLP up-projection, and
-                                   // decoding with 16 tokens.
+                                   // LLM-like: an MLP up-projection, a
+                                   // projection whose sizes are not
+                                   // multiples of 256, and decoding with
+                                   // 16 and 64 tokens.
                                    {8192, 8192, 28672},
-                                   {16, 8192, 8192}};
+                                   {4000, 3000, 4096},
+                                   {16, 8192, 8192},
+                                   {64, 8192, 8192}};
   fixture = std::make_unique<Fixture>(rt::Device::open());
   int64_t maxA = 0, maxB = 0, maxC = 0;
   for (const Problem &p : problems) {

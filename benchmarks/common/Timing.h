@@ -132,6 +132,11 @@ startBenchmark(int &argc, char **argv, const std::string &fallback,
   variants = requireVariants(fallback, generator);
   if (variants.empty())
     return 1;
+  // sm_90a variants on a Hopper GPU only.
+  std::string chip = rt::Device::open().chip();
+  if (size_t removed = rt::removeVariantsNotRunningOn(variants, chip))
+    std::cerr << removed << " " << generator << " variants do not run on this "
+              << chip << " GPU; skipped\n";
   return std::nullopt;
 }
 

@@ -111,6 +111,20 @@ static LogicalResult compileChecked(ModuleOp module,
   if (options.emitReport)
     expected = collectExpectations(module);
 
+  // wgmma and setmaxnreg exist only on sm_90a (not sm_90, and Blackwell has
+  // no wgmma): say so before the lowering fails on an NVVM op.
+  StringRef chip = options.target.chip;
+  WalkResult hopper = module.walk([&](KernelOp kernel) {
+    if (!kernel.getWarpSpecialized() || chip == "sm_90a")
+      return WalkResult::advance();
+    kernel.emitOpError("is warp_specialized (TMA, wgmma, setmaxnreg), which "
+                       "needs the chip sm_90a, but the target is ")
+        << chip;
+    return WalkResult::interrupt();
+  });
+  if (hopper.wasInterrupted())
+    return failure();
+
   Clock::time_point start = Clock::now();
   TimingScope phase = nest(timing, "lower to NVVM");
   if (failed(lowerToNVVM(module, options.target, &phase)))
@@ -138,6 +152,21 @@ static LogicalResult compileChecked(ModuleOp module,
         runPtxas(ptx.ptx, ptx.chip, ptx.optLevel, options.cudaToolkit, error);
     if (failed(cubin))
       return module.emitError(error);
+    // On sm_90a the kernel was written for wgmma's asynchrony: a
+    // serialized or fenced wgmma, or an ignored setmaxnreg, is a silent
+    // downgrade, refused unless asked for.
+    if (StringRef(ptx.chip).ends_with("a") && !options.allowPerformanceLoss) {
+      std::vector<std::string> losses = findPtxasPerformanceLoss(cubin->log);
+      if (!losses.empty()) {
+        InFlightDiagnostic diag = emitError(module.getLoc())
+                                  << "ptxas reports " << losses.size()
+                                  << " performance loss(es) on " << ptx.chip
+                                  << " (allowed with --allow-performance-loss)";
+        for (const std::string &loss : losses)
+          diag.attachNote() << loss;
+        return diag;
+      }
+    }
     result.cubin = std::move(cubin->cubin);
     result.ptxasLog = std::move(cubin->log);
     result.timings.ptxas = secondsSince(ptxasStart);

@@ -138,6 +138,7 @@ static ArrayRef<LoweringPass> getLoweringPasses() {
   static const LoweringPass passes[] = {
       {"tile-pipeline", [] { return createTilePipeline(); }},
       {"tile-assign-layouts", [] { return createTileAssignLayouts(); }},
+      {"tile-warp-specialize", [] { return createTileWarpSpecialize(); }},
       {"tile-fuse-stores", [] { return createTileFuseStores(); }},
       {"tile-plan-shared-memory", [] { return createTilePlanSharedMemory(); }},
       {"tile-insert-barriers", [] { return createTileInsertBarriers(); }},
@@ -146,8 +147,8 @@ static ArrayRef<LoweringPass> getLoweringPasses() {
 }
 
 SmallVector<StringRef> tile::getTileLoweringPasses() {
-  return llvm::map_to_vector(getLoweringPasses(),
-                             [](const LoweringPass &pass) { return pass.name; });
+  return llvm::map_to_vector(
+      getLoweringPasses(), [](const LoweringPass &pass) { return pass.name; });
 }
 
 void tile::buildTileLoweringPipeline(OpPassManager &pm) {
@@ -206,6 +207,8 @@ void tile::buildGPUToNVVMPipeline(OpPassManager &pm,
   gpuModule.addPass(createCanonicalizerPass());
   gpuModule.addPass(createCSEPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  // Changes nothing in a module without TMA copies.
+  pm.addPass(createTileMarkGridConstants());
 }
 
 void tile::buildTileToNVVMPipeline(OpPassManager &pm,

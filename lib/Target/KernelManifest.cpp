@@ -44,6 +44,8 @@ static bool matchesArgument(Attribute param, Type arg) {
     return isa<LLVM::LLVMPointerType, MemRefType>(arg);
   if (isa<DimParamAttr>(param))
     return arg.isSignlessInteger(64) || arg.isIndex();
+  if (isa<TensorMapParamAttr>(param))
+    return isa<LLVM::LLVMPointerType>(arg);
   return cast<ScalarParamAttr>(param).getType() == arg;
 }
 
@@ -52,6 +54,8 @@ static StringRef getParamName(Attribute param) {
     return buffer.getName();
   if (auto dim = dyn_cast<DimParamAttr>(param))
     return dim.getName();
+  if (auto map = dyn_cast<TensorMapParamAttr>(param))
+    return map.getName();
   return cast<ScalarParamAttr>(param).getName();
 }
 
@@ -100,9 +104,10 @@ static LogicalResult checkAgainstFunction(gpu::GPUModuleOp gpuModule,
   for (auto [i, param] : llvm::enumerate(params)) {
     if (matchesArgument(param, arguments[i]))
       continue;
-    StringRef kind = isa<BufferParamAttr>(param) ? "buffer"
-                     : isa<DimParamAttr>(param)  ? "dim"
-                                                 : "scalar";
+    StringRef kind = isa<BufferParamAttr>(param)      ? "buffer"
+                     : isa<DimParamAttr>(param)       ? "dim"
+                     : isa<TensorMapParamAttr>(param) ? "tensor map"
+                                                      : "scalar";
     std::string expected = "a pointer";
     if (isa<DimParamAttr>(param))
       expected = "an i64";
@@ -167,6 +172,12 @@ static llvm::json::Value paramToJSON(Attribute param) {
                               {"type", "i64"},
                               {"buffer", dim.getBuffer().str()},
                               {"dim", dim.getDim()}};
+  if (auto map = dyn_cast<TensorMapParamAttr>(param))
+    return llvm::json::Object{{"name", map.getName().str()},
+                              {"kind", "tensor_map"},
+                              {"buffer", map.getBuffer().str()},
+                              {"box", llvm::json::Array(map.getBox())},
+                              {"swizzle", map.getSwizzle()}};
   auto scalar = cast<ScalarParamAttr>(param);
   return llvm::json::Object{{"name", scalar.getName().str()},
                             {"kind", "scalar"},

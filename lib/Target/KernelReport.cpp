@@ -129,6 +129,20 @@ static void parsePtxasInfo(StringRef log, std::vector<KernelReport> &reports) {
                            .take_until([](char c) { return c == '\''; })
                            .trim());
     }
+    // Performance losses name their function, but C7508 does not.
+    if (size_t at = line.find("(C75"); at != StringRef::npos) {
+      StringRef marker = "in the function '";
+      size_t named = line.find(marker);
+      KernelReport *target =
+          named == StringRef::npos
+              ? current
+              : find(line.drop_front(named + marker.size())
+                         .take_until([](char c) { return c == '\''; }));
+      if (target)
+        target->warnings.push_back("ptxas: " +
+                                   line.drop_front(at).trim().str());
+      continue;
+    }
     if (!current)
       continue;
     if (auto v = numberBefore(line, " bytes stack frame"))
@@ -150,6 +164,18 @@ static void parsePtxasInfo(StringRef log, std::vector<KernelReport> &reports) {
 
 void tile::addPtxasInfo(std::vector<KernelReport> &reports, StringRef log) {
   parsePtxasInfo(log, reports);
+}
+
+std::vector<std::string> tile::findPtxasPerformanceLoss(StringRef log) {
+  std::vector<std::string> found;
+  SmallVector<StringRef> lines;
+  log.split(lines, '\n');
+  for (StringRef line : lines) {
+    size_t at = line.find("(C75");
+    if (at != StringRef::npos)
+      found.push_back(line.drop_front(at).trim().str());
+  }
+  return found;
 }
 
 void tile::addLaunchResources(std::vector<KernelReport> &reports,

@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 
@@ -207,9 +208,55 @@ tile::rt::loadKernelIndex(const std::string &dir, const std::string &generator,
       return invalid(where + ": config: " + configError);
     if (!generator.empty() && entry["generator"] != generator)
       continue;
+    std::string chip;
+    if (entry.contains("chip")) {
+      if (!entry["chip"].is_string())
+        return invalid(where + ": expected a string \"chip\"");
+      chip = entry["chip"];
+    }
     variants.push_back({entry["name"], entry["generator"], std::move(*config),
                         dir + "/" + entry["cubin"].get<std::string>(),
-                        dir + "/" + entry["manifest"].get<std::string>()});
+                        dir + "/" + entry["manifest"].get<std::string>(),
+                        std::move(chip)});
   }
   return variants;
+}
+
+bool tile::rt::chipRunsOn(const std::string &kernelChip,
+                          const std::string &deviceChip) {
+  if (kernelChip.empty())
+    return true;
+  // "sm_" digits, the last the minor version, then an optional "a".
+  auto parse = [](std::string chip, int &major, int &minor, bool &specific) {
+    specific = !chip.empty() && chip.back() == 'a';
+    if (specific)
+      chip.pop_back();
+    if (chip.rfind("sm_", 0) != 0 || chip.size() < 5 ||
+        chip.find_first_not_of("0123456789", 3) != std::string::npos)
+      return false;
+    int version = std::stoi(chip.substr(3));
+    major = version / 10;
+    minor = version % 10;
+    return true;
+  };
+  int kernelMajor, kernelMinor, deviceMajor, deviceMinor;
+  bool kernelSpecific, deviceSpecific;
+  if (!parse(kernelChip, kernelMajor, kernelMinor, kernelSpecific) ||
+      !parse(deviceChip, deviceMajor, deviceMinor, deviceSpecific))
+    return false;
+  if (kernelSpecific)
+    return kernelMajor == deviceMajor && kernelMinor == deviceMinor;
+  return kernelMajor == deviceMajor && kernelMinor <= deviceMinor;
+}
+
+size_t
+tile::rt::removeVariantsNotRunningOn(std::vector<KernelVariant> &variants,
+                                     const std::string &deviceChip) {
+  size_t before = variants.size();
+  variants.erase(std::remove_if(variants.begin(), variants.end(),
+                                [&](const KernelVariant &v) {
+                                  return !chipRunsOn(v.chip, deviceChip);
+                                }),
+                 variants.end());
+  return before - variants.size();
 }

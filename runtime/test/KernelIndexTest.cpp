@@ -48,7 +48,8 @@ constexpr const char *kIndex = R"json({
     {"name": "gemm_bf16_f32", "generator": "gemm",
      "config": {"block_m": 128, "in_dtype": "bf16", "transpose_a": true,
                 "scale": 0.25},
-     "cubin": "gemm_bf16_f32.cubin", "manifest": "gemm_bf16_f32.manifest.json"},
+     "cubin": "gemm_bf16_f32.cubin", "manifest": "gemm_bf16_f32.manifest.json",
+     "chip": "sm_90a"},
     {"name": "gemm_f16_f32", "generator": "gemm", "config": {},
      "cubin": "gemm_f16_f32.cubin", "manifest": "gemm_f16_f32.manifest.json"}
   ]})json";
@@ -71,8 +72,10 @@ TEST_F(KernelIndex, ReadsTheVariantsOfAGenerator) {
   EXPECT_DOUBLE_EQ(v.config.getNumber("block_m"), 128.0);
   EXPECT_EQ(v.config.toJson(), "{\"block_m\":128,\"in_dtype\":\"bf16\","
                                "\"scale\":0.25,\"transpose_a\":true}");
+  EXPECT_EQ(v.chip, "sm_90a");
   EXPECT_EQ((*gemms)[1].name, "gemm_f16_f32");
   EXPECT_TRUE((*gemms)[1].config.empty());
+  EXPECT_EQ((*gemms)[1].chip, ""); // older indexes do not say
 
   auto all = loadKernelIndex(dir, "");
   ASSERT_TRUE(all);
@@ -81,6 +84,21 @@ TEST_F(KernelIndex, ReadsTheVariantsOfAGenerator) {
   auto none = loadKernelIndex(dir, "attention");
   ASSERT_TRUE(none);
   EXPECT_TRUE(none->empty());
+}
+
+TEST(ChipRunsOn, ArchSpecificCubinsRunOnTheirChipAloneOthersWithinAMajor) {
+  EXPECT_TRUE(chipRunsOn("sm_90a", "sm_90"));
+  EXPECT_FALSE(chipRunsOn("sm_90a", "sm_100"));
+  EXPECT_FALSE(chipRunsOn("sm_90a", "sm_80"));
+  EXPECT_TRUE(chipRunsOn("sm_90", "sm_90"));
+  EXPECT_FALSE(chipRunsOn("sm_90", "sm_89"));
+  EXPECT_FALSE(chipRunsOn("sm_90", "sm_100"));
+  EXPECT_TRUE(chipRunsOn("sm_80", "sm_86"));
+  EXPECT_FALSE(chipRunsOn("sm_86", "sm_80"));
+  EXPECT_FALSE(chipRunsOn("sm_80", "sm_90"));
+  EXPECT_TRUE(chipRunsOn("", "sm_75"));
+  EXPECT_FALSE(chipRunsOn("compute_90", "sm_90"));
+  EXPECT_FALSE(chipRunsOn("sm_9x", "sm_90"));
 }
 
 TEST_F(KernelIndex, MissingIndexSaysNo) {

@@ -38,12 +38,13 @@
 // PASSES: builtin.module(
 // PASSES-NEXT: tile-pipeline,
 // PASSES-NEXT: tile-assign-layouts,
+// PASSES-NEXT: tile-warp-specialize,
 // PASSES-NEXT: tile-fuse-stores{remarks=false},
 // PASSES-NEXT: tile-plan-shared-memory,
 // PASSES-NEXT: tile-insert-barriers
 // PASSES-NEXT: )
 
-// UNKNOWN: error: tile-to-gpu: expected stop-after to name a pass of the pipeline (tile-pipeline, tile-assign-layouts, tile-fuse-stores, tile-plan-shared-memory, tile-insert-barriers, convert-tile-to-gpu), but got 'canonicalize'
+// UNKNOWN: error: tile-to-gpu: expected stop-after to name a pass of the pipeline (tile-pipeline, tile-assign-layouts, tile-warp-specialize, tile-fuse-stores, tile-plan-shared-memory, tile-insert-barriers, convert-tile-to-gpu), but got 'canonicalize'
 // BADOPTION: error: tile-to-gpu: expected the option stop-after=<pass>, but got 'stop=cse'
 
 tile.kernel @stage_and_scale(%A: !tile.buffer<?x?xf32, global>, %B: !tile.buffer<?x?xf32, global>)

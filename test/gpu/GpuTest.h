@@ -39,6 +39,12 @@ inline std::string findGpuVariants(const std::string &generator,
     return "no compiled " + (generator.empty() ? "" : generator + " ") +
            "kernels in " + dir + " (run tile-kernels --out-dir=DIR)";
   out = *found;
+  // sm_90a variants on a Hopper GPU only.
+  std::string chip = rt::Device::open().chip();
+  size_t removed = rt::removeVariantsNotRunningOn(out, chip);
+  if (out.empty())
+    return "none of the " + std::to_string(removed) + " compiled " + generator +
+           " kernels in " + dir + " runs on this " + chip + " GPU";
   return "";
 }
 

@@ -210,7 +210,6 @@ template <typename Field> void setFromOption(const char *flag, Field &field) {
     field = option.getValue();
 }
 
-
 std::vector<Variant> defaultVariants() {
   std::vector<Variant> variants;
   for (auto [n, t] : {std::pair<int64_t, int64_t>{1024, 256},
@@ -238,6 +237,16 @@ std::vector<Variant> defaultVariants() {
     variants.push_back(
         gemmVariant(GemmConfig{64, 64, 32, 128, out, 3, 0, false, in}));
   }
+  // sm_90a (in a library for sm_90): TMA in a producer warpgroup, wgmma
+  // m64n256k16 in two compute warpgroups, 4 stages; rows of multiples of 8
+  // (TMA's 16-byte row strides).
+  for (const char *in : {"f16", "bf16"})
+    for (int64_t panel : {0, 8}) {
+      GemmConfig c{128, 256, 64, 384, "f32", 4, panel, false, in};
+      c.divisibility = 8;
+      c.warpSpecialized = true;
+      variants.push_back(gemmVariant(c));
+    }
   // f16 -> f32 only: no pipelining (the baseline, any shape), a K step of
   // 32 with 4 stages, and the transposed operands (also as 64 x 64 tiles
   // for any shape, so that odd strides of transposed operands stay tested).
@@ -356,11 +365,20 @@ KernelCounts countKernels(const CompiledModule &compiled) {
   return counts;
 }
 
-CompileOptions compileOptions() {
+/// The options `variant` compiles with: the library's chip unless it
+/// needs its own.
+CompileOptions compileOptions(const Variant &variant) {
   CompileOptions options;
-  options.target.chip = chip;
+  options.target.chip = variant.chip.empty() ? chip : variant.chip;
   options.cudaToolkit = cudaToolkit;
   return options;
+}
+
+/// Whether a library for --chip holds `variant`: a variant that needs its
+/// own chip joins only the library of the chip it extends (sm_90a: sm_90).
+bool inLibrary(const Variant &variant) {
+  return variant.chip.empty() || variant.chip == chip ||
+         variant.chip == chip + "a";
 }
 
 int compileAll() {
@@ -374,12 +392,15 @@ int compileAll() {
       "local", "status");
   std::vector<std::pair<double, std::string>> times;
   for (const Variant &variant : defaultVariants()) {
+    if (!inLibrary(variant))
+      continue;
     Program program;
     std::string name = variant.build(program);
     std::string diagnostics = program.verify();
     CompiledModule compiled;
     if (diagnostics.empty())
-      compiled = compile(program.module(), compileOptions(), name + ".cubin");
+      compiled =
+          compile(program.module(), compileOptions(variant), name + ".cubin");
     else
       compiled.error = diagnostics;
     bool ok = compiled.ok && out.add(variant, name, compiled, program.str());
@@ -454,6 +475,11 @@ int emitOne() {
                                   llvm::json::Value(std::move(variant.config)));
     return flushStandardOutput("tile-kernels") ? 0 : 1;
   }
+  if (!inLibrary(variant)) {
+    llvm::errs() << "tile-kernels: " << variant.name << " needs "
+                 << variant.chip << ", but --chip is " << chip << "\n";
+    return 1;
+  }
   Program program;
   std::string name = variant.build(program);
   std::string diagnostics = program.verify();
@@ -465,7 +491,7 @@ int emitOne() {
   if (emit == "mlir") {
     out = program.str();
   } else {
-    CompileOptions options = compileOptions();
+    CompileOptions options = compileOptions(variant);
     options.emitCubin = emit == "cubin";
     // The manifest names the cubin only when it is written next to it.
     CompiledModule compiled =

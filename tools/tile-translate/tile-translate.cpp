@@ -67,6 +67,12 @@ static cl::opt<std::string>
                 cl::desc("CUDA toolkit root (ptxas, libdevice)"),
                 cl::init(TILE_CUDA_TOOLKIT_ROOT), cl::cat(category));
 
+static cl::opt<bool> allowPerformanceLoss(
+    "allow-performance-loss",
+    cl::desc("Accept ptxas' performance-loss lines (C75xx: serialized "
+             "wgmma, ignored setmaxnreg) on sm_90a instead of failing"),
+    cl::init(false), cl::cat(category));
+
 namespace {
 /// What a translation writes.
 enum class Emit { PTX, Cubin, Fatbin, SASS, Manifest, Report, ReportJSON };
@@ -100,6 +106,7 @@ static tile::CompileOptions getCompileOptions(Emit emit) {
   options.target.chip = chip;
   options.target.features = features;
   options.cudaToolkit = cudaToolkit;
+  options.allowPerformanceLoss = allowPerformanceLoss;
   options.emitPTX = emit == Emit::PTX;
   options.emitCubin = emit == Emit::Cubin || emit == Emit::Fatbin ||
                       emit == Emit::SASS || emit == Emit::Report ||

@@ -105,6 +105,12 @@ static cl::list<int64_t> divisibilities(
     cl::desc("gemm: row divisibility promises (default 8: the rows of A, B "
              "and C are multiples of 8, checked at launch; 1: any shape)"),
     cl::CommaSeparated, cl::cat(category));
+static cl::opt<bool> warpSpecialized(
+    "warp-specialized",
+    cl::desc("gemm: also search the sm_90a warp-specialized form of each "
+             "tile shape (TMA + wgmma, threads = 128 x (1 + block_m / 64)), "
+             "compiled for sm_90a"),
+    cl::init(false));
 static cl::opt<bool> addWrongCandidate(
     "add-wrong-candidate",
     cl::desc("Add a deliberately wrong candidate (an NT kernel recorded as "
@@ -218,6 +224,8 @@ int main(int argc, char **argv) {
   restrict(axes.threads, threadCounts);
   restrict(axes.rasterPanel, rasterPanels);
   restrict(axes.divisibility, divisibilities);
+  if (warpSpecialized)
+    axes.warpSpecialized = {false, true};
   TuneSpace space = gemmTuneSpace(inDtype, outDtype, axes);
   if (addWrongCandidate) {
     GemmConfig c;

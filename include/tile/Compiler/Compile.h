@@ -39,6 +39,10 @@ struct CompileOptions {
   /// Per kernel: PTX instruction counts, launch resources, warnings, and
   /// ptxas' registers and spills when ptxas runs (a cubin or fat binary).
   bool emitReport = false;
+  /// Accept ptxas' performance-loss lines (C75xx: serialized wgmma, ignored
+  /// setmaxnreg) for an arch-specific chip (sm_90a) instead of failing; the
+  /// report lists them as warnings either way.
+  bool allowPerformanceLoss = false;
   /// The binary file the manifest names ("" for none).
   std::string binaryName;
 

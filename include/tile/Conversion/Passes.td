@@ -77,4 +77,36 @@ def ConvertTileToGPU : Pass<"convert-tile-to-gpu", "ModuleOp"> {
   ];
 }
 
+def TileMarkGridConstants : Pass<"tile-mark-grid-constants", "ModuleOp"> {
+  let summary = "make tensor-map parameters 128-byte grid constants and "
+                "align their kernels' shared memory to 1024 bytes";
+  let description = [{
+    Runs after `convert-gpu-to-nvvm`. Each `llvm.func` argument that the
+    kernel's launch description (`#tile.launch` in the gpu.module's
+    `tile.kernels`) lists as a `#tile.tensor_map_param` (a TMA copy's
+    `CUtensorMap`) becomes `{llvm.byval = !llvm.array<128 x i8>,
+    llvm.align = 64, nvvm.grid_constant}`: the PTX parameter `.param .align
+    64 .b8 p[128]` that the runtime fills with the encoded map and that TMA
+    reads in place (a `gpu.func` cannot carry these attributes). In a
+    `gpu.module` with such a kernel, the dynamic shared memory becomes an
+    external global aligned to 1024 bytes (`.extern .shared .align 1024`),
+    the period of the 128-byte swizzle that `#tile.nvmma` tiles and wgmma
+    descriptors rely on. Other modules are left unchanged.
+
+    Before:
+
+    ```mlir
+    llvm.func @k(%arg0: !llvm.ptr<1>, %arg3: !llvm.ptr) ...
+    ```
+
+    After:
+
+    ```mlir
+    llvm.func @k(%arg0: !llvm.ptr<1>, %arg3: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}) ...
+    ```
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::NVVM::NVVMDialect"];
+}
+
 #endif // TILE_CONVERSION_PASSES_TD

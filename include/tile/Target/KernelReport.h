@@ -58,6 +58,13 @@ std::vector<KernelReport> analyzePtx(StringRef ptx);
 /// runPtxas returns it: the cubin's own ptxas run, not a second one).
 void addPtxasInfo(std::vector<KernelReport> &reports, StringRef log);
 
+/// ptxas' performance-loss lines of a `ptxas -v` log: "(C75xx)" lines, which
+/// say that wgmma was serialized (C7510-C7520), that ptxas fenced a wgmma
+/// itself (C7519) or that setmaxnreg was ignored (C7508). On sm_90a they mean
+/// the kernel silently lost its asynchrony, so the compile driver refuses
+/// them there.
+std::vector<std::string> findPtxasPerformanceLoss(StringRef log);
+
 /// Dynamic shared memory per kernel from the gpu.module's launch
 /// descriptions (after convert-tile-to-gpu).
 void addLaunchResources(std::vector<KernelReport> &reports, ModuleOp module);

@@ -329,6 +329,9 @@ namespace {
 struct GemmOpLowering : public TileToGPUPattern<GemmOp> {
   using TileToGPUPattern::TileToGPUPattern;
   LogicalResult matchAndRewrite(GemmOp op, PatternRewriter &) const override {
+    // The asynchronous form is the Hopper family's (HopperToGPU.cpp).
+    if (op.getAsync())
+      return lowering.lowerWarpgroupGemm(op);
     return lowering.lowerGemm(op, op.getA(), op.getB(), op.getC(),
                               op.getTransposeA(), op.getTransposeB(),
                               op.getClearAccum(), op.getPrefetched(),

@@ -10,6 +10,7 @@
 #include "LoweringState.h"
 #include "tile/Conversion/TileToGPU/TileToGPU.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 using namespace mlir;
@@ -41,6 +42,29 @@ void KernelLowering::createFunction() {
   // per dynamic dimension of each buffer.
   FunctionType funcType =
       typeConverter.convertKernelType(kernel.getFunctionType());
+  // Then one generic pointer per tensor map of the TMA copies (the runtime
+  // passes each as a 128-byte grid-constant parameter, which
+  // tile-mark-grid-constants declares from the launch description once the
+  // function is an llvm.func: a gpu.func cannot carry the attributes).
+  kernel.walk([&](CopyOp copy) {
+    if (!copy.isTma())
+      return;
+    unsigned param = cast<BlockArgument>(copy.getSource()).getArgNumber();
+    auto [box, swizzle] = getTmaBox(copy);
+    if (llvm::any_of(tensorMaps, [&](const TensorMap &map) {
+          return map.param == param && map.box == box;
+        }))
+      return;
+    tensorMaps.push_back({param, box, swizzle, 0});
+  });
+  if (!tensorMaps.empty()) {
+    SmallVector<Type> inputs(funcType.getInputs());
+    for (TensorMap &map : tensorMaps) {
+      map.argument = inputs.size();
+      inputs.push_back(LLVM::LLVMPointerType::get(getContext()));
+    }
+    funcType = FunctionType::get(getContext(), inputs, {});
+  }
 
   builder.setInsertionPointToEnd(gpuModule.getBody());
   func = gpu::GPUFuncOp::create(builder, loc, kernel.getSymName(), funcType);
@@ -178,30 +202,7 @@ static SmallVector<StringRef> getBufferAccess(KernelOp kernel) {
   return access;
 }
 
-/// Refuses the Hopper layouts (#tile.wgmma, #tile.nvmma), which this
-/// conversion does not lower yet (docs/Hopper.md): the mma.sync emitters
-/// would store such a tile in another arrangement than its layout promises.
-static LogicalResult checkNoHopperLayouts(KernelOp kernel) {
-  WalkResult result = kernel.walk([](Operation *op) {
-    for (Value value : op->getResults()) {
-      auto type = dyn_cast<BufferType>(value.getType());
-      if (type && isa_and_nonnull<WgmmaLayoutAttr, NvmmaLayoutAttr>(
-                      type.getLayout())) {
-        op->emitOpError("has a ")
-            << type.getLayout()
-            << " tile, which -convert-tile-to-gpu does not lower yet (the "
-               "sm_90a lowering is in progress: docs/Hopper.md)";
-        return WalkResult::interrupt();
-      }
-    }
-    return WalkResult::advance();
-  });
-  return failure(result.wasInterrupted());
-}
-
 LogicalResult KernelLowering::begin() {
-  if (failed(checkNoHopperLayouts(kernel)))
-    return failure();
   // Before the lowering replaces the tile ops that use the buffers.
   bufferAccess = getBufferAccess(kernel);
   createFunction();
@@ -259,6 +260,12 @@ FailureOr<LaunchAttr> KernelLowering::finish(ArrayRef<Operation *> tileOps) {
         ArrayRef<int64_t>(divisibility)));
   }
   llvm::append_range(params, dimParams);
+  for (auto [i, map] : llvm::enumerate(tensorMaps)) {
+    StringRef buffer = kernel.getParamName(map.param);
+    params.push_back(
+        TensorMapParamAttr::get(ctx, (buffer + ".tma" + Twine(i)).str(), buffer,
+                                ArrayRef<int64_t>(map.box), map.swizzle));
+  }
 
   SmallVector<GridRuleAttr> grid;
   for (auto extent : kernel.getGrid().getAsRange<GridExtentAttr>())

@@ -282,6 +282,50 @@ std::pair<Value, Value> KernelLowering::getWarpAndLane(Location loc) {
 void KernelLowering::forEachThreadChunk(
     Location loc, ArrayRef<int64_t> shape, Attribute layout, int64_t vec,
     function_ref<void(int64_t, ArrayRef<Value>)> body) {
+  if (auto wgmma = dyn_cast_or_null<WgmmaLayoutAttr>(layout)) {
+    // #tile.wgmma: compute warpgroup g owns sub-tile (g / wn, g mod wn) of
+    // 64-row blocks; in each, warp w of it rows 16 w + l/4 (+8), columns
+    // 8 i + 2 (l mod 4) of every 8-column group i.
+    auto [warp, lane] = getWarpAndLane(loc);
+    auto [rows, cols] = wgmma.getWarpgroupTile(shape);
+    Value group = arith::SubIOp::create(
+        builder, loc,
+        arith::DivUIOp::create(builder, loc, warp, constant(loc, 4)),
+        constant(loc, wgmma.getFirstComputeWarpgroup(numThreads)));
+    Value groupsN = constant(loc, wgmma.getWarpgroupsN());
+    Value rowBase = arith::AddIOp::create(
+        builder, loc,
+        arith::AddIOp::create(
+            builder, loc,
+            arith::MulIOp::create(
+                builder, loc,
+                arith::DivUIOp::create(builder, loc, group, groupsN),
+                constant(loc, rows)),
+            arith::MulIOp::create(
+                builder, loc,
+                arith::RemUIOp::create(builder, loc, warp, constant(loc, 4)),
+                constant(loc, 16))),
+        arith::DivUIOp::create(builder, loc, lane, constant(loc, 4)));
+    Value colBase = arith::AddIOp::create(
+        builder, loc,
+        arith::MulIOp::create(
+            builder, loc, arith::RemUIOp::create(builder, loc, group, groupsN),
+            constant(loc, cols)),
+        arith::MulIOp::create(
+            builder, loc,
+            arith::RemUIOp::create(builder, loc, lane, constant(loc, 4)),
+            constant(loc, 2)));
+    for (int64_t block = 0; block < rows / 64; ++block)
+      for (int64_t i = 0; i < cols / 8; ++i)
+        for (int64_t half = 0; half < 2; ++half) {
+          Value row = arith::AddIOp::create(
+              builder, loc, rowBase, constant(loc, block * 64 + half * 8));
+          Value col = arith::AddIOp::create(builder, loc, colBase,
+                                            constant(loc, i * 8));
+          body(block * (cols / 2) + i * 4 + half * 2, {row, col});
+        }
+    return;
+  }
   auto mma = dyn_cast_or_null<MmaLayoutAttr>(layout);
   if (!mma) {
     forEachChunk(loc, distribute(shape, vec, numThreads),

@@ -285,6 +285,34 @@ public:
   Value swizzledColumn(Location loc, BufferType type, Value row, Value col,
                        int64_t chunkLow);
 
+  // The Hopper (sm_90a) family (HopperToGPU.cpp).
+  /// tile.copy async ... barrier(...): one TMA copy per #tile.nvmma panel.
+  LogicalResult lowerTmaCopy(CopyOp op);
+  /// tile.gemm async: wgmma.mma_async per 64-row block and K step.
+  LogicalResult lowerWarpgroupGemm(GemmOp op);
+  /// The generic pointer of the tensor map of `global` (a kernel parameter)
+  /// for boxes of `box` elements: the kernel function's argument that
+  /// collectTensorMaps added.
+  Value getTensorMap(Value global, ArrayRef<int64_t> box);
+  /// The shared-memory address of a tile (a tile.alloc_shared or a
+  /// tile.stage of one) plus `byteOffset`, as an !llvm.ptr<3>.
+  Value getSharedPointer(Location loc, Value tile, int64_t byteOffset = 0);
+  /// The same as an i64 (the shared window's address, for descriptors).
+  Value getSharedAddress(Location loc, Value tile);
+
+  /// A tensor map the kernel takes (one per buffer and box its TMA copies
+  /// use): its kernel parameter, box (buffer order) and swizzle.
+  struct TensorMap {
+    unsigned param;
+    SmallVector<int64_t> box;
+    int64_t swizzle;
+    unsigned argument;
+  };
+  /// The kernel's tensor maps, in parameter order (createFunction).
+  SmallVector<TensorMap> tensorMaps;
+  /// The box and swizzle of the tensor map a TMA copy reads through.
+  static std::pair<SmallVector<int64_t>, int64_t> getTmaBox(CopyOp copy);
+
   /// Copies of a fragment to global memory that the tile.parallel computing
   /// the fragment lowered with itself ({tile.fused}, getFusedStore).
   llvm::SmallPtrSet<Operation *, 4> storesFusedIntoParallel;

@@ -102,8 +102,8 @@ LogicalResult KernelLowering::lowerAllocShared(AllocSharedOp op) {
 LogicalResult KernelLowering::lowerAllocFragment(AllocFragmentOp op) {
   BufferType type = op.getResult().getType();
   Location loc = op.getLoc();
-  if (!isa_and_nonnull<RowMajorLayoutAttr, MmaLayoutAttr, SliceLayoutAttr>(
-          type.getLayout()))
+  if (!isa_and_nonnull<RowMajorLayoutAttr, MmaLayoutAttr, WgmmaLayoutAttr,
+                       SliceLayoutAttr>(type.getLayout()))
     return op.emitOpError("expected a fragment with a layout; run "
                           "-tile-assign-layouts first");
   OpBuilder::InsertionGuard guard(builder);
@@ -169,6 +169,16 @@ LogicalResult KernelLowering::lowerRowValueStore(CopyOp op,
 }
 
 LogicalResult KernelLowering::lowerCopy(CopyOp op) {
+  if (op.isTma())
+    return lowerTmaCopy(op);
+  // Only TMA writes the swizzled arrangement wgmma and TMA expect; an
+  // element-wise copy would store the tile row-major under its layout.
+  for (Value tile : {op.getSource(), op.getDest()})
+    if (auto type = cast<BufferType>(tile.getType());
+        isa_and_nonnull<NvmmaLayoutAttr>(type.getLayout()))
+      return op.emitOpError("expected a TMA copy (async, completing on an "
+                            "mbarrier) for the #tile.nvmma tile ")
+             << type << "; other copies do not apply its swizzle";
   const BufferStorage *source = getConvertedBuffer(op.getSource());
   const BufferStorage *dest = getConvertedBuffer(op.getDest());
   if (!source || !dest)

@@ -80,6 +80,7 @@ void mlir::tile::populateTileToGPUPatterns(lowering::KernelLowering &lowering,
   populateTileParallelToGPUPatterns(lowering, patterns);
   populateTileReduceToGPUPatterns(lowering, patterns);
   populateTileGemmToGPUPatterns(lowering, patterns);
+  populateTileHopperToGPUPatterns(lowering, patterns);
   populateTilePrintToGPUPatterns(lowering, patterns);
 }
 

@@ -647,6 +647,12 @@ void Kernel::rasterPanel(int64_t rows, SourceLoc loc) {
   raster = rows;
 }
 
+void Kernel::warpSpecialized(SourceLoc loc) {
+  if (op)
+    misuse(loc, "Kernel::warpSpecialized: must be called before Kernel::body");
+  specialized = true;
+}
+
 void Kernel::divisible(const Buffer &tensor, int dim, int64_t divisor,
                        SourceLoc loc) {
   if (op)
@@ -695,6 +701,8 @@ void Kernel::body(std::vector<GridExtent> grid,
   op = kernel;
   if (raster > 0)
     kernel.setRasterPanelAttr(b.getI64IntegerAttr(raster));
+  if (specialized)
+    kernel.setWarpSpecialized(true);
   if (!divisibility.empty()) {
     SmallVector<Attribute> promises;
     for (const Divisibility &promise : divisibility)

@@ -28,7 +28,8 @@ std::string GemmConfig::kernelName() const {
               : std::string()) +
          (epilogue == "none" ? std::string() : "_" + epilogue) +
          (stagedEpilogue && epilogue != "none" ? "_staged" : "") +
-         (divisibility > 1 ? "_div" + std::to_string(divisibility) : "");
+         (divisibility > 1 ? "_div" + std::to_string(divisibility) : "") +
+         (warpSpecialized ? "_ws" : "");
 }
 
 int64_t GemmConfig::sharedMemoryBytes() const {
@@ -59,6 +60,27 @@ void GemmConfig::validate() const {
                      " f32 accumulator"
                : "") +
           (hasEpilogue ? ", and the bias" : ""));
+  if (warpSpecialized) {
+    // The wgmma path: each compute warpgroup takes 64-row blocks of the
+    // accumulator, one wgmma of the full block_n per K step.
+    if (transposeA || epilogue != "none" || outDtype != "f32")
+      check.fail("warp_specialized supports f32 output without transpose_a "
+                 "or an epilogue so far");
+    if (blockM % 64 != 0 || threads != 128 * (1 + blockM / 64) ||
+        blockN % 64 != 0 || blockN > 256 || blockK % 64 != 0)
+      check.fail("warp_specialized expects block_m a multiple of 64 with "
+                 "threads = 128 x (1 + block_m / 64), block_n a multiple of "
+                 "64 up to 256 and block_k a multiple of 64, but got " +
+                 shapeText(blockM, blockN) + " x " + std::to_string(blockK) +
+                 " over " + std::to_string(threads) + " threads");
+    // TMA reads rows whose byte stride is a multiple of 16.
+    if (divisibility % 8 != 0)
+      check.fail("warp_specialized reads A and B through TMA, whose row "
+                 "strides must be multiples of 16 bytes: expected "
+                 "divisibility a multiple of 8, but got " +
+                 std::to_string(divisibility));
+    return;
+  }
   check.registers(
       registersPerThread(checkedProduct({blockM, blockN}), 4, threads),
       "its " + shapeText(blockM, blockN) + " f32 accumulator over " +
@@ -97,6 +119,8 @@ std::string buildGemm(Program &program, const GemmConfig &config) {
   if (bias)
     k.require(size(*bias, 0) == size(C, 1));
   k.rasterPanel(config.rasterPanel);
+  if (config.warpSpecialized)
+    k.warpSpecialized();
   if (config.divisibility > 1) {
     for (const Buffer &tensor : {A, B, C})
       k.divisible(tensor, 1, config.divisibility);

@@ -35,8 +35,9 @@ Variant softmaxVariant(const SoftmaxConfig &c) {
 }
 
 Variant gemmVariant(const GemmConfig &c) {
-  return {config::gemm::generator, c.kernelName(), configToJson(c),
-          [c](Program &p) { return buildGemm(p, c); }, c.sharedMemoryBytes()};
+  return {config::gemm::generator, c.kernelName(),
+          configToJson(c),         [c](Program &p) { return buildGemm(p, c); },
+          c.sharedMemoryBytes(),   c.requiredChip()};
 }
 
 } // namespace tile::fe

@@ -149,25 +149,34 @@ TuneSpace gemmTuneSpace(const std::string &inDtype, const std::string &outDtype,
                         const GemmSpaceAxes &axes) {
   TuneSpace space;
   space.generator = "gemm";
-  for (int64_t blockM : axes.blockM)
-    for (int64_t blockN : axes.blockN)
-      for (int64_t blockK : axes.blockK)
-        for (int64_t stages : axes.stages)
-          for (int64_t threads : axes.threads)
-            for (int64_t raster : axes.rasterPanel)
-              for (int64_t divisibility : axes.divisibility) {
-                GemmConfig c;
-                c.blockM = blockM;
-                c.blockN = blockN;
-                c.blockK = blockK;
-                c.stages = stages;
-                c.threads = threads;
-                c.rasterPanel = raster;
-                c.inDtype = inDtype;
-                c.outDtype = outDtype;
-                c.divisibility = divisibility;
-                space.candidates.push_back(gemmVariant(c));
+  for (bool warpSpecialized : axes.warpSpecialized)
+    for (int64_t blockM : axes.blockM)
+      for (int64_t blockN : axes.blockN)
+        for (int64_t blockK : axes.blockK)
+          for (int64_t stages : axes.stages)
+            for (int64_t threads : axes.threads) {
+              // One warpgroup per 64 rows and the producer's.
+              if (warpSpecialized) {
+                if (threads != axes.threads.front())
+                  continue;
+                threads = 128 * (1 + blockM / 64);
               }
+              for (int64_t raster : axes.rasterPanel)
+                for (int64_t divisibility : axes.divisibility) {
+                  GemmConfig c;
+                  c.blockM = blockM;
+                  c.blockN = blockN;
+                  c.blockK = blockK;
+                  c.stages = stages;
+                  c.threads = threads;
+                  c.rasterPanel = raster;
+                  c.inDtype = inDtype;
+                  c.outDtype = outDtype;
+                  c.divisibility = divisibility;
+                  c.warpSpecialized = warpSpecialized;
+                  space.candidates.push_back(gemmVariant(c));
+                }
+            }
   return space;
 }
 
@@ -231,7 +240,11 @@ void compileCandidates(std::vector<TuneCandidate> &candidates,
       try {
         Program program; // one MLIR context per candidate and thread
         c.variant.build(program);
-        c.compiled = compile(program.module(), options, c.name + ".cubin");
+        // A variant that needs its own chip (sm_90a) is compiled for it.
+        CompileOptions own = options;
+        if (!c.variant.chip.empty())
+          own.target.chip = c.variant.chip;
+        c.compiled = compile(program.module(), own, c.name + ".cubin");
       } catch (const std::exception &e) {
         c.compiled.ok = false;
         c.compiled.error = e.what();

@@ -1,5 +1,8 @@
 // Diagnostics of -convert-tile-to-gpu itself: IR that verifies but cannot be
-// lowered (missing or mismatched fragment layouts, non-tile uses of buffers).
+// lowered (missing or mismatched fragment layouts, non-tile uses of buffers,
+// a TMA copy into a rank-3 tile). HopperToGPU.cpp's "has no tensor map
+// parameter" cannot be reached from verified IR: the kernel function gets
+// a tensor map for every TMA copy's buffer and box before any is lowered.
 // The passes before it in the pipeline run first (but -tile-assign-layouts).
 //
 // RUN: tile-opt %s --tile-fuse-stores --tile-plan-shared-memory --tile-insert-barriers --convert-tile-to-gpu -split-input-file -verify-diagnostics --allow-unregistered-dialect
@@ -78,22 +81,29 @@ tile.kernel @shared_memory_total(%A: !tile.buffer<?x?xf32, global>) grid(%bx) = 
 
 // -----
 
-// The Hopper layouts are not lowered yet: refused, not stored in another
-// arrangement than they promise.
-tile.kernel @wgmma_not_lowered(%C: !tile.buffer<?x?xf32, global>) grid(%bx) = [1] threads(128) {
+// A TMA copy moves a rank-2 box per panel: a #tile.nvmma tile of rank 3
+// verifies (the staged form) but is no destination the lowering has.
+tile.kernel @tma_rank_3(%Q: !tile.buffer<?x?x64xf16, global>) grid(%bx) = [1] threads(256) warp_specialized {
   %c0 = arith.constant 0 : index
-  // expected-error@+1 {{'tile.alloc_fragment' op has a #tile.wgmma<warpgroups = [1, 1]> tile, which -convert-tile-to-gpu does not lower yet (the sm_90a lowering is in progress: docs/Hopper.md)}}
-  %f = tile.alloc_fragment : !tile.buffer<64x64xf32, fragment, #tile.wgmma<warpgroups = [1, 1]>>
-  tile.clear %f : !tile.buffer<64x64xf32, fragment, #tile.wgmma<warpgroups = [1, 1]>>
-  tile.copy %f to %C[%c0, %c0] : !tile.buffer<64x64xf32, fragment, #tile.wgmma<warpgroups = [1, 1]>> to !tile.buffer<?x?xf32, global>
+  %bars = tile.alloc_shared : !tile.buffer<1xi64, shared>
+  %q = tile.alloc_shared : !tile.buffer<2x64x64xf16, shared, #tile.nvmma<swizzle = 128>>
+  tile.mbarrier_init %bars count(1) : !tile.buffer<1xi64, shared>
+  tile.warp_specialize producer(registers = 40) {
+    tile.mbarrier_arrive %bars[%c0] expect_tx(16384) : !tile.buffer<1xi64, shared>
+    // expected-error@+1 {{'tile.copy' op expected a rank-2 TMA destination, but got rank 3}}
+    tile.copy async %Q[%c0, %c0, %c0] to %q barrier(%bars[%c0] : !tile.buffer<1xi64, shared>) : !tile.buffer<?x?x64xf16, global> to !tile.buffer<2x64x64xf16, shared, #tile.nvmma<swizzle = 128>>
+  } compute(registers = 232) {
+    tile.mbarrier_wait %bars[%c0], %c0 : !tile.buffer<1xi64, shared>
+  }
 }
 
 // -----
 
-tile.kernel @nvmma_not_lowered(%A: !tile.buffer<?x?xf16, global>, %C: !tile.buffer<?x?xf16, global>) grid(%bx) = [1] threads(128) {
+// Only TMA writes the swizzled arrangement of a #tile.nvmma tile.
+tile.kernel @nvmma_plain_copy(%A: !tile.buffer<?x?xf16, global>, %C: !tile.buffer<?x?xf16, global>) grid(%bx) = [1] threads(128) {
   %c0 = arith.constant 0 : index
-  // expected-error@+1 {{'tile.alloc_shared' op has a #tile.nvmma<swizzle = 128> tile, which -convert-tile-to-gpu does not lower yet (the sm_90a lowering is in progress: docs/Hopper.md)}}
   %s = tile.alloc_shared : !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>>
+  // expected-error@+1 {{'tile.copy' op expected a TMA copy (async, completing on an mbarrier) for the #tile.nvmma tile '!tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>>'; other copies do not apply its swizzle}}
   tile.copy %A[%c0, %c0] to %s : !tile.buffer<?x?xf16, global> to !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>>
   tile.copy %s to %C[%c0, %c0] : !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>> to !tile.buffer<?x?xf16, global>
 }

@@ -65,6 +65,48 @@ func.func private @dim_negative() attributes {launch = #tile.dim_param<name = "A
 
 // -----
 
+// A tensor map (TMA) parameter: its name, its buffer's, a box of 1 to 5
+// dimensions of 1 to 256 elements each, and a swizzle TMA has.
+// expected-error@+1 {{expected a parameter name, but got an empty name}}
+func.func private @tensor_map_no_name() attributes {launch = #tile.tensor_map_param<name = "", buffer = "A", box = [64, 64], swizzle = 128>}
+
+// -----
+
+// expected-error@+1 {{expected a buffer parameter, but got an empty name}}
+func.func private @tensor_map_no_buffer() attributes {launch = #tile.tensor_map_param<name = "A.tma0", buffer = "", box = [64, 64], swizzle = 128>}
+
+// -----
+
+// expected-error@+1 {{expected a box of 1 to 5 dimensions, but got 0}}
+func.func private @tensor_map_box_empty() attributes {launch = #tile.tensor_map_param<name = "A.tma0", buffer = "A", box = [], swizzle = 128>}
+
+// -----
+
+// expected-error@+1 {{expected a box of 1 to 5 dimensions, but got 6}}
+func.func private @tensor_map_box_rank_6() attributes {launch = #tile.tensor_map_param<name = "A.tma0", buffer = "A", box = [1, 1, 1, 1, 1, 1], swizzle = 128>}
+
+// -----
+
+// expected-error@+1 {{expected box extents from 1 to 256, but got 0}}
+func.func private @tensor_map_box_zero() attributes {launch = #tile.tensor_map_param<name = "A.tma0", buffer = "A", box = [64, 0], swizzle = 128>}
+
+// -----
+
+// expected-error@+1 {{expected box extents from 1 to 256, but got 257}}
+func.func private @tensor_map_box_257() attributes {launch = #tile.tensor_map_param<name = "A.tma0", buffer = "A", box = [257, 64], swizzle = 128>}
+
+// -----
+
+// expected-error@+1 {{expected a swizzle of 0, 32, 64 or 128 bytes, but got 96}}
+func.func private @tensor_map_swizzle_96() attributes {launch = #tile.tensor_map_param<name = "A.tma0", buffer = "A", box = [64, 64], swizzle = 96>}
+
+// -----
+
+// expected-error@+1 {{struct is missing required parameter: swizzle}}
+func.func private @tensor_map_swizzle_missing() attributes {launch = #tile.tensor_map_param<name = "A.tma0", buffer = "A", box = [64, 64]>}
+
+// -----
+
 //===----------------------------------------------------------------------===//
 // Grid rules and relations
 //===----------------------------------------------------------------------===//
@@ -187,7 +229,7 @@ func.func private @shared_past_227_kib() attributes {launch = #tile.launch<name 
 
 // -----
 
-// expected-error@+1 {{expected params[0] to be a #tile.buffer_param, #tile.scalar_param or #tile.dim_param, but got 5 : i64}}
+// expected-error@+1 {{expected params[0] to be a #tile.buffer_param, #tile.scalar_param, #tile.dim_param or #tile.tensor_map_param, but got 5 : i64}}
 func.func private @param_not_a_param() attributes {launch = #tile.launch<name = "k", block = [32, 1, 1], grid = [#tile.grid_rule<1>], dynamic_shared_memory = 0, params = [5]>}
 
 // -----
@@ -244,3 +286,27 @@ func.func private @contract_unknown_param() attributes {launch = #tile.launch<na
 
 // expected-error@+1 {{expected contract[0]'s right side to name a dimension of 'A' (rank 2), but got dimension 5}}
 func.func private @contract_dim_out_of_range() attributes {launch = #tile.launch<name = "k", block = [32, 1, 1], grid = [#tile.grid_rule<1>], dynamic_shared_memory = 0, params = [#tile.buffer_param<name = "A", dtype = f32, shape = [?, 8], access = read>, #tile.dim_param<name = "A.dim0", buffer = "A", dim = 0>], contract = [#tile.size_relation<"A"[0] eq "A"[5]>]>}
+
+// -----
+
+// A tensor map is of a buffer parameter of the description...
+// expected-error@+1 {{expected params[1] ('B.tma0') to name a buffer parameter, but got 'B'}}
+func.func private @tensor_map_unknown_buffer() attributes {launch = #tile.launch<name = "k", block = [32, 1, 1], grid = [#tile.grid_rule<1>], dynamic_shared_memory = 0, params = [#tile.buffer_param<name = "A", dtype = f16, shape = [64, 64], access = read>, #tile.tensor_map_param<name = "B.tma0", buffer = "B", box = [64, 64], swizzle = 128>]>}
+
+// -----
+
+// ... not of a scalar ...
+// expected-error@+1 {{expected params[1] ('s.tma0') to name a buffer parameter, but got 's'}}
+func.func private @tensor_map_of_scalar() attributes {launch = #tile.launch<name = "k", block = [32, 1, 1], grid = [#tile.grid_rule<1>], dynamic_shared_memory = 0, params = [#tile.scalar_param<name = "s", type = f32>, #tile.tensor_map_param<name = "s.tma0", buffer = "s", box = [64], swizzle = 0>]>}
+
+// -----
+
+// ... with one box extent per dimension of the buffer.
+// expected-error@+1 {{expected params[1] ('A.tma0') to have a box of rank 2 (that of 'A'), but got rank 3}}
+func.func private @tensor_map_box_rank() attributes {launch = #tile.launch<name = "k", block = [32, 1, 1], grid = [#tile.grid_rule<1>], dynamic_shared_memory = 0, params = [#tile.buffer_param<name = "A", dtype = f16, shape = [64, 64], access = read>, #tile.tensor_map_param<name = "A.tma0", buffer = "A", box = [1, 64, 64], swizzle = 128>]>}
+
+// -----
+
+// Its name is unique among all parameters.
+// expected-error@+1 {{expected unique parameter names, but params[0] and params[1] are 'A'}}
+func.func private @tensor_map_name_duplicate() attributes {launch = #tile.launch<name = "k", block = [32, 1, 1], grid = [#tile.grid_rule<1>], dynamic_shared_memory = 0, params = [#tile.buffer_param<name = "A", dtype = f16, shape = [64, 64], access = read>, #tile.tensor_map_param<name = "A", buffer = "A", box = [64, 64], swizzle = 128>]>}

@@ -86,3 +86,31 @@ module attributes {gpu.container_module} {
                  params = [#tile.buffer_param<name = "a b", dtype = i32, shape = [4, 0], access = read>]>]} {
   }
 }
+
+// A TMA kernel: after the dim parameters, one #tile.tensor_map_param per
+// buffer and box its copies use (rank 1 to 5, each swizzle); the fields may
+// come in any order.
+// CHECK-LABEL: gpu.module @tma
+// CHECK-SAME: params = [#tile.buffer_param<name = "A", dtype = f16, shape = [?, ?], access = read>,
+// CHECK-SAME: #tile.buffer_param<name = "X", dtype = f32, shape = [4, 8, 16, 32, 64], access = read>,
+// CHECK-SAME: #tile.dim_param<name = "A.dim0", buffer = "A", dim = 0>,
+// CHECK-SAME: #tile.dim_param<name = "A.dim1", buffer = "A", dim = 1>,
+// CHECK-SAME: #tile.tensor_map_param<name = "A.tma0", buffer = "A", box = [128, 64], swizzle = 128>,
+// CHECK-SAME: #tile.tensor_map_param<name = "A.tma1", buffer = "A", box = [256, 1], swizzle = 0>,
+// CHECK-SAME: #tile.tensor_map_param<name = "X.tma2", buffer = "X", box = [1, 2, 4, 8, 16], swizzle = 32>,
+// CHECK-SAME: #tile.tensor_map_param<name = "X.tma3", buffer = "X", box = [4, 8, 16, 32, 16], swizzle = 64>]>]
+module attributes {gpu.container_module} {
+  gpu.module @tma attributes {tile.kernels = [
+    #tile.launch<name = "tma", block = [384, 1, 1],
+                 grid = [#tile.grid_rule<ceildiv "A"[0] by 128>],
+                 dynamic_shared_memory = 196608,
+                 params = [#tile.buffer_param<name = "A", dtype = f16, shape = [?, ?], access = read>,
+                           #tile.buffer_param<name = "X", dtype = f32, shape = [4, 8, 16, 32, 64], access = read>,
+                           #tile.dim_param<name = "A.dim0", buffer = "A", dim = 0>,
+                           #tile.dim_param<name = "A.dim1", buffer = "A", dim = 1>,
+                           #tile.tensor_map_param<name = "A.tma0", buffer = "A", box = [128, 64], swizzle = 128>,
+                           #tile.tensor_map_param<swizzle = 0, box = [256, 1], buffer = "A", name = "A.tma1">,
+                           #tile.tensor_map_param<name = "X.tma2", buffer = "X", box = [1, 2, 4, 8, 16], swizzle = 32>,
+                           #tile.tensor_map_param<name = "X.tma3", buffer = "X", box = [4, 8, 16, 32, 16], swizzle = 64>]>]} {
+  }
+}

@@ -35,6 +35,10 @@ void populateTileReduceToGPUPatterns(lowering::KernelLowering &lowering,
 /// tile.gemm and tile.gemm_prefetch: ldmatrix and mma.sync.
 void populateTileGemmToGPUPatterns(lowering::KernelLowering &lowering,
                                    RewritePatternSet &patterns);
+/// The sm_90a family: TMA copies, mbarriers, tile.gemm async and
+/// tile.gemm_wait (wgmma), tile.warp_specialize (setmaxnreg roles).
+void populateTileHopperToGPUPatterns(lowering::KernelLowering &lowering,
+                                     RewritePatternSet &patterns);
 /// tile.print: gpu.printf from the chosen block and thread or warp.
 void populateTilePrintToGPUPatterns(lowering::KernelLowering &lowering,
                                     RewritePatternSet &patterns);

@@ -76,10 +76,53 @@ static LogicalResult verifyGemmOperands(Operation *op, BufferType a,
     return op->emitOpError("expected M, N, K multiples of 16, 8, 16 (one "
                            "m16n8k16 MMA), but got ")
            << m << ", " << n << ", " << k;
-  if (c.getLayout() && !isa<MmaLayoutAttr>(c.getLayout()))
-    return op->emitOpError("expected the accumulator to have a #tile.mma "
-                           "layout, but got ")
+  if (c.getLayout() && !isa<MmaLayoutAttr, WgmmaLayoutAttr>(c.getLayout()))
+    return op->emitOpError("expected the accumulator to have a #tile.mma or "
+                           "#tile.wgmma layout, but got ")
            << c.getLayout();
+  return success();
+}
+
+/// The warpgroup MMA form: a #tile.wgmma accumulator of A and B tiles in
+/// #tile.nvmma panels that wgmma descriptors can address.
+static LogicalResult verifyWarpgroupGemm(GemmOp op) {
+  BufferType a = op.getAType(), b = op.getBType(), c = op.getCType();
+  if (!isa_and_nonnull<WgmmaLayoutAttr>(c.getLayout()))
+    return op.emitOpError("expected an async gemm's accumulator to have a "
+                          "#tile.wgmma layout, but got ")
+           << c;
+  if (!a.isShared() || !isa_and_nonnull<NvmmaLayoutAttr>(a.getLayout()) ||
+      !isa_and_nonnull<NvmmaLayoutAttr>(b.getLayout()))
+    return op.emitOpError("expected an async gemm's A and B to be shared "
+                          "tiles with a #tile.nvmma layout, but got ")
+           << a << " and " << b;
+  if (op.getTransposeA())
+    return op.emitOpError("expected an async gemm without transpose_a (a "
+                          "K-major A); a K x M A is not supported yet");
+  if (op.getPrefetched() || op.getNextA())
+    return op.emitOpError("expected no operand prefetch on an async gemm "
+                          "(wgmma reads shared memory itself)");
+  // A K-major operand is read in 16-element K steps within a panel, so its
+  // panels must hold whole steps; an MN-major B's panel rows are its N.
+  for (BufferType operand : {a, b}) {
+    auto nvmma = cast<NvmmaLayoutAttr>(operand.getLayout());
+    if (nvmma.getSwizzle() != 128)
+      return op.emitOpError("expected #tile.nvmma<swizzle = 128> operands "
+                            "(the only swizzle the wgmma lowering emits "
+                            "yet), but got ")
+             << nvmma;
+  }
+  // An MN-major B is split between warpgroups along N by whole 64-column
+  // panels (the lowering's descriptor steps panels, not columns).
+  auto wgmma = cast<WgmmaLayoutAttr>(c.getLayout());
+  int64_t cols = c.getDimSize(1) / wgmma.getWarpgroupsN();
+  int64_t panelColumns = 128 / getElementByteWidth(b.getElementType());
+  if (!op.getTransposeB() && wgmma.getWarpgroupsN() > 1 &&
+      cols % panelColumns != 0)
+    return op.emitOpError("expected each warpgroup's columns to be a "
+                          "multiple of ")
+           << panelColumns << " (a 128-byte panel of the N-major B) for "
+           << wgmma << ", but got " << cols;
   return success();
 }
 
@@ -185,6 +228,8 @@ LogicalResult GemmOp::verify() {
                                 getTransposeA(), getTransposeB(),
                                 /*registerA=*/true)))
     return failure();
+  if (getAsync())
+    return verifyWarpgroupGemm(*this);
   if (!getNextA() != !getNextB() || !getNextA() != !getWaitPending())
     return emitOpError("expected `then wait N prefetch %a, %b` with both "
                        "next operands and the wait count, or none of them");

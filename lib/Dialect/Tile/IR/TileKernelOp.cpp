@@ -115,6 +115,9 @@ ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
       parser.parseKeyword("threads") || parser.parseLParen() ||
       parser.parseInteger(threads) || parser.parseRParen())
     return failure();
+  if (succeeded(parser.parseOptionalKeyword("warp_specialized")))
+    result.addAttribute(getWarpSpecializedAttrName(result.name),
+                        builder.getUnitAttr());
 
   // Divisibility promises: `divisible(%A[1] by 8, ...)`.
   SmallVector<Attribute> divisibility;
@@ -238,6 +241,8 @@ void KernelOp::print(OpAsmPrinter &p) {
                             p << ", " << extent.getDivisor() << ')';
                         });
   p << "] threads(" << getThreads() << ')';
+  if (getWarpSpecialized())
+    p << " warp_specialized";
   if (std::optional<ArrayAttr> promises = getDivisibility()) {
     p << " divisible(";
     llvm::interleaveComma(promises->getAsRange<DivisibilityAttr>(), p,
@@ -267,8 +272,8 @@ void KernelOp::print(OpAsmPrinter &p) {
   p.printOptionalAttrDictWithKeyword(
       (*this)->getAttrs(),
       {getSymNameAttrName(), getFunctionTypeAttrName(), getParamNamesAttrName(),
-       getGridAttrName(), getThreadsAttrName(), getDivisibilityAttrName(),
-       getRequirementsAttrName()});
+       getGridAttrName(), getThreadsAttrName(), getWarpSpecializedAttrName(),
+       getDivisibilityAttrName(), getRequirementsAttrName()});
   p << ' ';
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false,
                 /*printBlockTerminators=*/false);
@@ -375,6 +380,11 @@ LogicalResult KernelOp::verify() {
   if (threads < 32 || threads > 1024 || threads % 32 != 0)
     return emitOpError("expected threads to be a multiple of 32 from 32 to "
                        "1024, but got ")
+           << threads;
+  if (getWarpSpecialized() && (threads % 128 != 0 || threads < 256))
+    return emitOpError("expected a warp_specialized kernel to have a "
+                       "multiple of 128 threads, at least 256 (a producer "
+                       "warpgroup and compute warpgroups), but got ")
            << threads;
 
   if (std::optional<int64_t> panel = getRasterPanel()) {
@@ -506,8 +516,9 @@ LogicalResult KernelOp::verifyRegions() {
           grew |= rowValues.insert(operand).second;
     });
   }
-  // Every other fragment must be spread evenly over the block's threads.
-  int64_t threads = getThreads();
+  // Every other fragment must be spread evenly over the threads that
+  // compute.
+  int64_t threads = getComputeThreads();
   WalkResult result = walk([&](AllocFragmentOp alloc) {
     BufferType type = alloc.getResult().getType();
     int64_t numElements = type.getNumElements();
@@ -520,16 +531,18 @@ LogicalResult KernelOp::verifyRegions() {
         numElements % threads != 0) {
       alloc.emitOpError("expected the fragment's ")
           << numElements << " elements to be a multiple of the kernel's "
-          << threads << " threads";
+          << threads
+          << (getWarpSpecialized() ? " compute threads" : " threads");
       return WalkResult::interrupt();
     }
     // The layout's rules for this thread count (its type verified the
     // others).
     if (auto layout =
             dyn_cast_or_null<FragmentLayoutAttrInterface>(type.getLayout());
-        layout && failed(layout.verifyShape([&] { return alloc.emitOpError(); },
-                                            type.getShape(),
-                                            type.getElementType(), threads)))
+        layout && failed(layout.verifyShape(
+                      [&] { return alloc.emitOpError(); }, type.getShape(),
+                      type.getElementType(),
+                      isa<WgmmaLayoutAttr>(layout) ? getThreads() : threads)))
       return WalkResult::interrupt();
     return WalkResult::advance();
   });

@@ -172,6 +172,29 @@ LogicalResult DimParamAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
+LogicalResult
+TensorMapParamAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                           StringRef name, StringRef buffer,
+                           ArrayRef<int64_t> box, int64_t swizzle) {
+  if (failed(verifyName(emitError, "a parameter name", name)) ||
+      failed(verifyName(emitError, "a buffer parameter", buffer)))
+    return failure();
+  // TMA's limits (cuTensorMapEncodeTiled): 1 to 5 dimensions, 1 to 256
+  // elements per box dimension.
+  if (box.empty() || box.size() > 5)
+    return emitError() << "expected a box of 1 to 5 dimensions, but got "
+                       << box.size();
+  for (int64_t extent : box)
+    if (extent < 1 || extent > 256)
+      return emitError() << "expected box extents from 1 to 256, but got "
+                         << extent;
+  if (swizzle != 0 && swizzle != 32 && swizzle != 64 && swizzle != 128)
+    return emitError() << "expected a swizzle of 0, 32, 64 or 128 bytes, but "
+                          "got "
+                       << swizzle;
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Grid and launch contract
 //===----------------------------------------------------------------------===//
@@ -301,10 +324,13 @@ LogicalResult LaunchAttr::verify(function_ref<InFlightDiagnostic()> emitError,
       paramName = scalar.getName();
     else if (auto dim = dyn_cast<DimParamAttr>(param))
       paramName = dim.getName();
+    else if (auto map = dyn_cast<TensorMapParamAttr>(param))
+      paramName = map.getName();
     else
       return emitError() << "expected params[" << i
-                         << "] to be a #tile.buffer_param, #tile.scalar_param "
-                            "or #tile.dim_param, but got "
+                         << "] to be a #tile.buffer_param, #tile.scalar_param, "
+                            "#tile.dim_param or #tile.tensor_map_param, but "
+                            "got "
                          << param;
     auto [it, inserted] = indices.try_emplace(paramName, i);
     if (!inserted)
@@ -357,6 +383,23 @@ LogicalResult LaunchAttr::verify(function_ref<InFlightDiagnostic()> emitError,
         return emitError() << "expected a dim parameter for dimension " << d
                            << " of '" << buffer.getName()
                            << "' (dynamic), but there is none";
+  }
+
+  // A tensor map's box has one extent per dimension of its buffer.
+  for (auto [i, param] : llvm::enumerate(params)) {
+    auto map = dyn_cast<TensorMapParamAttr>(param);
+    if (!map)
+      continue;
+    std::string what =
+        ("params[" + Twine(i) + "] ('" + map.getName() + "')").str();
+    FailureOr<BufferParamAttr> buffer = sizes.check(what, map.getBuffer(), 0);
+    if (failed(buffer))
+      return failure();
+    if (buffer->getShape().size() != map.getBox().size())
+      return emitError() << "expected " << what << " to have a box of rank "
+                         << buffer->getShape().size() << " (that of '"
+                         << map.getBuffer() << "'), but got rank "
+                         << map.getBox().size();
   }
 
   for (auto [i, relation] : llvm::enumerate(contract)) {

@@ -97,6 +97,12 @@ LogicalResult AllocSharedOp::verify() {
     return emitOpError("expected an offset that is a non-negative multiple "
                        "of ")
            << kSharedAlignment << " bytes, but got " << *offset;
+  if (isa_and_nonnull<NvmmaLayoutAttr>(type.getLayout()) &&
+      *offset % kNvmmaAlignment != 0)
+    return emitOpError("expected the offset of a #tile.nvmma tile to be a "
+                       "multiple of ")
+           << kNvmmaAlignment << " bytes (the swizzle's period), but got "
+           << *offset;
   int64_t bytes =
       type.getNumElements() * getElementByteWidth(type.getElementType());
   if (*offset > kMaxSharedMemoryBytes - bytes)
@@ -115,7 +121,7 @@ LogicalResult AllocFragmentOp::verify() {
   // (a #tile.slice holds row slots, fewer than its parent's registers).
   if (isa_and_nonnull<SliceLayoutAttr>(type.getLayout()))
     return success();
-  int64_t threads = (*this)->getParentOfType<KernelOp>().getThreads();
+  int64_t threads = (*this)->getParentOfType<KernelOp>().getComputeThreads();
   if (threads < 1)
     return success(); // The kernel reports its thread count.
   int64_t perThread = llvm::divideCeil(type.getNumElements(), threads);
@@ -177,6 +183,25 @@ LogicalResult CopyOp::verify() {
       (!source.isGlobal() || !dest.isShared() || sourceElement != destElement))
     return emitOpError("expected an async copy from a global buffer to a "
                        "shared tile of the same element type");
+  if (static_cast<bool>(getBarriers()) != static_cast<bool>(getBarrierIndex()))
+    return emitOpError("expected mbarriers and an index into them together "
+                       "(barrier(%bars[%i] : type)), but got ")
+           << (getBarriers() ? "no index" : "no mbarriers");
+  if (getBarriers()) {
+    if (!getAsync())
+      return emitOpError("expected `async` on a copy that completes on an "
+                         "mbarrier (a TMA copy)");
+    if (!isa_and_nonnull<NvmmaLayoutAttr>(dest.getLayout()))
+      return emitOpError("expected a TMA copy's destination to have a "
+                         "#tile.nvmma layout, but got ")
+             << dest;
+    if (!isa<BlockArgument>(getSource()) ||
+        !isa<KernelOp>(getSource().getParentBlock()->getParentOp()))
+      return emitOpError("expected a TMA copy to read a kernel parameter "
+                         "(its tensor map is encoded at launch)");
+    if (failed(detail::verifyMbarriers(*this, getBarriers().getType())))
+      return failure();
+  }
 
   // A tile operand without offsets is the whole tile.
   ArrayRef<int64_t> tileShape = getTileShape();
@@ -187,7 +212,7 @@ LogicalResult CopyOp::verify() {
   // The code a global copy unrolls per thread: its elements, each a masked
   // access at the tensor's edge.
   auto kernel = (*this)->getParentOfType<KernelOp>();
-  if (kernel && kernel.getThreads() >= 1 &&
+  if (kernel && kernel.getThreads() >= 1 && !isTma() &&
       (source.isGlobal() || dest.isGlobal())) {
     int64_t perThread = llvm::divideCeil(ShapedType::getNumElements(tileShape),
                                          kernel.getThreads());

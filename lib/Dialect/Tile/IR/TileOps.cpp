@@ -11,6 +11,7 @@
 //   TileComputeOps.cpp     gemm, gemm_prefetch and the reductions
 //   TileParallelOps.cpp    tile.parallel, its element accesses (load, store)
 //                          and tile.print
+//   TileHopperOps.cpp      mbarriers, gemm_wait and warp_specialize (sm_90a)
 //
 //===----------------------------------------------------------------------===//
 

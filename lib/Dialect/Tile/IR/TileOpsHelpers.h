@@ -22,6 +22,9 @@ std::string formatShape(ArrayRef<int64_t> shape);
 /// N`): at most as many groups as a pipeline has in flight.
 LogicalResult verifyPendingGroups(Operation *op, int64_t pending);
 
+/// An mbarrier operand: a 1-D shared tile of i64, one mbarrier each.
+LogicalResult verifyMbarriers(Operation *op, Type type);
+
 /// Checks the launch contract (`requires`) of a kernel whose parameters
 /// are verified: each relation, repeats, and relations that never hold.
 LogicalResult verifyKernelContract(KernelOp op);

@@ -74,15 +74,33 @@ struct TileAssignLayoutsPass
   /// Shared tiles that tile.gemm reads with ldmatrix get #tile.swizzle
   /// (when their rows span more than one 16-byte chunk), and so do the
   /// stages viewed from them.
+  ///
+  /// In a warp-specialized kernel (sm_90a) they get #tile.nvmma<swizzle =
+  /// 128> instead: the panels TMA writes and wgmma descriptors read.
   void swizzleGemmOperands(KernelOp kernel) {
-    auto swizzle = SwizzleLayoutAttr::get(&getContext(), /*staging=*/false);
+    Attribute swizzle =
+        kernel.getWarpSpecialized()
+            ? Attribute(NvmmaLayoutAttr::get(&getContext(), 128))
+            : Attribute(
+                  SwizzleLayoutAttr::get(&getContext(), /*staging=*/false));
     kernel.walk([&](GemmOp gemm) {
       for (Value operand : {gemm.getA(), gemm.getB()}) {
         Value root = operand;
         while (auto stage = root.getDefiningOp<StageOp>())
           root = stage.getSource();
-        if (canSwizzle(root))
-          setLayoutWithStages(root, swizzle);
+        if (!canSwizzle(root))
+          continue;
+        if (auto nvmma = dyn_cast<NvmmaLayoutAttr>(swizzle)) {
+          auto type = cast<BufferType>(root.getType());
+          if (failed(nvmma.verifyShape(
+                  [&] {
+                    return gemm.emitOpError("cannot lay out an operand "
+                                            "for wgmma: ");
+                  },
+                  type.getShape(), type.getElementType())))
+            return signalPassFailure();
+        }
+        setLayoutWithStages(root, swizzle);
       }
     });
   }
@@ -182,6 +200,25 @@ struct TileAssignLayoutsPass
       Value leader = groups.getLeaderValue(gemm.getC());
       BufferType c = gemm.getCType();
       Attribute layout = c.getLayout();
+      if (!layout && kernel.getWarpSpecialized()) {
+        // sm_90a: each compute warpgroup owns whole 64-row blocks of the
+        // accumulator, one wgmma of the full N per block and K step.
+        unsigned groupsM = kernel.getComputeThreads() / 128;
+        auto wgmma = WgmmaLayoutAttr::get(&getContext(), groupsM, 1);
+        if (gemm.getAType().isFragment() ||
+            !fitsShape(wgmma, c.getShape(), c.getElementType(),
+                       kernel.getThreads())) {
+          gemm.emitOpError("cannot give its ")
+              << c.getDimSize(0) << "x" << c.getDimSize(1)
+              << " accumulator the wgmma layout " << wgmma
+              << " of the kernel's compute warpgroups (rows a multiple of "
+              << 64 * groupsM
+              << ", N a multiple of 8 up to 256, A in shared memory)";
+          failedGemm = true;
+          return;
+        }
+        layout = wgmma;
+      }
       if (!layout && rowWarpGroups.contains(leader)) {
         layout = MmaLayoutAttr::get(&getContext(), warps, 1);
         if (!fitsShape(cast<MmaLayoutAttr>(layout), c.getShape(),

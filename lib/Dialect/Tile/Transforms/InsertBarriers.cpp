@@ -134,6 +134,10 @@ void insertBarriers(KernelOp kernel) {
   kernel.walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (op == kernel.getOperation())
       return WalkResult::advance();
+    // The roles of a warp-specialized kernel meet through mbarriers, which
+    // their initialization makes visible itself.
+    if (isa<WarpSpecializeOp, MbarrierInitOp>(op))
+      return WalkResult::skip();
     auto loop = dyn_cast<ParallelOp>(op);
     if (loop) {
       if (needsBarrierAfter(op)) {

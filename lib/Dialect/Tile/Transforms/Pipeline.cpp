@@ -356,7 +356,7 @@ LogicalResult LoopPipeliner::run() {
     Value nextB = stageView(gemm.getB(), next);
     GemmOp::create(builder, gemm.getLoc(), a, b, gemm.getC(),
                    gemm.getTransposeB(), gemm.getTransposeA(),
-                   gemm.getClearAccum(), /*prefetched=*/true,
+                   gemm.getClearAccum(), /*prefetched=*/true, /*async=*/false,
                    builder.getI64IntegerAttr(stages - 2), nextA, nextB);
     gemm.erase();
   } else {
@@ -383,7 +383,11 @@ struct TilePipelinePass
   void runOnOperation() override {
     SmallVector<scf::ForOp> loops;
     getOperation().walk([&](scf::ForOp loop) {
-      if (loop->hasAttr(kNumStagesAttrName))
+      // A warp-specialized kernel's loops get their mbarrier pipeline from
+      // tile-warp-specialize, after tile-assign-layouts.
+      auto kernel = loop->getParentOfType<KernelOp>();
+      if (loop->hasAttr(kNumStagesAttrName) &&
+          !(kernel && kernel.getWarpSpecialized()))
         loops.push_back(loop);
     });
     for (scf::ForOp loop : loops) {

@@ -78,9 +78,14 @@ int64_t planTiles(KernelOp kernel) {
              offset < other.end && other.offset < offset + bytes;
     };
     // The last candidate is past every placed tile, so one always fits.
+    // #tile.nvmma panels start at multiples of the 128-byte swizzle's
+    // 1024-byte period (the hardware takes the pattern from the address).
+    int64_t alignment = isa_and_nonnull<NvmmaLayoutAttr>(type.getLayout())
+                            ? kNvmmaAlignment
+                            : kSharedAlignment;
     SmallVector<int64_t> candidates = {0};
     for (const Placed &other : placed)
-      candidates.push_back(alignTo(other.end, kSharedAlignment));
+      candidates.push_back(alignTo(other.end, alignment));
     llvm::sort(candidates);
     int64_t offset = *llvm::find_if(candidates, [&](int64_t candidate) {
       return llvm::none_of(placed, [&](const Placed &other) {

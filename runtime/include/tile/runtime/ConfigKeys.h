@@ -209,6 +209,10 @@ inline constexpr BoolKey stagedEpilogue{
     "staged_epilogue", false, "staged-epilogue",
     "run the epilogue as a loop over the accumulator staged in shared "
     "memory"};
+inline constexpr BoolKey warpSpecialized{
+    "warp_specialized", false, "warp-specialized",
+    "sm_90a: a TMA producer warpgroup and wgmma compute warpgroups (threads "
+    "= 128 x (1 + block_m / 64)); needs --chip=sm_90a"};
 } // namespace gemm
 
 /// bias_gelu: C = gelu(C + bias) in place.

@@ -106,7 +106,22 @@ struct KernelVariant {
   KernelConfig config;
   std::string cubinPath;
   std::string manifestPath;
+  /// The chip the cubin was built for ("sm_90", "sm_90a"); empty in an
+  /// index that does not say.
+  std::string chip;
 };
+
+/// Whether a cubin built for `kernelChip` runs on a device of `deviceChip`
+/// (Device::chip(), e.g. "sm_90"): an arch-specific "sm_90a" cubin only on
+/// that compute capability, any other on the same major version with at
+/// least its minor one (cubins carry no PTX to recompile). An unknown
+/// (empty) kernel chip is assumed to run.
+bool chipRunsOn(const std::string &kernelChip, const std::string &deviceChip);
+
+/// Removes the variants whose cubins cannot run on `deviceChip`
+/// (chipRunsOn); returns how many it removed.
+size_t removeVariantsNotRunningOn(std::vector<KernelVariant> &variants,
+                                  const std::string &deviceChip);
 
 /// The kernel folder: $TILE_KERNEL_DIR when set and not empty, else
 /// `fallback`.

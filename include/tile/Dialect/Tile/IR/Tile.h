@@ -48,6 +48,9 @@ constexpr int64_t kMaxSharedMemoryBytes = 227 * 1024;
 /// Alignment of each shared tile (and reduction scratch) in the kernel's
 /// dynamic shared memory: its offset (tile.alloc_shared's `offset`).
 constexpr int64_t kSharedAlignment = 128;
+/// The alignment of a #tile.nvmma tile: the 1024-byte period of the
+/// 128-byte swizzle, from which TMA and wgmma take the pattern.
+constexpr int64_t kNvmmaAlignment = 1024;
 /// The kernel's bytes of dynamic shared memory for its tiles, a discardable
 /// I64 attribute of tile.kernel that -tile-plan-shared-memory writes.
 constexpr const char *kSharedMemoryBytesAttrName = "tile.shared_memory_bytes";

@@ -114,6 +114,35 @@ def Tile_DimParamAttr : Tile_Attr<"DimParam", "dim_param"> {
   let genVerifyDecl = 1;
 }
 
+def Tile_TensorMapParamAttr : Tile_Attr<"TensorMapParam", "tensor_map_param"> {
+  let summary = "a TMA tensor-map parameter of a launch description";
+  let description = [{
+    A `CUtensorMap` of buffer parameter `buffer` that the runtime encodes
+    at launch (`cuTensorMapEncodeTiled`, from the buffer's pointer, sizes
+    and strides) and passes as a 128-byte, 64-byte aligned grid-constant
+    parameter after the dim parameters: `box` is the tile one TMA copy
+    moves (in the buffer's dimension order, the last at most `swizzle`
+    bytes), `swizzle` the bytes of its swizzle pattern (0, 32, 64 or 128).
+    The conversion names it `<buffer>.tma<i>`.
+
+    Example:
+
+    ```mlir
+    #tile.tensor_map_param<name = "A.tma0", buffer = "A", box = [128, 64], swizzle = 128>
+    ```
+
+    In the manifest: `{"name": "A.tma0", "kind": "tensor_map", "buffer":
+    "A", "box": [128, 64], "swizzle": 128}`.
+  }];
+  let parameters = (ins StringRefParameter<"the parameter's name">:$name,
+                        StringRefParameter<"the buffer parameter">:$buffer,
+                        Tile_ListParameter<"int64_t", "elements per "
+                          "dimension of one box">:$box,
+                        AttrParameter<"int64_t", "swizzle bytes">:$swizzle);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Grid and launch contract
 //===----------------------------------------------------------------------===//
@@ -205,7 +234,8 @@ def Tile_LaunchAttr : Tile_Attr<"Launch", "launch"> {
     `dynamic_shared_memory` to launch with, the `params` in the order of
     the kernel function's arguments (`#tile.buffer_param` and
     `#tile.scalar_param` in the kernel's order, then one
-    `#tile.dim_param` per dynamic size) and the launch `contract`
+    `#tile.dim_param` per dynamic size, then the `#tile.tensor_map_param`s
+    of a TMA kernel) and the launch `contract`
     (`#tile.size_relation`s, the manifest's `"requires"`; not printed when
     empty).
 
@@ -243,8 +273,8 @@ def Tile_LaunchAttr : Tile_Attr<"Launch", "launch"> {
                           "dimension">:$grid,
                         AttrParameter<"int64_t", "bytes">:$dynamic_shared_memory,
                         Tile_ListParameter<"::mlir::Attribute",
-                          "#tile.buffer_param, #tile.scalar_param or "
-                          "#tile.dim_param">:$params,
+                          "#tile.buffer_param, #tile.scalar_param, "
+                          "#tile.dim_param or #tile.tensor_map_param">:$params,
                         Tile_ListParameter<"SizeRelationAttr", "the launch "
                           "contract">:$contract);
   let assemblyFormat = "`<` struct(params) `>`";

@@ -63,6 +63,12 @@ def Tile_KernelOp : Tile_Op<"kernel", [
     that exclude each other, a size below 0) and ones that say nothing new
     (a size compared with itself, a relation stated twice).
 
+    `warp_specialized` (`sm_90a`) makes the first warpgroup a producer: it
+    issues the TMA copies of the kernel's pipelined loops while the other
+    warpgroups compute (`tile-warp-specialize`). Fragments are spread over
+    the compute threads (`threads - 128`); `threads` is a multiple of 128
+    of at least 256.
+
     The kernel name must be a PTX identifier that LLVM's NVPTX back end can
     print: a letter followed by letters, digits, `_` and `$`, or `_` or `$`
     followed by at least one of those; `WARP_SZ` (PTX), `vprintf` and names
@@ -104,6 +110,7 @@ def Tile_KernelOp : Tile_Op<"kernel", [
                        TypedArrayAttrBase<Tile_GridExtentAttr,
                                           "grid extents">:$grid,
                        I64Attr:$threads,
+                       UnitAttr:$warp_specialized,
                        OptionalAttr<I64Attr>:$raster_panel,
                        OptionalAttr<TypedArrayAttrBase<Tile_DivisibilityAttr,
                                     "size divisibility promises">>:$divisibility,
@@ -130,6 +137,11 @@ def Tile_KernelOp : Tile_Op<"kernel", [
     }
     StringRef getParamName(unsigned i) {
       return ::llvm::cast<StringAttr>(getParamNames()[i]).getValue();
+    }
+    /// The threads that compute: all of them, or all but the producer
+    /// warpgroup of a warp-specialized kernel.
+    int64_t getComputeThreads() {
+      return getThreads() - (getWarpSpecialized() ? 128 : 0);
     }
     /// The number that dimension `dim` of parameter `param` is promised to
     /// be a multiple of (`divisible`); 1 without a promise.
@@ -272,6 +284,15 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
     `tile.async_commit` closes; `tile.async_wait` makes it visible.
     `tile-pipeline` produces these from pipelined loops.
 
+    `async ... barrier(%bars[%i])` (global -> a `#tile.nvmma` shared tile,
+    `sm_90a`) is a TMA copy issued by the calling thread alone: one
+    `cp.async.bulk.tensor` per panel of the tile through a tensor map of the
+    global buffer (a `tensor_map` kernel parameter the runtime encodes at
+    launch), completing on mbarrier `%i` of `%bars` with the tile's bytes
+    (`tile.mbarrier_arrive ... expect_tx` announces them). The hardware
+    zero-fills the elements outside the tensor, and counts them.
+    `tile-warp-specialize` produces these.
+
     Lowering: the tile is cut into chunks following the fragment's layout
     (or a 16-byte row-major distribution for shared tiles); each thread
     moves its chunks with one 128-bit access where the chunk is inside the
@@ -288,17 +309,30 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
                        Variadic<Index>:$sourceOffsets,
                        Arg<Tile_Buffer, "", [MemWrite]>:$dest,
                        Variadic<Index>:$destOffsets,
-                       UnitAttr:$async);
+                       UnitAttr:$async,
+                       Arg<Optional<Tile_Buffer>, "", [MemWrite]>:$barriers,
+                       Optional<Index>:$barrierIndex);
   let assemblyFormat = [{
     (`async` $async^)? $source (`[` $sourceOffsets^ `]`)? `to` $dest (`[` $destOffsets^ `]`)?
+    (`barrier` `(` $barriers^ `[` $barrierIndex `]` `:` qualified(type($barriers)) `)`)?
     attr-dict `:` qualified(type($source)) `to` qualified(type($dest))
   }];
   let hasVerifier = 1;
+  let builders = [
+    OpBuilder<(ins "Value":$source, "ValueRange":$sourceOffsets,
+                   "Value":$dest, "ValueRange":$destOffsets,
+                   CArg<"bool", "false">:$async), [{
+      build($_builder, $_state, source, sourceOffsets, dest, destOffsets,
+            async, /*barriers=*/Value(), /*barrierIndex=*/Value());
+    }]>
+  ];
   let extraClassDeclaration = [{
     BufferType getSourceType() { return ::llvm::cast<BufferType>(getSource().getType()); }
     BufferType getDestType() { return ::llvm::cast<BufferType>(getDest().getType()); }
     /// The shape of the tile that is copied.
     ArrayRef<int64_t> getTileShape();
+    /// Whether the copy is a TMA copy completing on an mbarrier.
+    bool isTma() { return static_cast<bool>(getBarriers()); }
   }];
 }
 
@@ -517,10 +551,21 @@ def Tile_GemmOp : Tile_Op<"gemm", [
     and in the body of each loop around it (for the loop's next
     iteration). N is at most 16, as in `tile.async_wait`.
 
+    On `sm_90a`, an accumulator in the `#tile.wgmma` layout with A and B
+    in `#tile.nvmma` shared tiles is computed by warpgroup MMA. `async`
+    (written by `tile-warp-specialize`) then only issues the product: one
+    `wgmma.mma_async` per 64-row block and 16-wide K step after a
+    `wgmma.fence`, closed by one `wgmma.commit_group`; `clear_accum`
+    becomes scale-d = 0 on the first K step. The accumulator must not be
+    read, and its shared tiles not rewritten, before a `tile.gemm_wait`
+    that leaves fewer groups pending
+    ([PTX ISA: wgmma](https://docs.nvidia.com/cuda/parallel-thread-execution/#asynchronous-warpgroup-level-matrix-instructions)).
+
     Example:
 
     ```mlir
     tile.gemm %As, %Bs, %acc : !tile.buffer<128x32xf16, shared>, !tile.buffer<32x128xf16, shared>, !tile.buffer<128x128xf32, fragment>
+    tile.gemm async %As, %Bs, %acc : !tile.buffer<128x64xf16, shared, #tile.nvmma<swizzle = 128>>, !tile.buffer<64x256xf16, shared, #tile.nvmma<swizzle = 128>>, !tile.buffer<128x256xf32, fragment, #tile.wgmma<warpgroups = [2, 1]>>
     tile.gemm %A1, %B1, %acc prefetched then wait 1 prefetch %A2, %B2 : !tile.buffer<128x32xf16, shared>, !tile.buffer<32x128xf16, shared>, !tile.buffer<128x128xf32, fragment>
     tile.gemm %P, %Vs, %O : !tile.buffer<64x64xf16, fragment>, !tile.buffer<64x128xf16, shared>, !tile.buffer<64x128xf32, fragment>
     ```
@@ -532,11 +577,12 @@ def Tile_GemmOp : Tile_Op<"gemm", [
                        UnitAttr:$transpose_a,
                        UnitAttr:$clear_accum,
                        UnitAttr:$prefetched,
+                       UnitAttr:$async,
                        OptionalAttr<ConfinedAttr<I64Attr, [IntNonNegative]>>:$wait_pending,
                        Arg<Optional<Tile_Buffer>, "", [MemRead]>:$next_a,
                        Arg<Optional<Tile_Buffer>, "", [MemRead]>:$next_b);
   let assemblyFormat = [{
-    $a `,` $b `,` $c (`prefetched` $prefetched^)?
+    (`async` $async^)? $a `,` $b `,` $c (`prefetched` $prefetched^)?
     (`then` `wait` $wait_pending `prefetch` $next_a^ `,` $next_b)?
     attr-dict `:` qualified(type($a)) `,` qualified(type($b))
     `,` qualified(type($c))
@@ -545,7 +591,7 @@ def Tile_GemmOp : Tile_Op<"gemm", [
     OpBuilder<(ins "Value":$a, "Value":$b, "Value":$c, "bool":$transposeB,
                    "bool":$transposeA, "bool":$clearAccum), [{
       build($_builder, $_state, a, b, c, transposeB, transposeA, clearAccum,
-            /*prefetched=*/false, /*wait_pending=*/nullptr,
+            /*prefetched=*/false, /*async=*/false, /*wait_pending=*/nullptr,
             /*next_a=*/Value(), /*next_b=*/Value());
     }]>
   ];
@@ -788,5 +834,7 @@ def Tile_StoreOp : Tile_Op<"store", [
   }];
   let hasVerifier = 1;
 }
+
+include "tile/Dialect/Tile/IR/TileHopperOps.td"
 
 #endif // TILE_DIALECT_TILE_IR_TILEOPS_TD

@@ -117,6 +117,91 @@ def TilePipeline : Pass<"tile-pipeline", "ModuleOp"> {
   let dependentDialects = ["::mlir::scf::SCFDialect"];
 }
 
+def TileWarpSpecialize : Pass<"tile-warp-specialize", "ModuleOp"> {
+  let summary = "split a warp-specialized kernel's pipelined GEMM loop into "
+                "a TMA producer and wgmma compute warpgroups";
+  let description = [{
+    In each `warp_specialized` kernel (`sm_90a`), rewrites the loop marked
+    `tile.num_stages = S`, whose body copies global tiles into `#tile.nvmma`
+    shared tiles and multiplies them with one `tile.gemm` into a
+    `#tile.wgmma` accumulator (`tile-assign-layouts` gives both layouts),
+    into an mbarrier pipeline of `S` stages split between the roles
+    (`tile.warp_specialize`):
+
+    - each copied tile gets `S` stages; `full` and `empty` hold one
+      mbarrier per stage (`full` completes when the stage's TMA bytes have
+      landed, `empty` when every compute thread is done with it);
+    - the producer (one thread) runs the loop, and in iteration `i` waits
+      for `empty[i mod S]` with parity `(i / S + 1) mod 2` (a fresh
+      barrier passes at once), announces the stage's bytes on `full[i mod
+      S]` and issues the copies as TMA copies into stage `i mod S`;
+    - the compute warpgroups wait for `full[i mod S]` with parity
+      `(i / S) mod 2`, issue the gemm asynchronously on that stage, wait
+      until one group is pending (so group `i - 1` is done) and, from the
+      second iteration on, release stage `(i - 1) mod S` on `empty`; a
+      final `tile.gemm_wait 0` makes the accumulator readable by the ops
+      after the loop, which move into the compute role;
+    - iteration 0 is peeled: its gemm overwrites the accumulator (wgmma
+      scale-d = 0) in place of the `tile.clear` before the loop, because
+      zeros written by other instructions make ptxas fence the wgmma
+      (C7519); with no K steps (an empty reduction) nothing is copied or
+      waited for and the clear runs instead, so the zeros are stored.
+
+    The loop must run from 0 in steps of 1, its body hold only the copies,
+    the gemm and pure index arithmetic, and the kernel body hold only pure
+    ops, allocations and the accumulator's `tile.clear` before it. Kernels
+    that are not `warp_specialized` are left alone.
+
+    Before (`threads(384) warp_specialized`):
+
+    ```mlir
+    tile.clear %acc : ...
+    scf.for %k = %c0 to %n step %c1 {
+      tile.copy %A[%row, %k0] to %a : ... to !tile.buffer<128x64xf16, shared, #tile.nvmma<swizzle = 128>>
+      tile.copy %B[%k0, %col] to %b : ...
+      tile.gemm %a, %b, %acc : ...
+    } {tile.num_stages = 4 : i64}
+    tile.copy %acc to %C[%row, %col] : ...
+    ```
+
+    After (sketch):
+
+    ```mlir
+    %full = tile.alloc_shared : !tile.buffer<4xi64, shared>
+    %empty = tile.alloc_shared : !tile.buffer<4xi64, shared>
+    %a4 = tile.alloc_shared : !tile.buffer<4x128x64xf16, shared, #tile.nvmma<swizzle = 128>>
+    tile.mbarrier_init %full count(1) : ...
+    tile.mbarrier_init %empty count(256) : ...
+    tile.warp_specialize producer(registers = 40) {
+      scf.for %k = %c0 to %n step %c1 {
+        tile.mbarrier_wait %empty[%s], %pe : ...
+        tile.mbarrier_arrive %full[%s] expect_tx(49152) : ...
+        tile.copy async %A[%row, %k0] to %as barrier(%full[%s] : ...) : ...
+        ...
+      }
+    } compute(registers = 232) {
+      scf.if %any {
+        tile.mbarrier_wait %full[%c0], %c0 : ...
+        tile.gemm async %as0, %bs0, %acc {clear_accum} : ...
+        tile.gemm_wait 1, %acc : ...
+        scf.for %k = %c1 to %n step %c1 {
+          tile.mbarrier_wait %full[%s], %p : ...
+          tile.gemm async %as, %bs, %acc : ...
+          tile.gemm_wait 1, %acc : ...
+          tile.mbarrier_arrive %empty[%sprev] : ...
+        }
+        tile.gemm_wait 0, %acc : ...
+      } else {
+        tile.clear %acc : ...
+      }
+      tile.copy %acc to %C[%row, %col] : ...
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def TilePlanSharedMemory : Pass<"tile-plan-shared-memory", "ModuleOp"> {
   let summary = "give every shared tile and reduction scratch its offset in "
                 "dynamic shared memory";

@@ -307,6 +307,10 @@ public:
   /// Rasterize a 2-D grid in panels of `rows` grid rows for L2 reuse (the
   /// kernel's raster_panel); call before `body`. 0 turns it off.
   void rasterPanel(int64_t rows, SourceLoc loc = {});
+  /// Makes the first warpgroup a TMA producer and the others wgmma compute
+  /// warpgroups (the kernel's `warp_specialized`, sm_90a); call before
+  /// `body`.
+  void warpSpecialized(SourceLoc loc = {});
   /// Promises that dimension `dim` of tensor parameter `tensor` is a
   /// multiple of `divisor` at every launch (the kernel's `divisible`; the
   /// runtime checks it); call before `body`.
@@ -425,6 +429,7 @@ private:
   std::vector<mlir::Type> paramTypes;
   std::vector<std::string> paramNames;
   int64_t raster = 0;
+  bool specialized = false;
   struct Divisibility {
     int param, dim;
     int64_t divisor;

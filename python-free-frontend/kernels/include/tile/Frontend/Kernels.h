@@ -137,6 +137,9 @@ struct GemmConfig {
   /// about a third of the PTX and half the compile time; as fast where two
   /// blocks share an SM, a few percent slower with one block per SM.
   bool stagedEpilogue = config::gemm::stagedEpilogue.defaultValue;
+  /// sm_90a: TMA copies in a producer warpgroup, wgmma in block_m / 64
+  /// compute warpgroups (`_ws`).
+  bool warpSpecialized = config::gemm::warpSpecialized.defaultValue;
 
   /// e.g. gemm_f16_f32_128x128x32_t128_s3 (input, output, tile, threads,
   /// stages[, raster panel][, _nt][, _bias_gelu][, _div8]).
@@ -145,6 +148,9 @@ struct GemmConfig {
   /// the A and B tiles, or the staged accumulator, and the bias), in
   /// bytes: what validate() and tile-tune compare with a block's limit.
   int64_t sharedMemoryBytes() const;
+  /// The chip the configuration needs ("sm_90a" for warpSpecialized), or
+  /// empty when any supported chip runs it.
+  std::string requiredChip() const { return warpSpecialized ? "sm_90a" : ""; }
   /// Throws std::invalid_argument when the generator does not support
   /// this configuration (the field, its value and the limit).
   void validate() const;
@@ -165,6 +171,7 @@ struct GemmConfig {
     visit(config::gemm::epilogue, c.epilogue);
     visit(config::gemm::divisibility, c.divisibility);
     visit(config::gemm::stagedEpilogue, c.stagedEpilogue);
+    visit(config::gemm::warpSpecialized, c.warpSpecialized);
   }
 };
 

@@ -33,6 +33,9 @@ struct Variant {
   /// The shared memory its tiles need at least, in bytes, where the
   /// generator says (GemmConfig::sharedMemoryBytes); 0 otherwise.
   int64_t sharedMemoryBytes = 0;
+  /// The chip it must be compiled for where it needs more than the
+  /// library's (sm_90a for wgmma and TMA); empty: the library's chip.
+  std::string chip = {};
 };
 
 /// A configuration as index.json's "config" object: every field under its

@@ -58,6 +58,10 @@ struct GemmSpaceAxes {
                        blockK = {32, 64}, stages = {2, 3, 4},
                        threads = {128, 256}, rasterPanel = {0, 8},
                        divisibility = {8};
+  /// With true, the sm_90a warp-specialized form of each tile shape too
+  /// (TMA + wgmma; its threads follow from block_m, the threads axis does
+  /// not apply).
+  std::vector<bool> warpSpecialized = {false};
 };
 
 /// GEMM tile shapes, K steps, stages, threads, rasterization and row

@@ -1,0 +1,170 @@
+//===- TileHopperOps.td - Hopper (sm_90a) operations -------*- tablegen -*-===//
+//
+// The ops of the Hopper lowering that tile-warp-specialize writes: mbarriers,
+// the wait for asynchronous warpgroup MMAs, and the producer/compute split
+// of a warp-specialized kernel. Included by TileOps.td; the verifiers are in
+// TileHopperOps.cpp. The TMA copy and the asynchronous gemm are forms of
+// tile.copy and tile.gemm.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_DIALECT_TILE_IR_TILEHOPPEROPS_TD
+#define TILE_DIALECT_TILE_IR_TILEHOPPEROPS_TD
+
+def Tile_MbarrierInitOp : Tile_Op<"mbarrier_init",
+    [MemoryEffects<[MemWrite<DefaultResource>]>]> {
+  let summary = "initialize every mbarrier of a shared tile";
+  let description = [{
+    `%bars` is a 1-D shared tile of `i64`, one
+    [mbarrier](https://docs.nvidia.com/cuda/parallel-thread-execution/#parallel-synchronization-and-communication-instructions-mbarrier)
+    per element. Every thread of the block executes this op: thread 0
+    initializes each mbarrier with the arrival count `count` (its phase
+    completes when `count` threads have arrived and the transaction bytes
+    announced to it have landed), then `fence.mbarrier_init` and a block
+    barrier make them visible before any thread (or TMA) uses them.
+
+    Example:
+
+    ```mlir
+    tile.mbarrier_init %full count(1) : !tile.buffer<4xi64, shared>
+    ```
+  }];
+  let arguments = (ins Arg<Tile_Buffer, "", [MemWrite]>:$barriers,
+                       ConfinedAttr<I64Attr, [IntPositive]>:$count);
+  let assemblyFormat = [{
+    $barriers `count` `(` $count `)` attr-dict `:` qualified(type($barriers))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_MbarrierArriveOp : Tile_Op<"mbarrier_arrive",
+    [MemoryEffects<[MemRead<DefaultResource>, MemWrite<DefaultResource>]>]> {
+  let summary = "arrive on an mbarrier, optionally announcing TMA bytes";
+  let description = [{
+    Each thread that executes the op arrives once on mbarrier `%index` of
+    `%bars` (`mbarrier.arrive`). With `expect_tx(B)` it first announces
+    that `B` more bytes will land on the barrier's current phase
+    (`mbarrier.arrive.expect_tx`): the phase then completes only when the
+    TMA copies that complete on it have written them.
+
+    Example:
+
+    ```mlir
+    tile.mbarrier_arrive %full[%s] expect_tx(49152) : !tile.buffer<4xi64, shared>
+    tile.mbarrier_arrive %empty[%s] : !tile.buffer<4xi64, shared>
+    ```
+  }];
+  let arguments = (ins Arg<Tile_Buffer, "", [MemRead, MemWrite]>:$barriers,
+                       Index:$index,
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$expect_tx);
+  let assemblyFormat = [{
+    $barriers `[` $index `]` (`expect_tx` `(` $expect_tx^ `)`)? attr-dict
+    `:` qualified(type($barriers))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_MbarrierWaitOp : Tile_Op<"mbarrier_wait",
+    [MemoryEffects<[MemRead<DefaultResource>, MemWrite<DefaultResource>]>]> {
+  let summary = "wait until a phase of an mbarrier has completed";
+  let description = [{
+    Blocks the calling thread until the phase of parity `%parity` (an `i1`
+    or index, taken mod 2) of mbarrier `%index` of `%bars` has completed
+    (`mbarrier.try_wait.parity` in a retry loop); memory written before the
+    arrivals that completed it (and by the TMA copies that completed on it)
+    is then visible. A fresh barrier is in phase 0: waiting for parity 1
+    returns at once, which is how a producer's first wait on an "empty"
+    barrier passes.
+
+    Example:
+
+    ```mlir
+    tile.mbarrier_wait %full[%s], %phase : !tile.buffer<4xi64, shared>
+    ```
+  }];
+  let arguments = (ins Arg<Tile_Buffer, "", [MemRead, MemWrite]>:$barriers,
+                       Index:$index, Index:$parity);
+  let assemblyFormat = [{
+    $barriers `[` $index `]` `,` $parity attr-dict `:` qualified(type($barriers))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_GemmWaitOp : Tile_Op<"gemm_wait",
+    [MemoryEffects<[MemRead<DefaultResource>, MemWrite<DefaultResource>]>]> {
+  let summary = "wait until at most N asynchronous gemm groups are pending";
+  let description = [{
+    Waits until at most `pending` of the calling warpgroup's committed
+    `tile.gemm async` groups are still running (`wgmma.wait_group`).
+    `%acc` is the accumulator they write. With `pending = 0` its values are
+    final: the lowering threads them through the wait (an inline-asm wait
+    whose operands are the accumulator registers, tied), so no arithmetic
+    on them can be scheduled before it, as Triton's `warp_group_dot_wait`
+    does. With `pending > 0` the accumulator still belongs to the groups in
+    flight and the wait only orders the shared-memory reads of the
+    completed ones (their stages may be released after it).
+
+    Example:
+
+    ```mlir
+    tile.gemm_wait 1, %acc : !tile.buffer<128x256xf32, fragment, #tile.wgmma<warpgroups = [2, 1]>>
+    ```
+  }];
+  let arguments = (ins ConfinedAttr<I64Attr, [IntNonNegative]>:$pending,
+                       Arg<Tile_Buffer, "", [MemRead, MemWrite]>:$acc);
+  let assemblyFormat = [{
+    $pending `,` $acc attr-dict `:` qualified(type($acc))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_WarpSpecializeOp : Tile_Op<"warp_specialize", [
+    SingleBlock, NoTerminator, RecursiveMemoryEffects
+  ]> {
+  let summary = "split a warp-specialized kernel into producer and compute roles";
+  let description = [{
+    In a `warp_specialized` kernel, the first warpgroup (threads 0-127)
+    produces and the others compute. The `producer` region runs on one
+    thread of the first warpgroup (thread 0), which issues the TMA copies
+    and their mbarrier handshakes; the `compute` region runs on every
+    thread of the compute warpgroups. Each warpgroup first moves its
+    register budget with `setmaxnreg` (`registers` per thread, multiples of
+    8 from 24 to 256; the producer gives registers up, the compute
+    warpgroups take them), which needs the kernel's `.maxntid` and keeps
+    the two roles in one `if`/`else` on the warpgroup index, so no
+    compute warp branches while a wgmma group is in flight.
+
+    The roles meet only through mbarriers: a block-wide `tile.barrier`
+    cannot appear inside either region.
+
+    Example:
+
+    ```mlir
+    tile.warp_specialize producer(registers = 40) {
+      tile.mbarrier_wait %empty[%s], %p : !tile.buffer<4xi64, shared>
+      ...
+    } compute(registers = 232) {
+      tile.mbarrier_wait %full[%s], %p : !tile.buffer<4xi64, shared>
+      ...
+    }
+    ```
+  }];
+  let arguments = (ins ConfinedAttr<I64Attr, [IntMinValue<24>, IntMaxValue<256>]>:$producer_registers,
+                       ConfinedAttr<I64Attr, [IntMinValue<24>, IntMaxValue<256>]>:$compute_registers);
+  let regions = (region SizedRegion<1>:$producer, SizedRegion<1>:$compute);
+  let assemblyFormat = [{
+    `producer` `(` `registers` `=` $producer_registers `)` $producer
+    `compute` `(` `registers` `=` $compute_registers `)` $compute attr-dict
+  }];
+  let hasVerifier = 1;
+  let skipDefaultBuilders = 1;
+  let builders = [
+    OpBuilder<(ins "int64_t":$producerRegisters, "int64_t":$computeRegisters)>
+  ];
+  let extraClassDeclaration = [{
+    Block &getProducerBlock() { return getProducer().front(); }
+    Block &getComputeBlock() { return getCompute().front(); }
+  }];
+}
+
+#endif // TILE_DIALECT_TILE_IR_TILEHOPPEROPS_TD

@@ -1,0 +1,423 @@
+//===- HopperToGPU.cpp - The sm_90a op family: TMA, mbarrier, wgmma -------===//
+//
+// The Hopper lowering beside the mma.sync one (GemmToGPU.cpp), for the IR
+// that tile-warp-specialize writes: TMA copies into #tile.nvmma panels
+// (cp.async.bulk.tensor through a tensor-map parameter), mbarriers, the
+// asynchronous warpgroup MMA on #tile.wgmma accumulators with its wait, and
+// the producer/compute split with setmaxnreg. NVVM ops throughout; inline
+// asm only for the wait that threads the accumulators, which NVVM's
+// operand-less wgmma.wait_group cannot express (../shared/HOPPER.md §3.5).
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringState.h"
+#include "tile/Conversion/TileToGPU/TileToGPU.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+using namespace mlir::tile::lowering;
+
+/// A thread's phase wait gives up its slot after this many nanoseconds and
+/// retries (CUTLASS's suspend hint): SYNCS.PHASECHK with a NANOSLEEP slow
+/// path instead of a hot spin.
+static constexpr int64_t kMbarrierSuspendNs = 10000000;
+
+namespace mlir::tile::lowering {
+
+//===----------------------------------------------------------------------===//
+// Addresses and tensor maps
+//===----------------------------------------------------------------------===//
+
+Value KernelLowering::getSharedAddress(Location loc, Value tile) {
+  // A stage of a multi-buffered tile lies `index` stages after its first.
+  Value extra;
+  while (auto stage = tile.getDefiningOp<StageOp>()) {
+    BufferType type = stage.getResult().getType();
+    int64_t bytes =
+        type.getNumElements() * getElementByteWidth(type.getElementType());
+    Value offset = arith::MulIOp::create(builder, loc, stage.getIndex(),
+                                         constant(loc, bytes));
+    extra = extra ? arith::AddIOp::create(builder, loc, extra, offset) : offset;
+    tile = stage.getSource();
+  }
+  auto alloc = tile.getDefiningOp<AllocSharedOp>();
+  int64_t offset = alloc && alloc.getOffset() ? *alloc.getOffset() : 0;
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(
+      builder, loc, getDynamicSharedMemory());
+  Value address =
+      arith::AddIOp::create(builder, loc, base, constant(loc, offset));
+  if (extra)
+    address = arith::AddIOp::create(builder, loc, address, extra);
+  return arith::IndexCastUIOp::create(builder, loc, builder.getI64Type(),
+                                      address);
+}
+
+Value KernelLowering::getSharedPointer(Location loc, Value tile,
+                                       int64_t byteOffset) {
+  Value address = getSharedAddress(loc, tile);
+  if (byteOffset)
+    address = arith::AddIOp::create(
+        builder, loc, address,
+        arith::ConstantIntOp::create(builder, loc, byteOffset, 64));
+  return LLVM::IntToPtrOp::create(
+      builder, loc, LLVM::LLVMPointerType::get(getContext(), 3), address);
+}
+
+/// The pointer to mbarrier `index` of the mbarrier tile `bars`.
+static Value getMbarrier(KernelLowering &lowering, Location loc, Value bars,
+                         Value index) {
+  OpBuilder &b = lowering.builder;
+  Value address = lowering.getSharedAddress(loc, bars);
+  Value offset = arith::IndexCastUIOp::create(
+      b, loc, b.getI64Type(),
+      arith::MulIOp::create(b, loc, index, lowering.constant(loc, 8)));
+  address = arith::AddIOp::create(b, loc, address, offset);
+  return LLVM::IntToPtrOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext(), 3), address);
+}
+
+static Value toI32(OpBuilder &b, Location loc, Value index) {
+  return arith::IndexCastOp::create(b, loc, b.getI32Type(), index);
+}
+
+std::pair<SmallVector<int64_t>, int64_t>
+KernelLowering::getTmaBox(CopyOp copy) {
+  BufferType dest = copy.getDestType();
+  auto nvmma = cast<NvmmaLayoutAttr>(dest.getLayout());
+  SmallVector<int64_t> box(dest.getShape());
+  box.back() = nvmma.getPanelWidth(dest.getElementType());
+  return {box, nvmma.getSwizzle()};
+}
+
+Value KernelLowering::getTensorMap(Value global, ArrayRef<int64_t> box) {
+  unsigned param = cast<BlockArgument>(global).getArgNumber();
+  for (const TensorMap &map : tensorMaps)
+    if (map.param == param && ArrayRef<int64_t>(map.box) == box)
+      return func.getArgument(map.argument);
+  return nullptr;
+}
+
+//===----------------------------------------------------------------------===//
+// TMA copies
+//===----------------------------------------------------------------------===//
+
+LogicalResult KernelLowering::lowerTmaCopy(CopyOp op) {
+  Location loc = op.getLoc();
+  BufferType dest = op.getDestType();
+  if (dest.getRank() != 2)
+    return op.emitOpError("expected a rank-2 TMA destination, but got rank ")
+           << dest.getRank();
+  auto [box, swizzle] = getTmaBox(op);
+  Value map = getTensorMap(op.getSource(), box);
+  if (!map)
+    return op.emitOpError("has no tensor map parameter");
+  Value barrier =
+      getMbarrier(*this, loc, op.getBarriers(), op.getBarrierIndex());
+  // Offsets: all zero when omitted.
+  SmallVector<Value> offsets(op.getSourceOffsets());
+  if (offsets.empty())
+    offsets.assign(dest.getRank(), constant(loc, 0));
+  // One box per panel; TMA takes the coordinates innermost first.
+  int64_t width = box.back();
+  int64_t panelBytes =
+      dest.getDimSize(0) * width * getElementByteWidth(dest.getElementType());
+  auto cluster = LLVM::LLVMPointerType::get(getContext(), 7);
+  for (int64_t panel = 0; panel < dest.getDimSize(1) / width; ++panel) {
+    Value column = arith::AddIOp::create(builder, loc, offsets[1],
+                                         constant(loc, panel * width));
+    SmallVector<Value> coords = {toI32(builder, loc, column),
+                                 toI32(builder, loc, offsets[0])};
+    Value target = LLVM::AddrSpaceCastOp::create(
+        builder, loc, cluster,
+        getSharedPointer(loc, op.getDest(), panel * panelBytes));
+    NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+        builder, loc, target, map, coords, barrier, ValueRange{},
+        /*multicastMask=*/Value(), /*l2CacheHint=*/Value(),
+        NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false,
+        /*group=*/NVVM::CTAGroupKindAttr(), /*predicate=*/Value());
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Warpgroup MMA
+//===----------------------------------------------------------------------===//
+
+/// The high bits of a wgmma shared-memory descriptor: 128-byte swizzle
+/// (mode 1, bits 62-63), the stride byte offset (bits 32-45) and the leading
+/// byte offset (bits 16-29), both in 16-byte units.
+static int64_t descriptorHighBits(int64_t leadingBytes, int64_t strideBytes) {
+  return (int64_t(1) << 62) | ((strideBytes >> 4) << 32) |
+         ((leadingBytes >> 4) << 16);
+}
+
+LogicalResult KernelLowering::lowerWarpgroupGemm(GemmOp op) {
+  Location loc = op.getLoc();
+  const BufferStorage *c = getConvertedBuffer(op.getC());
+  if (!c)
+    return op.emitOpError("operand has no storage");
+  BufferType aType = op.getAType(), bType = op.getBType();
+  auto wgmma = cast<WgmmaLayoutAttr>(op.getCType().getLayout());
+  auto [rows, cols] = wgmma.getWarpgroupTile(op.getCType().getShape());
+  int64_t m = aType.getDimSize(0), k = aType.getDimSize(1);
+  bool kMajorB = op.getTransposeB();
+  int64_t bRows = bType.getDimSize(0); // K, or N with transpose_b
+  Type element = aType.getElementType();
+  int64_t panel = 128; // bytes of a swizzled row
+
+  // The calling warpgroup's place in the accumulator.
+  auto [warp, lane] = getWarpAndLane(loc);
+  Value group = arith::SubIOp::create(
+      builder, loc,
+      arith::DivUIOp::create(builder, loc, warp, constant(loc, 4)),
+      constant(loc, wgmma.getFirstComputeWarpgroup(numThreads)));
+  Value groupsN = constant(loc, wgmma.getWarpgroupsN());
+  auto toI64 = [&](Value index) {
+    return arith::IndexCastUIOp::create(builder, loc, builder.getI64Type(),
+                                        index);
+  };
+  Value aRows = toI64(arith::MulIOp::create(
+      builder, loc, arith::DivUIOp::create(builder, loc, group, groupsN),
+      constant(loc, rows * panel)));
+  // The warpgroup's first B column: a panel of an MN-major B, a row of a
+  // K-major one.
+  Value bColumns = toI64(arith::MulIOp::create(
+      builder, loc, arith::RemUIOp::create(builder, loc, group, groupsN),
+      constant(loc, kMajorB ? cols * panel : (cols / 64) * bRows * panel)));
+  Value aBase = arith::AddIOp::create(builder, loc,
+                                      getSharedAddress(loc, op.getA()), aRows);
+  Value bBase = arith::AddIOp::create(
+      builder, loc, getSharedAddress(loc, op.getB()), bColumns);
+  auto descriptor = [&](Value base, int64_t offset, int64_t high) -> Value {
+    Value address = arith::AddIOp::create(
+        builder, loc, base,
+        arith::ConstantIntOp::create(builder, loc, offset, 64));
+    Value field = arith::AndIOp::create(
+        builder, loc,
+        arith::ShRUIOp::create(
+            builder, loc, address,
+            arith::ConstantIntOp::create(builder, loc, 4, 64)),
+        arith::ConstantIntOp::create(builder, loc, 0x3FFF, 64));
+    return arith::OrIOp::create(
+        builder, loc, field,
+        arith::ConstantIntOp::create(builder, loc, high, 64));
+  };
+  // K-major (A, and B with transpose_b): 8-row groups 1024 bytes apart
+  // (SBO; LBO unused when swizzled); a K step of 16 moves 32 bytes within a
+  // 64-element panel, the next panel holds the tile's next 64 K. MN-major
+  // B: 64-column panels K x 128 bytes apart (LBO), 8 K rows 1024 apart
+  // (SBO); a K step moves 16 rows.
+  int64_t kMajorHigh = descriptorHighBits(16, 1024);
+  int64_t mnMajorHigh = descriptorHighBits(bRows * panel, 1024);
+  auto kMajorOffset = [&](int64_t step, int64_t tileRows) {
+    int64_t kk = step * 16;
+    return (kk / 64) * tileRows * panel + (kk % 64) * 2;
+  };
+
+  Type f32 = builder.getF32Type();
+  int64_t perBlock = cols / 2;
+  auto accType = LLVM::LLVMStructType::getLiteral(
+      getContext(), SmallVector<Type>(perBlock, f32));
+  auto wgmmaType =
+      element.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
+  NVVM::WgmmaFenceAlignedOp::create(builder, loc);
+  for (int64_t block = 0; block < rows / 64; ++block) {
+    Value acc;
+    if (op.getClearAccum()) {
+      acc = LLVM::PoisonOp::create(builder, loc, accType);
+    } else {
+      acc = LLVM::PoisonOp::create(builder, loc, accType);
+      for (int64_t i = 0; i < perBlock; ++i) {
+        Value value = memref::LoadOp::create(
+            builder, loc, c->memref, constant(loc, block * perBlock + i));
+        acc = LLVM::InsertValueOp::create(builder, loc, acc, value, i);
+      }
+    }
+    for (int64_t step = 0; step < k / 16; ++step) {
+      Value descA = descriptor(
+          aBase, block * 64 * panel + kMajorOffset(step, m), kMajorHigh);
+      Value descB =
+          kMajorB ? descriptor(bBase, kMajorOffset(step, bRows), kMajorHigh)
+                  : descriptor(bBase, step * 16 * panel, mnMajorHigh);
+      bool zero = op.getClearAccum() && step == 0;
+      acc = NVVM::WgmmaMmaAsyncOp::create(
+          builder, loc, accType, acc, descA, descB,
+          NVVM::MMAShapeAttr::get(getContext(), 64, cols, 16), wgmmaType,
+          wgmmaType, NVVM::WGMMATypes::f32,
+          zero ? NVVM::WGMMAScaleOut::zero : NVVM::WGMMAScaleOut::one,
+          NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
+          NVVM::MMALayout::row,
+          kMajorB ? NVVM::MMALayout::col : NVVM::MMALayout::row,
+          /*satfinite=*/NVVM::MMAIntOverflowAttr());
+    }
+    for (int64_t i = 0; i < perBlock; ++i)
+      memref::StoreOp::create(
+          builder, loc, LLVM::ExtractValueOp::create(builder, loc, acc, i),
+          c->memref, constant(loc, block * perBlock + i));
+  }
+  NVVM::WgmmaGroupSyncAlignedOp::create(builder, loc);
+  return success();
+}
+
+} // namespace mlir::tile::lowering
+
+namespace {
+
+/// tile.gemm_wait: wgmma.wait_group; with nothing pending, as inline asm
+/// whose operands are the accumulator registers (tied), so that no
+/// arithmetic on them is scheduled above it.
+struct GemmWaitOpLowering : public TileToGPUPattern<GemmWaitOp> {
+  using TileToGPUPattern::TileToGPUPattern;
+  LogicalResult matchAndRewrite(GemmWaitOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    if (op.getPending() != 0) {
+      NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, op.getPending());
+      return success();
+    }
+    const BufferStorage *acc = lowering.getConvertedBuffer(op.getAcc());
+    if (!acc)
+      return op.emitOpError("operand has no storage");
+    int64_t count = cast<MemRefType>(acc->memref.getType()).getDimSize(0);
+    SmallVector<Value> values;
+    std::string constraints;
+    for (int64_t i = 0; i < count; ++i) {
+      values.push_back(memref::LoadOp::create(rewriter, loc, acc->memref,
+                                              lowering.constant(loc, i)));
+      constraints += (i ? ",=f" : "=f");
+    }
+    for (int64_t i = 0; i < count; ++i)
+      constraints += "," + std::to_string(i);
+    auto type = LLVM::LLVMStructType::getLiteral(
+        getContext(), SmallVector<Type>(count, rewriter.getF32Type()));
+    auto wait = LLVM::InlineAsmOp::create(
+        rewriter, loc, type, values,
+        rewriter.getStringAttr("wgmma.wait_group.sync.aligned 0;"),
+        rewriter.getStringAttr(constraints), rewriter.getUnitAttr(),
+        /*is_align_stack=*/UnitAttr(),
+        LLVM::TailCallKindAttr::get(getContext(), LLVM::TailCallKind::None),
+        /*asm_dialect=*/LLVM::AsmDialectAttr(), /*operand_attrs=*/ArrayAttr());
+    for (int64_t i = 0; i < count; ++i)
+      memref::StoreOp::create(
+          rewriter, loc,
+          LLVM::ExtractValueOp::create(rewriter, loc, wait.getResult(0), i),
+          acc->memref, lowering.constant(loc, i));
+    return success();
+  }
+};
+
+/// tile.mbarrier_init: thread 0 initializes, then fence.mbarrier_init and a
+/// block barrier.
+struct MbarrierInitOpLowering : public TileToGPUPattern<MbarrierInitOp> {
+  using TileToGPUPattern::TileToGPUPattern;
+  LogicalResult matchAndRewrite(MbarrierInitOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value first =
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                              lowering.threadId, lowering.constant(loc, 0));
+    auto guard = scf::IfOp::create(rewriter, loc, first);
+    {
+      OpBuilder::InsertionGuard insertion(rewriter);
+      rewriter.setInsertionPointToStart(&guard.getThenRegion().front());
+      Value count =
+          arith::ConstantIntOp::create(rewriter, loc, op.getCount(), 32);
+      int64_t bars = op.getBarriers().getType().getDimSize(0);
+      for (int64_t i = 0; i < bars; ++i)
+        NVVM::MBarrierInitOp::create(
+            rewriter, loc,
+            lowering.getSharedPointer(loc, op.getBarriers(), 8 * i), count,
+            /*predicate=*/Value());
+    }
+    NVVM::FenceMbarrierInitOp::create(rewriter, loc);
+    gpu::BarrierOp::create(rewriter, loc);
+    return success();
+  }
+};
+
+/// tile.mbarrier_arrive: mbarrier.arrive(.expect_tx).
+struct MbarrierArriveOpLowering : public TileToGPUPattern<MbarrierArriveOp> {
+  using TileToGPUPattern::TileToGPUPattern;
+  LogicalResult matchAndRewrite(MbarrierArriveOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value barrier = getMbarrier(lowering, loc, op.getBarriers(), op.getIndex());
+    if (std::optional<int64_t> bytes = op.getExpectTx()) {
+      NVVM::MBarrierArriveExpectTxOp::create(
+          rewriter, loc, /*res=*/Type(), barrier,
+          arith::ConstantIntOp::create(rewriter, loc, *bytes, 32),
+          NVVM::MemScopeKind::CTA, /*relaxed=*/false, /*predicate=*/Value());
+      return success();
+    }
+    NVVM::MBarrierArriveOp::create(rewriter, loc, rewriter.getI64Type(),
+                                   barrier, /*count=*/Value());
+    return success();
+  }
+};
+
+/// tile.mbarrier_wait: mbarrier.try_wait.parity in a retry loop.
+struct MbarrierWaitOpLowering : public TileToGPUPattern<MbarrierWaitOp> {
+  using TileToGPUPattern::TileToGPUPattern;
+  LogicalResult matchAndRewrite(MbarrierWaitOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value barrier = getMbarrier(lowering, loc, op.getBarriers(), op.getIndex());
+    Value parity = arith::AndIOp::create(
+        rewriter, loc, toI32(rewriter, loc, op.getParity()),
+        arith::ConstantIntOp::create(rewriter, loc, 1, 32));
+    NVVM::MBarrierTryWaitParityOp::create(
+        rewriter, loc, barrier, parity,
+        arith::ConstantIntOp::create(rewriter, loc, kMbarrierSuspendNs, 32));
+    return success();
+  }
+};
+
+/// tile.warp_specialize: one if/else on the warpgroup index, each branch
+/// starting with its setmaxnreg; the producer's body runs on thread 0. The
+/// regions' ops move into the branches and are lowered there afterwards.
+struct WarpSpecializeOpLowering : public TileToGPUPattern<WarpSpecializeOp> {
+  using TileToGPUPattern::TileToGPUPattern;
+  LogicalResult matchAndRewrite(WarpSpecializeOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value producer =
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
+                              lowering.threadId, lowering.constant(loc, 128));
+    auto roles = scf::IfOp::create(rewriter, loc, producer,
+                                   /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard insertion(rewriter);
+    rewriter.setInsertionPointToStart(&roles.getThenRegion().front());
+    NVVM::SetMaxRegisterOp::create(rewriter, loc, op.getProducerRegisters(),
+                                   NVVM::SetMaxRegisterAction::decrease);
+    Value first =
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                              lowering.threadId, lowering.constant(loc, 0));
+    auto single = scf::IfOp::create(rewriter, loc, first);
+    Block &producerBody = single.getThenRegion().front();
+    producerBody.getOperations().splice(
+        producerBody.getTerminator()->getIterator(),
+        op.getProducerBlock().getOperations());
+    rewriter.setInsertionPointToStart(&roles.getElseRegion().front());
+    NVVM::SetMaxRegisterOp::create(rewriter, loc, op.getComputeRegisters(),
+                                   NVVM::SetMaxRegisterAction::increase);
+    Block &computeBody = roles.getElseRegion().front();
+    computeBody.getOperations().splice(
+        computeBody.getTerminator()->getIterator(),
+        op.getComputeBlock().getOperations());
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::tile::populateTileHopperToGPUPatterns(
+    lowering::KernelLowering &lowering, RewritePatternSet &patterns) {
+  patterns
+      .add<GemmWaitOpLowering, MbarrierInitOpLowering, MbarrierArriveOpLowering,
+           MbarrierWaitOpLowering, WarpSpecializeOpLowering>(lowering);
+}

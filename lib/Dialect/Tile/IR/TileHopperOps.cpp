@@ -1,0 +1,122 @@
+//===- TileHopperOps.cpp - Hopper (sm_90a) operations ---------------------===//
+//
+// Verifiers of the mbarrier ops, tile.gemm_wait and tile.warp_specialize
+// (TileHopperOps.td).
+//
+//===----------------------------------------------------------------------===//
+
+#include "TileOpsHelpers.h"
+
+#include "mlir/IR/Builders.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+LogicalResult mlir::tile::detail::verifyMbarriers(Operation *op, Type type) {
+  auto bars = cast<BufferType>(type);
+  if (!bars.isShared() || bars.getRank() != 1 ||
+      !bars.getElementType().isInteger(64) || bars.getLayout())
+    return op->emitOpError("expected mbarriers as a 1-D shared tile of i64 "
+                           "without a layout, but got ")
+           << type;
+  return success();
+}
+
+/// The mbarrier ops run in a warp-specialized kernel (sm_90a).
+static LogicalResult verifyInWarpSpecializedKernel(Operation *op) {
+  auto kernel = op->getParentOfType<KernelOp>();
+  if (kernel && !kernel.getWarpSpecialized())
+    return op->emitOpError("expected to be in a warp_specialized kernel "
+                           "(mbarriers and wgmma are the sm_90a lowering's)");
+  return success();
+}
+
+LogicalResult MbarrierInitOp::verify() {
+  if (failed(detail::verifyMbarriers(*this, getBarriers().getType())) ||
+      failed(verifyInWarpSpecializedKernel(*this)))
+    return failure();
+  if ((*this)->getParentOp() != (*this)->getParentOfType<KernelOp>())
+    return emitOpError("expected to be in the kernel body itself (every "
+                       "thread initializes, then synchronizes the block)");
+  // The arrival count is 20 bits wide in an mbarrier.
+  if (getCount() >= (1 << 20))
+    return emitOpError("expected an arrival count below 2^20, but got ")
+           << getCount();
+  return success();
+}
+
+LogicalResult MbarrierArriveOp::verify() {
+  if (failed(detail::verifyMbarriers(*this, getBarriers().getType())) ||
+      failed(verifyInWarpSpecializedKernel(*this)))
+    return failure();
+  // The transaction count of a phase is 20 bits wide.
+  if (std::optional<int64_t> bytes = getExpectTx();
+      bytes && *bytes >= (1 << 20))
+    return emitOpError("expected expect_tx below 2^20 bytes, but got ")
+           << *bytes;
+  return success();
+}
+
+LogicalResult MbarrierWaitOp::verify() {
+  if (failed(detail::verifyMbarriers(*this, getBarriers().getType())))
+    return failure();
+  return verifyInWarpSpecializedKernel(*this);
+}
+
+LogicalResult GemmWaitOp::verify() {
+  BufferType acc = getAcc().getType();
+  if (!acc.isFragment() || !isa_and_nonnull<WgmmaLayoutAttr>(acc.getLayout()))
+    return emitOpError("expected a fragment in the #tile.wgmma layout, but "
+                       "got ")
+           << getAcc().getType();
+  // wgmma.wait_group takes 0-7 in practice; more never helps one warpgroup.
+  if (getPending() > 7)
+    return emitOpError("expected at most 7 pending groups, but got ")
+           << getPending();
+  return success();
+}
+
+void WarpSpecializeOp::build(OpBuilder &builder, OperationState &state,
+                             int64_t producerRegisters,
+                             int64_t computeRegisters) {
+  state.addAttribute(getProducerRegistersAttrName(state.name),
+                     builder.getI64IntegerAttr(producerRegisters));
+  state.addAttribute(getComputeRegistersAttrName(state.name),
+                     builder.getI64IntegerAttr(computeRegisters));
+  for (int i = 0; i < 2; ++i)
+    state.addRegion()->emplaceBlock();
+}
+
+LogicalResult WarpSpecializeOp::verify() {
+  auto kernel = (*this)->getParentOfType<KernelOp>();
+  if (kernel && !kernel.getWarpSpecialized())
+    return emitOpError("expected to be in a warp_specialized kernel");
+  if ((*this)->getParentOp() != kernel)
+    return emitOpError("expected to be in the kernel body itself (the roles "
+                       "branch on the warpgroup index once)");
+  for (int64_t registers : {getProducerRegisters(), getComputeRegisters()})
+    if (registers % 8 != 0)
+      return emitOpError("expected register counts that are multiples of 8 "
+                         "(setmaxnreg), but got ")
+             << registers;
+  if (getProducerRegisters() > getComputeRegisters())
+    return emitOpError("expected the producer to keep fewer registers than "
+                       "the compute warpgroups, but got ")
+           << getProducerRegisters() << " and " << getComputeRegisters();
+  // Both roles' budgets must fit the register file: 64K per SM, one block.
+  if (kernel) {
+    int64_t total = 128 * getProducerRegisters() +
+                    kernel.getComputeThreads() * getComputeRegisters();
+    if (total > 65536)
+      return emitOpError("expected the roles' registers to fit the 65536 of "
+                         "an SM, but 128 x ")
+             << getProducerRegisters() << " + " << kernel.getComputeThreads()
+             << " x " << getComputeRegisters() << " = " << total;
+  }
+  WalkResult barrier = walk([](BarrierOp op) {
+    op.emitOpError("expected no block-wide barrier in a warp-specialized "
+                   "role (the roles meet through mbarriers)");
+    return WalkResult::interrupt();
+  });
+  return failure(barrier.wasInterrupted());
+}

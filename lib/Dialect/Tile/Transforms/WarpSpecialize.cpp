@@ -1,0 +1,383 @@
+//===- WarpSpecialize.cpp - Producer/compute split of Hopper loops -------===//
+//
+// Implements -tile-warp-specialize: the pipelined GEMM loop of a
+// warp_specialized kernel becomes an mbarrier pipeline whose TMA copies run
+// in a producer role and whose wgmma products run in the compute role
+// (Passes.td shows the IR before and after).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dialect/Tile/IR/Tile.h"
+#include "tile/Dialect/Tile/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace mlir::tile {
+#define GEN_PASS_DEF_TILEWARPSPECIALIZE
+#include "tile/Dialect/Tile/Transforms/Passes.h.inc"
+} // namespace mlir::tile
+
+using namespace mlir;
+using namespace mlir::tile;
+
+namespace {
+
+/// The register budgets of the roles (CUTLASS's and the reference kernel's
+/// for one producer and two compute warpgroups): 128 x 40 + 256 x 232 =
+/// 64,512 of the SM's 65,536 registers. With one compute warpgroup the
+/// compute role may take all that its 128 threads can address.
+constexpr int64_t kProducerRegisters = 40;
+/// The producer warpgroup: threads 0-127.
+constexpr int64_t kProducerThreads = 128;
+int64_t computeRegisters(int64_t computeThreads) {
+  int64_t fit = ((65536 - 128 * kProducerRegisters) / computeThreads) / 8 * 8;
+  return std::min<int64_t>(fit, 232);
+}
+
+/// Splits one kernel's pipelined loop; see the pass description.
+class WarpSpecializer {
+public:
+  WarpSpecializer(KernelOp kernel, scf::ForOp loop, int64_t stages)
+      : kernel(kernel), loop(loop), stages(stages), builder(loop) {}
+
+  LogicalResult run();
+
+private:
+  LogicalResult analyze();
+  Value index(int64_t value) {
+    return arith::ConstantIndexOp::create(builder, loop.getLoc(), value);
+  }
+  /// `(i / stages + flip) mod 2` and `i mod stages` of iteration `i`.
+  std::pair<Value, Value> stageAndParity(Value i, int64_t flip);
+
+  KernelOp kernel;
+  scf::ForOp loop;
+  int64_t stages;
+  OpBuilder builder;
+  SmallVector<CopyOp> copies;
+  GemmOp gemm;
+  /// The accumulator's tile.clear right before the loop, if any.
+  ClearOp clear;
+  /// The copied shared tiles and their staged replacements.
+  SmallVector<Value> tiles;
+  DenseMap<Value, Value> staged;
+};
+
+LogicalResult WarpSpecializer::analyze() {
+  if (loop->getParentOp() != kernel)
+    return loop.emitOpError("expected the pipelined loop of a "
+                            "warp_specialized kernel in the kernel body "
+                            "itself");
+  std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());
+  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+  if (lower != 0 || step != 1)
+    return loop.emitOpError("expected the pipelined loop of a "
+                            "warp_specialized kernel to run from 0 in steps "
+                            "of 1");
+  if (!loop.getInitArgs().empty())
+    return loop.emitOpError("expected no iter_args in the pipelined loop of "
+                            "a warp_specialized kernel");
+  for (Operation &op : loop.getBody()->without_terminator()) {
+    if (auto copy = dyn_cast<CopyOp>(op)) {
+      if (!copy.getSourceType().isGlobal() || !copy.getDestType().isShared() ||
+          !isa_and_nonnull<NvmmaLayoutAttr>(copy.getDestType().getLayout()))
+        return copy.emitOpError(
+            "expected the copies of a warp-specialized loop to move global "
+            "tiles into #tile.nvmma shared tiles (the operands of its gemm)");
+      if (!copy.getDest().getDefiningOp<AllocSharedOp>() ||
+          copy.getDest().getDefiningOp()->getBlock() !=
+              &kernel.getBody().front())
+        return copy.emitOpError("expected the destination to be allocated in "
+                                "the kernel body");
+      if (llvm::is_contained(tiles, copy.getDest()))
+        return copy.emitOpError("expected each shared tile of a "
+                                "warp-specialized loop to be filled by one "
+                                "copy, but this one fills it again");
+      copies.push_back(copy);
+      tiles.push_back(copy.getDest());
+      continue;
+    }
+    if (auto product = dyn_cast<GemmOp>(op)) {
+      if (gemm)
+        return product.emitOpError("expected one tile.gemm in the pipelined "
+                                   "loop of a warp_specialized kernel");
+      gemm = product;
+      continue;
+    }
+    if (!isPure(&op) || op.getNumRegions() != 0)
+      return op.emitOpError("is not allowed in the pipelined loop of a "
+                            "warp_specialized kernel (only TMA-able copies, "
+                            "one gemm and pure index arithmetic)");
+  }
+  if (!gemm || copies.empty())
+    return loop.emitOpError("expected the pipelined loop of a "
+                            "warp_specialized kernel to copy tiles and "
+                            "multiply them with one tile.gemm");
+  if (!isa_and_nonnull<WgmmaLayoutAttr>(gemm.getCType().getLayout()))
+    return gemm.emitOpError("expected a #tile.wgmma accumulator in a "
+                            "warp_specialized kernel; run "
+                            "-tile-assign-layouts first");
+  for (Value operand : {gemm.getA(), gemm.getB()})
+    if (!llvm::is_contained(tiles, operand))
+      return gemm.emitOpError("expected A and B to be tiles the loop copies");
+  // The tiles are used by the loop alone (their stages replace them).
+  for (Value tile : tiles)
+    for (Operation *user : tile.getUsers())
+      if (!loop->isAncestor(user))
+        return user->emitOpError("uses a tile that the warp-specialized loop "
+                                 "fills, outside the loop");
+  // Before the loop, only what every thread may run: no tile work.
+  for (Operation &op : kernel.getBody().front()) {
+    if (&op == loop.getOperation())
+      break;
+    if (auto c = dyn_cast<ClearOp>(op)) {
+      if (c.getDest() == gemm.getC())
+        clear = c;
+      continue;
+    }
+    if (isa<AllocSharedOp, AllocFragmentOp, DimOp>(op) ||
+        (isPure(&op) && op.getNumRegions() == 0))
+      continue;
+    return op.emitOpError("is not allowed before the pipelined loop of a "
+                          "warp_specialized kernel (it would run in both "
+                          "roles)");
+  }
+  // The ops after the loop run in the compute role only: a print from a
+  // producer thread would print nothing.
+  int64_t threads = kernel.getThreads();
+  WalkResult printable = kernel.walk([&](PrintOp print) {
+    if (loop->isBeforeInBlock(
+            loop->getBlock()->findAncestorOpInBlock(*print)) &&
+        ((print.getThread() && *print.getThread() < kProducerThreads) ||
+         (print.getWarp() && *print.getWarp() < kProducerThreads / 32))) {
+      print.emitOpError("selects a thread of the producer warpgroup, which "
+                        "does not run the epilogue of a warp_specialized "
+                        "kernel; expected thread(")
+          << kProducerThreads << " to " << threads - 1 << ") or warp("
+          << kProducerThreads / 32 << " to " << threads / 32 - 1 << ")";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (printable.wasInterrupted())
+    return failure();
+  // Fragments are spread over the compute threads alone by #tile.wgmma
+  // (and row values of it); other layouts count every thread of the block.
+  WalkResult fragments = kernel.walk([&](AllocFragmentOp alloc) {
+    Attribute layout = cast<BufferType>(alloc.getType()).getLayout();
+    if (isa_and_nonnull<WgmmaLayoutAttr, SliceLayoutAttr>(layout))
+      return WalkResult::advance();
+    alloc.emitOpError("expected a #tile.wgmma fragment in a "
+                      "warp_specialized kernel (other layouts spread over "
+                      "all threads, the producer's included), but got ")
+        << alloc.getType();
+    return WalkResult::interrupt();
+  });
+  if (fragments.wasInterrupted())
+    return failure();
+  // The epilogue runs in the compute role, where nothing may synchronize
+  // the whole block: no shared tiles (their copies need block barriers and
+  // all threads) and no cross-warp reductions.
+  for (Operation *op = loop->getNextNode(); op; op = op->getNextNode()) {
+    WalkResult epilogue = op->walk([&](Operation *nested) {
+      if (isa<ReduceOp, BarrierOp>(nested)) {
+        nested->emitOpError("is not supported in the epilogue of a "
+                            "warp_specialized kernel yet (it synchronizes "
+                            "the whole block, producer included)");
+        return WalkResult::interrupt();
+      }
+      for (Value operand : nested->getOperands())
+        if (auto type = dyn_cast<BufferType>(operand.getType());
+            type && type.isShared()) {
+          nested->emitOpError("uses a shared tile in the epilogue of a "
+                              "warp_specialized kernel, which is not "
+                              "supported yet (its copies span the whole "
+                              "block, producer included)");
+          return WalkResult::interrupt();
+        }
+      return WalkResult::advance();
+    });
+    if (epilogue.wasInterrupted())
+      return failure();
+  }
+  return success();
+}
+
+std::pair<Value, Value> WarpSpecializer::stageAndParity(Value i, int64_t flip) {
+  Location loc = loop.getLoc();
+  Value stage = arith::RemUIOp::create(builder, loc, i, index(stages));
+  Value round = arith::DivUIOp::create(builder, loc, i, index(stages));
+  if (flip)
+    round = arith::AddIOp::create(builder, loc, round, index(flip));
+  Value parity = arith::RemUIOp::create(builder, loc, round, index(2));
+  return {stage, parity};
+}
+
+LogicalResult WarpSpecializer::run() {
+  if (failed(analyze()))
+    return failure();
+  Location loc = loop.getLoc();
+  MLIRContext *ctx = kernel.getContext();
+  auto i64 = IntegerType::get(ctx, 64);
+
+  // Staged tiles, mbarriers and their initialization, before the loop.
+  builder.setInsertionPoint(loop);
+  int64_t stageBytes = 0;
+  for (Value tile : tiles) {
+    auto type = cast<BufferType>(tile.getType());
+    SmallVector<int64_t> shape{stages};
+    llvm::append_range(shape, type.getShape());
+    auto stagedType = BufferType::get(ctx, shape, type.getElementType(),
+                                      type.getScope(), type.getLayout());
+    staged[tile] = AllocSharedOp::create(builder, loc, stagedType);
+    stageBytes +=
+        type.getNumElements() * getElementByteWidth(type.getElementType());
+  }
+  auto barsType =
+      BufferType::get(ArrayRef<int64_t>{stages}, i64, MemoryScope::Shared);
+  Value full = AllocSharedOp::create(builder, loc, barsType);
+  Value empty = AllocSharedOp::create(builder, loc, barsType);
+  MbarrierInitOp::create(builder, loc, full, 1);
+  MbarrierInitOp::create(builder, loc, empty, kernel.getComputeThreads());
+
+  // Both roles run the loop's trip count; with none (K = 0) the compute
+  // role stores the cleared accumulator and nothing waits.
+  Value trips = loop.getUpperBound();
+  Value c0 = index(0), c1 = index(1);
+
+  auto split =
+      WarpSpecializeOp::create(builder, loc, kProducerRegisters,
+                               computeRegisters(kernel.getComputeThreads()));
+
+  // The producer: wait for an empty stage, announce its bytes, fill it.
+  builder.setInsertionPointToStart(&split.getProducerBlock());
+  auto produce = scf::ForOp::create(builder, loc, c0, trips, c1);
+  builder.setInsertionPointToStart(produce.getBody());
+  {
+    Value iv = produce.getInductionVar();
+    auto [stage, parity] = stageAndParity(iv, /*flip=*/1);
+    MbarrierWaitOp::create(builder, loc, empty, stage, parity);
+    MbarrierArriveOp::create(builder, loc, full, stage,
+                             builder.getI64IntegerAttr(stageBytes));
+    IRMapping mapping;
+    mapping.map(loop.getInductionVar(), iv);
+    for (Operation &op : loop.getBody()->without_terminator()) {
+      if (auto copy = dyn_cast<CopyOp>(op)) {
+        Value view = StageOp::create(builder, copy.getLoc(), copy.getDestType(),
+                                     staged[copy.getDest()], stage);
+        SmallVector<Value> offsets =
+            llvm::map_to_vector(copy.getSourceOffsets(), [&](Value v) {
+              return mapping.lookupOrDefault(v);
+            });
+        CopyOp::create(builder, copy.getLoc(), copy.getSource(), offsets, view,
+                       ValueRange{}, /*async=*/true, full, stage);
+        continue;
+      }
+      if (!isa<GemmOp>(op))
+        builder.clone(op, mapping);
+    }
+  }
+
+  // The compute role: one gemm group per stage with one in flight; once
+  // group i is issued, group i - 1 is done and its stage goes back to the
+  // producer. Iteration 0 is peeled so that its gemm writes the accumulator
+  // (wgmma scale-d = 0) in place of the loop's tile.clear: zeros written by
+  // other instructions make ptxas fence the wgmma (C7519). With no
+  // iterations (K = 0) the clear runs instead.
+  builder.setInsertionPointToStart(&split.getComputeBlock());
+  auto consumeStage = [&](Value iv, bool first) {
+    auto [stage, parity] = stageAndParity(iv, /*flip=*/0);
+    MbarrierWaitOp::create(builder, loc, full, stage, parity);
+    IRMapping mapping;
+    mapping.map(loop.getInductionVar(), iv);
+    for (Operation &op : loop.getBody()->without_terminator())
+      if (!isa<CopyOp, GemmOp>(op))
+        builder.clone(op, mapping);
+    auto view = [&](Value tile) -> Value {
+      return StageOp::create(builder, gemm.getLoc(), tile.getType(),
+                             staged[tile], stage);
+    };
+    bool clearAccum = gemm.getClearAccum() || (first && clear);
+    auto product = GemmOp::create(
+        builder, gemm.getLoc(), view(gemm.getA()), view(gemm.getB()),
+        gemm.getC(), gemm.getTransposeB(), gemm.getTransposeA(), clearAccum);
+    product.setAsync(true);
+    GemmWaitOp::create(builder, loc, 1, gemm.getC());
+    if (first)
+      return;
+    Value previous = arith::SubIOp::create(builder, loc, iv, c1);
+    Value previousStage =
+        arith::RemUIOp::create(builder, loc, previous, index(stages));
+    MbarrierArriveOp::create(builder, loc, empty, previousStage,
+                             /*expect_tx=*/IntegerAttr());
+  };
+  Value any =
+      arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sgt, trips, c0);
+  auto guard = scf::IfOp::create(builder, loc, any, /*withElseRegion=*/true);
+  builder.setInsertionPointToStart(guard.thenBlock());
+  consumeStage(c0, /*first=*/true);
+  auto consume = scf::ForOp::create(builder, loc, c1, trips, c1);
+  builder.setInsertionPointToStart(consume.getBody());
+  consumeStage(consume.getInductionVar(), /*first=*/false);
+  builder.setInsertionPointAfter(consume);
+  GemmWaitOp::create(builder, loc, 0, gemm.getC());
+  if (clear) {
+    builder.setInsertionPointToStart(guard.elseBlock());
+    ClearOp::create(builder, clear.getLoc(), clear.getDest());
+  }
+  builder.setInsertionPointAfter(guard);
+  // The epilogue: everything after the loop, in the compute role.
+  Block &body = kernel.getBody().front();
+  Block &compute = split.getComputeBlock();
+  compute.getOperations().splice(compute.end(), body.getOperations(),
+                                 std::next(loop->getIterator()), body.end());
+  if (clear)
+    clear.erase();
+  loop.erase();
+  for (Value tile : tiles)
+    tile.getDefiningOp()->erase();
+  return success();
+}
+
+struct TileWarpSpecializePass
+    : public tile::impl::TileWarpSpecializeBase<TileWarpSpecializePass> {
+  void runOnOperation() override {
+    getOperation().walk([&](KernelOp kernel) {
+      if (!kernel.getWarpSpecialized())
+        return WalkResult::advance();
+      SmallVector<scf::ForOp> loops;
+      kernel.walk([&](scf::ForOp loop) {
+        if (loop->hasAttr(kNumStagesAttrName))
+          loops.push_back(loop);
+      });
+      if (loops.size() != 1) {
+        kernel.emitOpError("expected one loop marked tile.num_stages in a "
+                           "warp_specialized kernel, but got ")
+            << loops.size();
+        signalPassFailure();
+        return WalkResult::interrupt();
+      }
+      scf::ForOp loop = loops.front();
+      auto stages = dyn_cast<IntegerAttr>(loop->getAttr(kNumStagesAttrName));
+      if (!stages || stages.getInt() < 2 ||
+          stages.getInt() > kMaxPipelineStages) {
+        loop.emitOpError("expected tile.num_stages from 2 to ")
+            << kMaxPipelineStages << " in a warp_specialized kernel, but got "
+            << loop->getAttr(kNumStagesAttrName);
+        signalPassFailure();
+        return WalkResult::interrupt();
+      }
+      if (failed(WarpSpecializer(kernel, loop, stages.getInt()).run())) {
+        signalPassFailure();
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+  }
+};
+
+} // namespace

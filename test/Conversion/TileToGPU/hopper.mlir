@@ -1,0 +1,205 @@
+// The Hopper (sm_90a) lowering of -convert-tile-to-gpu (HopperToGPU.cpp,
+// KernelToGPU.cpp) on warp-specialized GEMMs after the passes before it:
+// the tensor-map kernel arguments and their #tile.tensor_map_param entries
+// in the launch description (one per buffer and box), the mbarrier
+// initialization by thread 0 with fence.mbarrier_init and a block barrier,
+// the roles as one if/else on the warpgroup with setmaxregister, the
+// producer on thread 0 (try_wait.parity, arrive.expect_tx, one
+// cp.async.bulk.tensor per 128-byte panel through the tensor map), the
+// compute role (try_wait.parity, wgmma fence / mma_async per K step with
+// scale-d = 0 on the first step of the peeled gemm only / commit /
+// wait_group 1, the release of the stage by mbarrier.arrive, the final
+// inline-asm wait that ties the accumulator registers), the shared-memory
+// descriptors of K-major and MN-major operands, and, through the whole
+// pipeline on sm_90a, the grid-constant tensor-map parameters and the
+// 1024-byte aligned dynamic shared memory (-tile-mark-grid-constants).
+//
+// RUN: tile-opt %s -split-input-file --tile-assign-layouts --tile-warp-specialize --tile-fuse-stores --tile-plan-shared-memory --tile-insert-barriers --convert-tile-to-gpu | FileCheck %s
+// RUN: tile-opt %s -split-input-file --tile-to-nvvm="chip=sm_90a" | FileCheck %s --check-prefix=NVVM
+
+// One compute warpgroup; two stages of a 64x64 A (one panel) and a 64x128
+// B (two panels); 24576 bytes a stage.
+//
+// Stage 0 of A at 0, of B at 16384 (1024-byte aligned), full at 49152,
+// empty at 49280; two tensor maps after the dim parameters.
+// CHECK-LABEL: gpu.module @tile_kernels
+// CHECK-SAME: #tile.launch<name = "ws_gemm", block = [256, 1, 1],
+// CHECK-SAME: dynamic_shared_memory = 49296,
+// CHECK-SAME: #tile.dim_param<name = "C.dim1", buffer = "C", dim = 1>,
+// CHECK-SAME: #tile.tensor_map_param<name = "A.tma0", buffer = "A", box = [64, 64], swizzle = 128>,
+// CHECK-SAME: #tile.tensor_map_param<name = "B.tma1", buffer = "B", box = [64, 64], swizzle = 128>]
+// CHECK: gpu.func @ws_gemm(%{{.*}}, %arg8: index, %[[MAPA:.*]]: !llvm.ptr, %[[MAPB:.*]]: !llvm.ptr) kernel
+//
+// full: one arrival each (the producer's expect_tx); empty: the 128
+// compute threads. Thread 0 initializes, then the block synchronizes.
+// CHECK: %[[FIRST:.*]] = arith.cmpi eq, %thread_id_x, %{{.*}} : index
+// CHECK-NEXT: scf.if %[[FIRST]] {
+// CHECK: %[[C49152:.*]] = arith.constant 49152 : index
+// CHECK: nvvm.mbarrier.init %{{.*}}, %c1_i32 : !llvm.ptr<3>, i32
+// CHECK: arith.constant 8 : i64
+// CHECK: nvvm.mbarrier.init %{{.*}}, %c1_i32 : !llvm.ptr<3>, i32
+// CHECK-NEXT: }
+// CHECK-NEXT: nvvm.fence.mbarrier.init
+// CHECK-NEXT: gpu.barrier
+// CHECK: arith.constant 49280 : index
+// CHECK: nvvm.mbarrier.init %{{.*}}, %c128_i32 : !llvm.ptr<3>, i32
+// CHECK: nvvm.mbarrier.init %{{.*}}, %c128_i32 : !llvm.ptr<3>, i32
+// CHECK-NEXT: }
+// CHECK-NEXT: nvvm.fence.mbarrier.init
+// CHECK-NEXT: gpu.barrier
+// CHECK-NOT: nvvm.mbarrier.init
+//
+// The producer warpgroup gives registers up; thread 0 runs the loop.
+// CHECK: %[[PRODUCER:.*]] = arith.cmpi ult, %thread_id_x, %c128{{.*}} : index
+// CHECK-NEXT: scf.if %[[PRODUCER]] {
+// CHECK-NEXT: nvvm.setmaxregister  decrease 40
+// CHECK-NEXT: %[[Z:.*]] = arith.constant 0 : index
+// CHECK-NEXT: %[[T0:.*]] = arith.cmpi eq, %thread_id_x, %[[Z]] : index
+// CHECK-NEXT: scf.if %[[T0]] {
+// CHECK-NEXT: scf.for
+// CHECK-NOT: nvvm.wgmma
+// CHECK: nvvm.mbarrier.try_wait.parity %{{.*}}, %{{.*}}, %c10000000_i32 : !llvm.ptr<3>, i32, i32
+// CHECK-NOT: nvvm.wgmma
+// CHECK: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c24576_i32 : !llvm.ptr<3>, i32
+// CHECK-NOT: nvvm.wgmma
+// One box of A (a 64-element panel, coordinates innermost first), two of B
+// (the second panel 64 columns and 8192 bytes on), all on full[stage].
+// CHECK: %[[ABAR:.*]] = llvm.inttoptr %{{.*}} : i64 to !llvm.ptr<3>
+// CHECK: %[[ADST:.*]] = llvm.addrspacecast %{{.*}} : !llvm.ptr<3> to !llvm.ptr<7>
+// CHECK-NEXT: nvvm.cp.async.bulk.tensor.shared.cluster.global %[[ADST]], %[[MAPA]], %[[ABAR]], box[%{{.*}}, %{{.*}}] : !llvm.ptr<7>, !llvm.ptr
+// CHECK: %[[BBAR:.*]] = llvm.inttoptr %{{.*}} : i64 to !llvm.ptr<3>
+// CHECK: %[[B0DST:.*]] = llvm.addrspacecast %{{.*}} : !llvm.ptr<3> to !llvm.ptr<7>
+// CHECK-NEXT: nvvm.cp.async.bulk.tensor.shared.cluster.global %[[B0DST]], %[[MAPB]], %[[BBAR]], box[%{{.*}}, %{{.*}}] : !llvm.ptr<7>, !llvm.ptr
+// CHECK: arith.constant 64 : index
+// CHECK: arith.constant 8192 : i64
+// CHECK: %[[B1DST:.*]] = llvm.addrspacecast %{{.*}} : !llvm.ptr<3> to !llvm.ptr<7>
+// CHECK-NEXT: nvvm.cp.async.bulk.tensor.shared.cluster.global %[[B1DST]], %[[MAPB]], %[[BBAR]], box[%{{.*}}, %{{.*}}] : !llvm.ptr<7>, !llvm.ptr
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+//
+// The compute warpgroups take registers; nothing waits without K steps.
+// CHECK-NEXT: } else {
+// CHECK-NEXT: nvvm.setmaxregister  increase 232
+// CHECK-NEXT: %[[ANY:.*]] = arith.cmpi sgt, %{{.*}}, %{{.*}} : index
+// CHECK-NEXT: scf.if %[[ANY]] {
+// CHECK-NOT: nvvm.cp.async.bulk
+// CHECK: nvvm.mbarrier.try_wait.parity %{{.*}}, %{{.*}}, %c10000000_i32 : !llvm.ptr<3>, i32, i32
+//
+// The peeled gemm: K-major A descriptors (128-byte swizzle, SBO 1024,
+// LBO 16), MN-major B (LBO 64 x 128 = 8192); scale-d = 0 on its first of
+// four K steps only.
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK: arith.constant 4611686293305360384 : i64
+// CHECK: arith.constant 4611686293338849280 : i64
+// CHECK: nvvm.wgmma.mma_async %{{.*}}, %{{.*}}, %{{.*}}, <m = 64, n = 128, k = 16>, D[<f32>, <zero>], A[<f16>, <one>, <row>], B[<f16>, <one>, <row>]
+// CHECK-COUNT-3: nvvm.wgmma.mma_async %{{.*}}, %{{.*}}, %{{.*}}, <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <row>]
+// CHECK-NOT: nvvm.wgmma.mma_async
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 1
+//
+// The loop from 1: four accumulating steps, then the release of the
+// previous stage on empty.
+// CHECK-NEXT: scf.for
+// CHECK: nvvm.mbarrier.try_wait.parity
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK-COUNT-4: nvvm.wgmma.mma_async %{{.*}}, %{{.*}}, %{{.*}}, <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <row>]
+// CHECK-NOT: nvvm.wgmma.mma_async
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 1
+// CHECK: arith.constant 49280 : index
+// CHECK: %[[EMPTYBAR:.*]] = llvm.inttoptr %{{.*}} : i64 to !llvm.ptr<3>
+// CHECK-NEXT: nvvm.mbarrier.arrive %[[EMPTYBAR]] : !llvm.ptr<3> -> i64
+// CHECK-NEXT: }
+//
+// The last wait ties the 64 accumulator registers of each thread.
+// CHECK-NOT: nvvm.wgmma.wait.group
+// CHECK: llvm.inline_asm has_side_effects "wgmma.wait_group.sync.aligned 0;", "{{(=f,){63}=f(,[0-9]+){64}"}}
+// CHECK-NOT: nvvm.wgmma
+// K = 0: the cleared accumulator, then the epilogue for both cases.
+// CHECK: } else {
+// CHECK-NEXT: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT: arith.constant 0 : index
+// CHECK-NEXT: memref.store %[[ZERO]], %alloca[%{{.*}}] : memref<64xf32>
+// CHECK-NOT: nvvm.
+// CHECK: gpu.return
+
+// NVVM-LABEL: gpu.module @tile_kernels [#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx80">]
+// NVVM: llvm.mlir.global external @__dynamic_shmem__0() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<0 x i8>
+// NVVM: llvm.func @ws_gemm(
+// NVVM-SAME: %arg8: i64,
+// NVVM-SAME: %arg9: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant},
+// NVVM-SAME: %arg10: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant})
+// NVVM-SAME: nvvm.maxntid = array<i32: 256, 1, 1>
+// NVVM: nvvm.setmaxregister  decrease 40
+// NVVM: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %arg9,
+// NVVM: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %arg10,
+// NVVM: nvvm.setmaxregister  increase 232
+// NVVM: nvvm.wgmma.fence.aligned
+// NVVM: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+tile.kernel @ws_gemm(%A: !tile.buffer<?x?xf16, global>, %B: !tile.buffer<?x?xf16, global>, %C: !tile.buffer<?x?xf32, global>)
+    grid(%bx) = [ceildiv(%A[0], 64)] threads(256) warp_specialized {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %row = arith.muli %bx, %c64 : index
+  %a = tile.alloc_shared : !tile.buffer<64x64xf16, shared>
+  %b = tile.alloc_shared : !tile.buffer<64x128xf16, shared>
+  %acc = tile.alloc_fragment : !tile.buffer<64x128xf32, fragment>
+  tile.clear %acc : !tile.buffer<64x128xf32, fragment>
+  %k = tile.dim %A[1] : !tile.buffer<?x?xf16, global>
+  %n = arith.ceildivui %k, %c64 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %k0 = arith.muli %i, %c64 : index
+    tile.copy %A[%row, %k0] to %a : !tile.buffer<?x?xf16, global> to !tile.buffer<64x64xf16, shared>
+    tile.copy %B[%k0, %c0] to %b : !tile.buffer<?x?xf16, global> to !tile.buffer<64x128xf16, shared>
+    tile.gemm %a, %b, %acc : !tile.buffer<64x64xf16, shared>, !tile.buffer<64x128xf16, shared>, !tile.buffer<64x128xf32, fragment>
+  } {tile.num_stages = 2 : i64}
+  tile.copy %acc to %C[%row, %c0] : !tile.buffer<64x128xf32, fragment> to !tile.buffer<?x?xf32, global>
+}
+
+// -----
+
+// A x A^T in bf16: both tiles come from one buffer with one box, so they
+// share one tensor map (and one kernel argument); B is K-major
+// (transpose_b): its descriptors are the K-major ones and wgmma reads it
+// column-major.
+// CHECK-LABEL: gpu.module @tile_kernels
+// CHECK-SAME: #tile.launch<name = "gram", block = [256, 1, 1],
+// CHECK-SAME: #tile.dim_param<name = "S.dim1", buffer = "S", dim = 1>,
+// CHECK-SAME: #tile.tensor_map_param<name = "A.tma0", buffer = "A", box = [64, 64], swizzle = 128>]
+// CHECK-NOT: tensor_map_param
+// CHECK: gpu.func @gram(%{{.*}}, %arg5: index, %[[MAP:.*]]: !llvm.ptr) kernel
+// CHECK: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c16384_i32 : !llvm.ptr<3>, i32
+// CHECK-COUNT-2: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[MAP]], %{{.*}}, box[%{{.*}}, %{{.*}}] : !llvm.ptr<7>, !llvm.ptr
+// CHECK-NOT: nvvm.cp.async.bulk.tensor
+// CHECK: nvvm.setmaxregister  increase 232
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK-NOT: arith.constant 4611686293338849280
+// CHECK: nvvm.wgmma.mma_async %{{.*}}, %{{.*}}, %{{.*}}, <m = 64, n = 64, k = 16>, D[<f32>, <zero>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
+// CHECK-COUNT-7: nvvm.wgmma.mma_async %{{.*}}, %{{.*}}, %{{.*}}, <m = 64, n = 64, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
+// CHECK-NOT: nvvm.wgmma.mma_async
+// CHECK: llvm.inline_asm has_side_effects "wgmma.wait_group.sync.aligned 0;", "{{(=f,){31}=f(,[0-9]+){32}"}}
+
+// NVVM-LABEL: gpu.module @tile_kernels
+// NVVM: llvm.mlir.global external @__dynamic_shmem__0() {addr_space = 3 : i32, alignment = 1024 : i64}
+// NVVM: llvm.func @gram(
+// NVVM-SAME: %arg5: i64, %arg6: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant})
+tile.kernel @gram(%A: !tile.buffer<?x?xbf16, global>, %S: !tile.buffer<?x?xf32, global>)
+    grid(%bx) = [1] threads(256) warp_specialized {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %a = tile.alloc_shared : !tile.buffer<64x64xbf16, shared>
+  %b = tile.alloc_shared : !tile.buffer<64x64xbf16, shared>
+  %acc = tile.alloc_fragment : !tile.buffer<64x64xf32, fragment>
+  tile.clear %acc : !tile.buffer<64x64xf32, fragment>
+  %k = tile.dim %A[1] : !tile.buffer<?x?xbf16, global>
+  %n = arith.ceildivui %k, %c64 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %k0 = arith.muli %i, %c64 : index
+    tile.copy %A[%c0, %k0] to %a : !tile.buffer<?x?xbf16, global> to !tile.buffer<64x64xbf16, shared>
+    tile.copy %A[%c64, %k0] to %b : !tile.buffer<?x?xbf16, global> to !tile.buffer<64x64xbf16, shared>
+    tile.gemm %a, %b, %acc {transpose_b} : !tile.buffer<64x64xbf16, shared>, !tile.buffer<64x64xbf16, shared>, !tile.buffer<64x64xf32, fragment>
+  } {tile.num_stages = 2 : i64}
+  tile.copy %acc to %S[%c0, %c0] : !tile.buffer<64x64xf32, fragment> to !tile.buffer<?x?xf32, global>
+}

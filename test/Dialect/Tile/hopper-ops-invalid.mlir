@@ -1,0 +1,533 @@
+// Every diagnostic of the Hopper (sm_90a) verifiers, one case each: the ops
+// of TileHopperOps.cpp (mbarriers, tile.gemm_wait, tile.warp_specialize),
+// the `warp_specialized` flag of tile.kernel (TileKernelOp.cpp), the TMA form
+// of tile.copy and the #tile.nvmma offsets (TileMemoryOps.cpp), and
+// `tile.gemm async` (TileComputeOps.cpp). The round trip is in
+// hopper-ops.mlir.
+//
+// RUN: tile-opt %s -split-input-file -verify-diagnostics
+
+//===----------------------------------------------------------------------===//
+// tile.kernel warp_specialized
+//===----------------------------------------------------------------------===//
+
+// A producer warpgroup and at least one compute warpgroup.
+// expected-error@+1 {{'tile.kernel' op expected a warp_specialized kernel to have a multiple of 128 threads, at least 256 (a producer warpgroup and compute warpgroups), but got 128}}
+tile.kernel @ws_one_warpgroup() grid(%bx) = [1] threads(128) warp_specialized {
+}
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op expected a warp_specialized kernel to have a multiple of 128 threads, at least 256 (a producer warpgroup and compute warpgroups), but got 320}}
+tile.kernel @ws_partial_warpgroup() grid(%bx) = [1] threads(320) warp_specialized {
+}
+
+// -----
+
+// Fragments are spread over the compute threads only (384 - 128).
+tile.kernel @ws_fragment_threads() grid(%bx) = [1] threads(384) warp_specialized {
+  // expected-error@+1 {{'tile.alloc_fragment' op expected the fragment's 384 elements to be a multiple of the kernel's 256 compute threads}}
+  %f = tile.alloc_fragment : !tile.buffer<384xf32, fragment, #tile.row_major<vec = 1>>
+}
+
+// -----
+
+// The register limit counts the compute threads too: 65536 elements over
+// 256 threads are 256 registers each.
+tile.kernel @ws_fragment_registers() grid(%bx) = [1] threads(384) warp_specialized {
+  // expected-error@+1 {{'tile.alloc_fragment' op expected a fragment of at most 255 32-bit registers per thread, but its 65536 elements over the kernel's 256 threads take 256}}
+  %f = tile.alloc_fragment : !tile.buffer<256x256xf32, fragment>
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Mbarrier operands (all four users)
+//===----------------------------------------------------------------------===//
+
+tile.kernel @mbarrier_init_element() grid(%bx) = [1] threads(256) warp_specialized {
+  %bars = tile.alloc_shared : !tile.buffer<4xi32, shared>
+  // expected-error@+1 {{'tile.mbarrier_init' op expected mbarriers as a 1-D shared tile of i64 without a layout, but got '!tile.buffer<4xi32, shared>'}}
+  tile.mbarrier_init %bars count(1) : !tile.buffer<4xi32, shared>
+}
+
+// -----
+
+tile.kernel @mbarrier_arrive_rank() grid(%bx) = [1] threads(256) warp_specialized {
+  %c0 = arith.constant 0 : index
+  %bars = tile.alloc_shared : !tile.buffer<2x2xi64, shared>
+  tile.warp_specialize producer(registers = 40) {
+    // expected-error@+1 {{'tile.mbarrier_arrive' op expected mbarriers as a 1-D shared tile of i64 without a layout, but got '!tile.buffer<2x2xi64, shared>'}}
+    tile.mbarrier_arrive %bars[%c0] : !tile.buffer<2x2xi64, shared>
+  } compute(registers = 232) {
+  }
+}
+
+// -----
+
+tile.kernel @mbarrier_wait_fragment() grid(%bx) = [1] threads(256) warp_specialized {
+  %c0 = arith.constant 0 : index
+  %bars = tile.alloc_fragment : !tile.buffer<128xi64, fragment, #tile.row_major<vec = 1>>
+  tile.warp_specialize producer(registers = 40) {
+  } compute(registers = 232) {
+    // expected-error@+1 {{'tile.mbarrier_wait' op expected mbarriers as a 1-D shared tile of i64 without a layout, but got '!tile.buffer<128xi64, fragment, #tile.row_major<vec = 1>>'}}
+    tile.mbarrier_wait %bars[%c0], %c0 : !tile.buffer<128xi64, fragment, #tile.row_major<vec = 1>>
+  }
+}
+
+// -----
+
+tile.kernel @tma_barriers_layout(%A: !tile.buffer<?x?xf16, global>) grid(%bx) = [1] threads(256) warp_specialized {
+  %c0 = arith.constant 0 : index
+  %bars = tile.alloc_shared : !tile.buffer<8x8xi64, shared, #tile.nvmma<swizzle = 0>>
+  %a = tile.alloc_shared : !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>>
+  tile.warp_specialize producer(registers = 40) {
+    // expected-error@+1 {{'tile.copy' op expected mbarriers as a 1-D shared tile of i64 without a layout, but got '!tile.buffer<8x8xi64, shared, #tile.nvmma<swizzle = 0>>'}}
+    tile.copy async %A[%c0, %c0] to %a barrier(%bars[%c0] : !tile.buffer<8x8xi64, shared, #tile.nvmma<swizzle = 0>>) : !tile.buffer<?x?xf16, global> to !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>>
+  } compute(registers = 232) {
+  }
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// tile.mbarrier_init, tile.mbarrier_arrive, tile.mbarrier_wait
+//===----------------------------------------------------------------------===//
+
+tile.kernel @mbarrier_init_not_specialized() grid(%bx) = [1] threads(256) {
+  %bars = tile.alloc_shared : !tile.buffer<4xi64, shared>
+  // expected-error@+1 {{'tile.mbarrier_init' op expected to be in a warp_specialized kernel (mbarriers and wgmma are the sm_90a lowering's)}}
+  tile.mbarrier_init %bars count(1) : !tile.buffer<4xi64, shared>
+}
+
+// -----
+
+tile.kernel @mbarrier_arrive_not_specialized() grid(%bx) = [1] threads(256) {
+  %c0 = arith.constant 0 : index
+  %bars = tile.alloc_shared : !tile.buffer<4xi64, shared>
+  // expected-error@+1 {{'tile.mbarrier_arrive' op expected to be in a warp_specialized kernel (mbarriers and wgmma are the sm_90a lowering's)}}
+  tile.mbarrier_arrive %bars[%c0] expect_tx(1024) : !tile.buffer<4xi64, shared>
+}
+
+// -----
+
+tile.kernel @mbarrier_wait_not_specialized() grid(%bx) = [1] threads(256) {
+  %c0 = arith.constant 0 : index
+  %bars = tile.alloc_shared : !tile.buffer<4xi64, shared>
+  // expected-error@+1 {{'tile.mbarrier_wait' op expected to be in a warp_specialized kernel (mbarriers and wgmma are the sm_90a lowering's)}}
+  tile.mbarrier_wait %bars[%c0], %c0 : !tile.buffer<4xi64, shared>
+}
+
+// -----
+
+// Every thread initializes (then the block synchronizes): not in a role.
+tile.kernel @mbarrier_init_in_role() grid(%bx) = [1] threads(256) warp_specialized {
+  %bars = tile.alloc_shared : !tile.buffer<4xi64, shared>
+  tile.warp_specialize producer(registers = 40) {
+    // expected-error@+1 {{'tile.mbarrier_init' op expected to be in the kernel body itself (every thread initializes, then synchronizes the block)}}
+    tile.mbarrier_init %bars count(1) : !tile.buffer<4xi64, shared>
+  } compute(registers = 232) {
+  }
+}
+
+// -----
+
+// Nor in a loop of the kernel body.
+tile.kernel @mbarrier_init_in_loop() grid(%bx) = [1] threads(256) warp_specialized {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %bars = tile.alloc_shared : !tile.buffer<4xi64, shared>
+  scf.for %i = %c0 to %c1 step %c1 {
+    // expected-error@+1 {{'tile.mbarrier_init' op expected to be in the kernel body itself (every thread initializes, then synchronizes the block)}}
+    tile.mbarrier_init %bars count(1) : !tile.buffer<4xi64, shared>
+  }
+}
+
+// -----
+
+// The arrival count is 20 bits wide.
+tile.kernel @mbarrier_count_too_large() grid(%bx) = [1] threads(256) warp_specialized {
+  %bars = tile.alloc_shared : !tile.buffer<4xi64, shared>
+  // expected-error@+1 {{'tile.mbarrier_init' op expected an arrival count below 2^20, but got 1048576}}
+  tile.mbarrier_init %bars count(1048576) : !tile.buffer<4xi64, shared>
+}
+
+// -----
+
+tile.kernel @mbarrier_count_zero() grid(%bx) = [1] threads(256) warp_specialized {
+  %bars = tile.alloc_shared : !tile.buffer<4xi64, shared>
+  // expected-error@+1 {{'tile.mbarrier_init' op attribute 'count' failed to satisfy constraint: 64-bit signless integer attribute whose value is positive}}
+  tile.mbarrier_init %bars count(0) : !tile.buffer<4xi64, shared>
+}
+
+// -----
+
+// So is the transaction count of a phase.
+tile.kernel @expect_tx_too_large() grid(%bx) = [1] threads(256) warp_specialized {
+  %c0 = arith.constant 0 : index
+  %bars = tile.alloc_shared : !tile.buffer<4xi64, shared>
+  tile.warp_specialize producer(registers = 40) {
+    // expected-error@+1 {{'tile.mbarrier_arrive' op expected expect_tx below 2^20 bytes, but got 1048576}}
+    tile.mbarrier_arrive %bars[%c0] expect_tx(1048576) : !tile.buffer<4xi64, shared>
+  } compute(registers = 232) {
+  }
+}
+
+// -----
+
+tile.kernel @expect_tx_zero() grid(%bx) = [1] threads(256) warp_specialized {
+  %c0 = arith.constant 0 : index
+  %bars = tile.alloc_shared : !tile.buffer<4xi64, shared>
+  tile.warp_specialize producer(registers = 40) {
+    // expected-error@+1 {{'tile.mbarrier_arrive' op attribute 'expect_tx' failed to satisfy constraint: 64-bit signless integer attribute whose value is positive}}
+    tile.mbarrier_arrive %bars[%c0] expect_tx(0) : !tile.buffer<4xi64, shared>
+  } compute(registers = 232) {
+  }
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// tile.gemm_wait
+//===----------------------------------------------------------------------===//
+
+tile.kernel @gemm_wait_mma_layout() grid(%bx) = [1] threads(256) warp_specialized {
+  %acc = tile.alloc_fragment : !tile.buffer<128x128xf32, fragment, #tile.mma<warps = [8, 1]>>
+  // expected-error@+1 {{'tile.gemm_wait' op expected a fragment in the #tile.wgmma layout, but got '!tile.buffer<128x128xf32, fragment, #tile.mma<warps = [8, 1]>>'}}
+  tile.gemm_wait 0, %acc : !tile.buffer<128x128xf32, fragment, #tile.mma<warps = [8, 1]>>
+}
+
+// -----
+
+// A shared tile is no accumulator.
+tile.kernel @gemm_wait_shared() grid(%bx) = [1] threads(256) warp_specialized {
+  %acc = tile.alloc_shared : !tile.buffer<64x64xf32, shared>
+  // expected-error@+1 {{'tile.gemm_wait' op expected a fragment in the #tile.wgmma layout, but got '!tile.buffer<64x64xf32, shared>'}}
+  tile.gemm_wait 0, %acc : !tile.buffer<64x64xf32, shared>
+}
+
+// -----
+
+tile.kernel @gemm_wait_too_many() grid(%bx) = [1] threads(256) warp_specialized {
+  %acc = tile.alloc_fragment : !tile.buffer<64x64xf32, fragment, #tile.wgmma<warpgroups = [1, 1]>>
+  // expected-error@+1 {{'tile.gemm_wait' op expected at most 7 pending groups, but got 8}}
+  tile.gemm_wait 8, %acc : !tile.buffer<64x64xf32, fragment, #tile.wgmma<warpgroups = [1, 1]>>
+}
+
+// -----
+
+tile.kernel @gemm_wait_negative() grid(%bx) = [1] threads(256) warp_specialized {
+  %acc = tile.alloc_fragment : !tile.buffer<64x64xf32, fragment, #tile.wgmma<warpgroups = [1, 1]>>
+  // expected-error@+1 {{'tile.gemm_wait' op attribute 'pending' failed to satisfy constraint: 64-bit signless integer attribute whose value is non-negative}}
+  tile.gemm_wait -1, %acc : !tile.buffer<64x64xf32, fragment, #tile.wgmma<warpgroups = [1, 1]>>
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// tile.warp_specialize
+//===----------------------------------------------------------------------===//
+
+tile.kernel @roles_not_specialized() grid(%bx) = [1] threads(384) {
+  // expected-error@+1 {{'tile.warp_specialize' op expected to be in a warp_specialized kernel}}
+  tile.warp_specialize producer(registers = 40) {
+  } compute(registers = 232) {
+  }
+}
+
+// -----
+
+// The roles branch on the warpgroup index once, in the kernel body.
+tile.kernel @roles_in_loop() grid(%bx) = [1] threads(384) warp_specialized {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %c1 step %c1 {
+    // expected-error@+1 {{'tile.warp_specialize' op expected to be in the kernel body itself (the roles branch on the warpgroup index once)}}
+    tile.warp_specialize producer(registers = 40) {
+    } compute(registers = 232) {
+    }
+  }
+}
+
+// -----
+
+func.func @roles_outside_kernel() {
+  // expected-error@+1 {{'tile.warp_specialize' op expected to be in the kernel body itself (the roles branch on the warpgroup index once)}}
+  tile.warp_specialize producer(registers = 40) {
+  } compute(registers = 232) {
+  }
+  return
+}
+
+// -----
+
+tile.kernel @producer_registers_not_multiple_of_8() grid(%bx) = [1] threads(384) warp_specialized {
+  // expected-error@+1 {{'tile.warp_specialize' op expected register counts that are multiples of 8 (setmaxnreg), but got 36}}
+  tile.warp_specialize producer(registers = 36) {
+  } compute(registers = 232) {
+  }
+}
+
+// -----
+
+tile.kernel @compute_registers_not_multiple_of_8() grid(%bx) = [1] threads(384) warp_specialized {
+  // expected-error@+1 {{'tile.warp_specialize' op expected register counts that are multiples of 8 (setmaxnreg), but got 230}}
+  tile.warp_specialize producer(registers = 40) {
+  } compute(registers = 230) {
+  }
+}
+
+// -----
+
+tile.kernel @producer_keeps_more() grid(%bx) = [1] threads(384) warp_specialized {
+  // expected-error@+1 {{'tile.warp_specialize' op expected the producer to keep fewer registers than the compute warpgroups, but got 128 and 120}}
+  tile.warp_specialize producer(registers = 128) {
+  } compute(registers = 120) {
+  }
+}
+
+// -----
+
+// 128 x 40 + 256 x 240 = 66560 registers: more than an SM has.
+tile.kernel @roles_exceed_register_file() grid(%bx) = [1] threads(384) warp_specialized {
+  // expected-error@+1 {{'tile.warp_specialize' op expected the roles' registers to fit the 65536 of an SM, but 128 x 40 + 256 x 240 = 66560}}
+  tile.warp_specialize producer(registers = 40) {
+  } compute(registers = 240) {
+  }
+}
+
+// -----
+
+tile.kernel @producer_registers_below_24() grid(%bx) = [1] threads(384) warp_specialized {
+  // expected-error@+1 {{'tile.warp_specialize' op attribute 'producer_registers' failed to satisfy constraint: 64-bit signless integer attribute whose minimum value is 24 whose maximum value is 256}}
+  tile.warp_specialize producer(registers = 16) {
+  } compute(registers = 232) {
+  }
+}
+
+// -----
+
+tile.kernel @compute_registers_above_256() grid(%bx) = [1] threads(256) warp_specialized {
+  // expected-error@+1 {{'tile.warp_specialize' op attribute 'compute_registers' failed to satisfy constraint: 64-bit signless integer attribute whose minimum value is 24 whose maximum value is 256}}
+  tile.warp_specialize producer(registers = 40) {
+  } compute(registers = 264) {
+  }
+}
+
+// -----
+
+// The producer does not arrive at a block-wide barrier: the roles meet only
+// through mbarriers.
+tile.kernel @barrier_in_role() grid(%bx) = [1] threads(384) warp_specialized {
+  tile.warp_specialize producer(registers = 40) {
+  } compute(registers = 232) {
+    // expected-error@+1 {{'tile.barrier' op expected no block-wide barrier in a warp-specialized role (the roles meet through mbarriers)}}
+    tile.barrier
+  }
+}
+
+// -----
+
+// Nested in a role's loop too.
+tile.kernel @barrier_in_role_loop() grid(%bx) = [1] threads(384) warp_specialized {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tile.warp_specialize producer(registers = 40) {
+    scf.for %i = %c0 to %c1 step %c1 {
+      // expected-error@+1 {{'tile.barrier' op expected no block-wide barrier in a warp-specialized role (the roles meet through mbarriers)}}
+      tile.barrier
+    }
+  } compute(registers = 232) {
+  }
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// tile.copy async ... barrier(...) (TMA) and #tile.nvmma offsets
+//===----------------------------------------------------------------------===//
+
+// The mbarriers and their index come together (the custom form cannot
+// leave one out; the generic form and an empty index can).
+tile.kernel @barrier_without_index(%A: !tile.buffer<?x?xf16, global>) grid(%bx) = [1] threads(256) warp_specialized {
+  %c0 = arith.constant 0 : index
+  %bars = tile.alloc_shared : !tile.buffer<1xi64, shared>
+  %a = tile.alloc_shared : !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>>
+  tile.warp_specialize producer(registers = 40) {
+    // expected-error@+1 {{'tile.copy' op expected mbarriers and an index into them together (barrier(%bars[%i] : type)), but got no index}}
+    tile.copy async %A[%c0, %c0] to %a barrier(%bars[] : !tile.buffer<1xi64, shared>) : !tile.buffer<?x?xf16, global> to !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>>
+  } compute(registers = 232) {
+  }
+}
+
+// -----
+
+tile.kernel @index_without_barriers(%A: !tile.buffer<?x?xf16, global>) grid(%bx) = [1] threads(256) warp_specialized {
+  %c0 = arith.constant 0 : index
+  %a = tile.alloc_shared : !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>>
+  tile.warp_specialize producer(registers = 40) {
+    // expected-error@+1 {{'tile.copy' op expected mbarriers and an index into them together (barrier(%bars[%i] : type)), but got no mbarriers}}
+    "tile.copy"(%A, %c0, %c0, %a, %c0) <{async, operandSegmentSizes = array<i32: 1, 2, 1, 0, 0, 1>}> : (!tile.buffer<?x?xf16, global>, index, index, !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>>, index) -> ()
+  } compute(registers = 232) {
+  }
+}
+
+// -----
+
+
+tile.kernel @tma_not_async(%A: !tile.buffer<?x?xf16, global>) grid(%bx) = [1] threads(256) warp_specialized {
+  %c0 = arith.constant 0 : index
+  %bars = tile.alloc_shared : !tile.buffer<1xi64, shared>
+  %a = tile.alloc_shared : !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>>
+  tile.warp_specialize producer(registers = 40) {
+    // expected-error@+1 {{'tile.copy' op expected `async` on a copy that completes on an mbarrier (a TMA copy)}}
+    tile.copy %A[%c0, %c0] to %a barrier(%bars[%c0] : !tile.buffer<1xi64, shared>) : !tile.buffer<?x?xf16, global> to !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>>
+  } compute(registers = 232) {
+  }
+}
+
+// -----
+
+tile.kernel @tma_dest_swizzle_layout(%A: !tile.buffer<?x?xf16, global>) grid(%bx) = [1] threads(256) warp_specialized {
+  %c0 = arith.constant 0 : index
+  %bars = tile.alloc_shared : !tile.buffer<1xi64, shared>
+  %a = tile.alloc_shared : !tile.buffer<64x64xf16, shared, #tile.swizzle>
+  tile.warp_specialize producer(registers = 40) {
+    // expected-error@+1 {{'tile.copy' op expected a TMA copy's destination to have a #tile.nvmma layout, but got '!tile.buffer<64x64xf16, shared, #tile.swizzle>'}}
+    tile.copy async %A[%c0, %c0] to %a barrier(%bars[%c0] : !tile.buffer<1xi64, shared>) : !tile.buffer<?x?xf16, global> to !tile.buffer<64x64xf16, shared, #tile.swizzle>
+  } compute(registers = 232) {
+  }
+}
+
+// -----
+
+// The tensor map is of a kernel parameter, not of a view of one.
+tile.kernel @tma_source_subview(%Q: !tile.buffer<?x?x64xf16, global>) grid(%bx) = [1] threads(256) warp_specialized {
+  %c0 = arith.constant 0 : index
+  %bars = tile.alloc_shared : !tile.buffer<1xi64, shared>
+  %q = tile.alloc_shared : !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>>
+  %head = tile.subview %Q[%c0] : !tile.buffer<?x?x64xf16, global> to !tile.buffer<?x64xf16, global>
+  tile.warp_specialize producer(registers = 40) {
+    // expected-error@+1 {{'tile.copy' op expected a TMA copy to read a kernel parameter (its tensor map is encoded at launch)}}
+    tile.copy async %head[%c0, %c0] to %q barrier(%bars[%c0] : !tile.buffer<1xi64, shared>) : !tile.buffer<?x64xf16, global> to !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>>
+  } compute(registers = 232) {
+  }
+}
+
+// -----
+
+// Nor of a function's argument outside a kernel.
+func.func @tma_outside_kernel(%A: !tile.buffer<?x?xf16, global>, %a: !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>>, %bars: !tile.buffer<1xi64, shared>, %i: index) {
+  // expected-error@+1 {{'tile.copy' op expected a TMA copy to read a kernel parameter (its tensor map is encoded at launch)}}
+  tile.copy async %A[%i, %i] to %a barrier(%bars[%i] : !tile.buffer<1xi64, shared>) : !tile.buffer<?x?xf16, global> to !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>>
+  return
+}
+
+// -----
+
+// A #tile.nvmma tile starts at a multiple of the 128-byte swizzle's period.
+tile.kernel @nvmma_offset() grid(%bx) = [1] threads(256) warp_specialized {
+  // expected-error@+1 {{'tile.alloc_shared' op expected the offset of a #tile.nvmma tile to be a multiple of 1024 bytes (the swizzle's period), but got 128}}
+  %a = tile.alloc_shared offset(128) : !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>>
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// tile.gemm async
+//===----------------------------------------------------------------------===//
+
+tile.kernel @gemm_async_mma_accumulator() grid(%bx) = [1] threads(256) warp_specialized {
+  %a = tile.alloc_shared : !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>>
+  %b = tile.alloc_shared : !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>>
+  %acc = tile.alloc_fragment : !tile.buffer<64x64xf32, fragment, #tile.mma<warps = [4, 1]>>
+  // expected-error@+1 {{'tile.gemm' op expected an async gemm's accumulator to have a #tile.wgmma layout, but got '!tile.buffer<64x64xf32, fragment, #tile.mma<warps = [4, 1]>>'}}
+  tile.gemm async %a, %b, %acc : !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>>, !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>>, !tile.buffer<64x64xf32, fragment, #tile.mma<warps = [4, 1]>>
+}
+
+// -----
+
+// The common gemm checks name both accumulator layouts.
+tile.kernel @gemm_accumulator_row_major() grid(%bx) = [1] threads(256) warp_specialized {
+  %a = tile.alloc_shared : !tile.buffer<64x64xf16, shared>
+  %b = tile.alloc_shared : !tile.buffer<64x64xf16, shared>
+  %acc = tile.alloc_fragment : !tile.buffer<64x64xf32, fragment, #tile.row_major<vec = 4>>
+  // expected-error@+1 {{'tile.gemm' op expected the accumulator to have a #tile.mma or #tile.wgmma layout, but got #tile.row_major<vec = 4>}}
+  tile.gemm async %a, %b, %acc : !tile.buffer<64x64xf16, shared>, !tile.buffer<64x64xf16, shared>, !tile.buffer<64x64xf32, fragment, #tile.row_major<vec = 4>>
+}
+
+// -----
+
+tile.kernel @gemm_async_a_unswizzled() grid(%bx) = [1] threads(256) warp_specialized {
+  %a = tile.alloc_shared : !tile.buffer<64x64xf16, shared>
+  %b = tile.alloc_shared : !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>>
+  %acc = tile.alloc_fragment : !tile.buffer<64x64xf32, fragment, #tile.wgmma<warpgroups = [1, 1]>>
+  // expected-error@+1 {{'tile.gemm' op expected an async gemm's A and B to be shared tiles with a #tile.nvmma layout, but got '!tile.buffer<64x64xf16, shared>' and '!tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>>'}}
+  tile.gemm async %a, %b, %acc : !tile.buffer<64x64xf16, shared>, !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>>, !tile.buffer<64x64xf32, fragment, #tile.wgmma<warpgroups = [1, 1]>>
+}
+
+// -----
+
+// An A in registers is the mma.sync form's, not wgmma's (yet).
+tile.kernel @gemm_async_a_fragment() grid(%bx) = [1] threads(256) warp_specialized {
+  %a = tile.alloc_fragment : !tile.buffer<64x64xf16, fragment, #tile.mma<warps = [4, 1]>>
+  %b = tile.alloc_shared : !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>>
+  %acc = tile.alloc_fragment : !tile.buffer<64x64xf32, fragment, #tile.wgmma<warpgroups = [1, 1]>>
+  // expected-error@+1 {{'tile.gemm' op expected an async gemm's A and B to be shared tiles with a #tile.nvmma layout, but got '!tile.buffer<64x64xf16, fragment, #tile.mma<warps = [4, 1]>>' and '!tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>>'}}
+  tile.gemm async %a, %b, %acc : !tile.buffer<64x64xf16, fragment, #tile.mma<warps = [4, 1]>>, !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>>, !tile.buffer<64x64xf32, fragment, #tile.wgmma<warpgroups = [1, 1]>>
+}
+
+// -----
+
+tile.kernel @gemm_async_transpose_a() grid(%bx) = [1] threads(256) warp_specialized {
+  %a = tile.alloc_shared : !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>>
+  %b = tile.alloc_shared : !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>>
+  %acc = tile.alloc_fragment : !tile.buffer<64x64xf32, fragment, #tile.wgmma<warpgroups = [1, 1]>>
+  // expected-error@+1 {{'tile.gemm' op expected an async gemm without transpose_a (a K-major A); a K x M A is not supported yet}}
+  tile.gemm async %a, %b, %acc {transpose_a} : !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>>, !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>>, !tile.buffer<64x64xf32, fragment, #tile.wgmma<warpgroups = [1, 1]>>
+}
+
+// -----
+
+tile.kernel @gemm_async_prefetched() grid(%bx) = [1] threads(256) warp_specialized {
+  %a = tile.alloc_shared : !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>>
+  %b = tile.alloc_shared : !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>>
+  %acc = tile.alloc_fragment : !tile.buffer<64x64xf32, fragment, #tile.wgmma<warpgroups = [1, 1]>>
+  // expected-error@+1 {{'tile.gemm' op expected no operand prefetch on an async gemm (wgmma reads shared memory itself)}}
+  tile.gemm async %a, %b, %acc prefetched : !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>>, !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>>, !tile.buffer<64x64xf32, fragment, #tile.wgmma<warpgroups = [1, 1]>>
+}
+
+// -----
+
+tile.kernel @gemm_async_next_operands() grid(%bx) = [1] threads(256) warp_specialized {
+  %a = tile.alloc_shared : !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>>
+  %b = tile.alloc_shared : !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>>
+  %acc = tile.alloc_fragment : !tile.buffer<64x64xf32, fragment, #tile.wgmma<warpgroups = [1, 1]>>
+  // expected-error@+1 {{'tile.gemm' op expected no operand prefetch on an async gemm (wgmma reads shared memory itself)}}
+  tile.gemm async %a, %b, %acc then wait 0 prefetch %a, %b : !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>>, !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>>, !tile.buffer<64x64xf32, fragment, #tile.wgmma<warpgroups = [1, 1]>>
+}
+
+// -----
+
+// A 64-byte swizzle is a valid layout, but not one the lowering emits.
+tile.kernel @gemm_async_swizzle_64() grid(%bx) = [1] threads(256) warp_specialized {
+  %a = tile.alloc_shared : !tile.buffer<64x32xf16, shared, #tile.nvmma<swizzle = 64>>
+  %b = tile.alloc_shared : !tile.buffer<32x64xf16, shared, #tile.nvmma<swizzle = 128>>
+  %acc = tile.alloc_fragment : !tile.buffer<64x64xf32, fragment, #tile.wgmma<warpgroups = [1, 1]>>
+  // expected-error@+1 {{'tile.gemm' op expected #tile.nvmma<swizzle = 128> operands (the only swizzle the wgmma lowering emits yet), but got #tile.nvmma<swizzle = 64>}}
+  tile.gemm async %a, %b, %acc : !tile.buffer<64x32xf16, shared, #tile.nvmma<swizzle = 64>>, !tile.buffer<32x64xf16, shared, #tile.nvmma<swizzle = 128>>, !tile.buffer<64x64xf32, fragment, #tile.wgmma<warpgroups = [1, 1]>>
+}
+
+// -----
+
+// An N-major B is split between warpgroups by whole 64-column panels.
+tile.kernel @gemm_async_partial_panels() grid(%bx) = [1] threads(384) warp_specialized {
+  %a = tile.alloc_shared : !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>>
+  %b = tile.alloc_shared : !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>>
+  %acc = tile.alloc_fragment : !tile.buffer<64x64xf32, fragment, #tile.wgmma<warpgroups = [1, 2]>>
+  tile.warp_specialize producer(registers = 40) {
+  } compute(registers = 232) {
+    // expected-error@+1 {{'tile.gemm' op expected each warpgroup's columns to be a multiple of 64 (a 128-byte panel of the N-major B) for #tile.wgmma<warpgroups = [1, 2]>, but got 32}}
+    tile.gemm async %a, %b, %acc {clear_accum} : !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>>, !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>>, !tile.buffer<64x64xf32, fragment, #tile.wgmma<warpgroups = [1, 2]>>
+  }
+}

@@ -1,0 +1,127 @@
+// Round trip of the Hopper (sm_90a) forms through the custom and the generic
+// assembly formats: the `warp_specialized` flag of tile.kernel, the ops of
+// TileHopperOps.td (tile.mbarrier_init, tile.mbarrier_arrive with and
+// without expect_tx, tile.mbarrier_wait, tile.gemm_wait,
+// tile.warp_specialize with its register counts), the TMA form of tile.copy
+// (`async ... barrier(...)`) and `tile.gemm async`, at the limits their
+// verifiers accept. The diagnostics are in hopper-ops-invalid.mlir.
+//
+// RUN: tile-opt %s | tile-opt | FileCheck %s
+// RUN: tile-opt %s --mlir-print-op-generic | tile-opt | FileCheck %s
+
+// The shape tile-warp-specialize writes: one producer warpgroup and two
+// compute warpgroups, four stages, `full` and `empty` mbarriers.
+// CHECK-LABEL: tile.kernel @pipeline(
+// CHECK-SAME: grid(%bx) = [1] threads(384) warp_specialized {
+// CHECK: %[[FULL:.*]] = tile.alloc_shared : !tile.buffer<4xi64, shared>
+// CHECK: %[[EMPTY:.*]] = tile.alloc_shared : !tile.buffer<4xi64, shared>
+// CHECK: %[[A:.*]] = tile.alloc_shared : !tile.buffer<4x128x64xf16, shared, #tile.nvmma<swizzle = 128>>
+// CHECK: %[[B:.*]] = tile.alloc_shared offset(65536) : !tile.buffer<4x64x256xf16, shared, #tile.nvmma<swizzle = 128>>
+// CHECK: %[[ACC:.*]] = tile.alloc_fragment : !tile.buffer<128x256xf32, fragment, #tile.wgmma<warpgroups = [2, 1]>>
+// CHECK: tile.mbarrier_init %[[FULL]] count(1) : !tile.buffer<4xi64, shared>
+// CHECK: tile.mbarrier_init %[[EMPTY]] count(256) : !tile.buffer<4xi64, shared>
+// CHECK: tile.warp_specialize producer(registers = 40) {
+// CHECK-NEXT: tile.mbarrier_wait %[[EMPTY]][%[[S:.*]]], %[[P:.*]] : !tile.buffer<4xi64, shared>
+// CHECK-NEXT: tile.mbarrier_arrive %[[FULL]][%[[S]]] expect_tx(49152) : !tile.buffer<4xi64, shared>
+// CHECK-NEXT: %[[AS:.*]] = tile.stage %[[A]][%[[S]]]
+// CHECK-NEXT: tile.copy async %A[%{{.*}}, %{{.*}}] to %[[AS]] barrier(%[[FULL]][%[[S]]] : !tile.buffer<4xi64, shared>) : !tile.buffer<?x?xf16, global> to !tile.buffer<128x64xf16, shared, #tile.nvmma<swizzle = 128>>
+// CHECK-NEXT: %[[BS:.*]] = tile.stage %[[B]][%[[S]]]
+// CHECK-NEXT: tile.copy async %B[%{{.*}}, %{{.*}}] to %[[BS]] barrier(%[[FULL]][%[[S]]] : !tile.buffer<4xi64, shared>) : !tile.buffer<?x?xf16, global> to !tile.buffer<64x256xf16, shared, #tile.nvmma<swizzle = 128>>
+// CHECK-NEXT: } compute(registers = 232) {
+// CHECK-NEXT: tile.mbarrier_wait %[[FULL]][%[[S]]], %[[S]] : !tile.buffer<4xi64, shared>
+// CHECK-NEXT: %[[AC:.*]] = tile.stage %[[A]][%[[S]]]
+// CHECK-NEXT: %[[BC:.*]] = tile.stage %[[B]][%[[S]]]
+// CHECK-NEXT: tile.gemm async %[[AC]], %[[BC]], %[[ACC]] {clear_accum} : !tile.buffer<128x64xf16, shared, #tile.nvmma<swizzle = 128>>, !tile.buffer<64x256xf16, shared, #tile.nvmma<swizzle = 128>>, !tile.buffer<128x256xf32, fragment, #tile.wgmma<warpgroups = [2, 1]>>
+// CHECK-NEXT: tile.gemm_wait 1, %[[ACC]] : !tile.buffer<128x256xf32, fragment, #tile.wgmma<warpgroups = [2, 1]>>
+// CHECK-NEXT: tile.gemm async %[[AC]], %[[BC]], %[[ACC]] : !tile.buffer
+// CHECK-NEXT: tile.mbarrier_arrive %[[EMPTY]][%[[S]]] : !tile.buffer<4xi64, shared>
+// CHECK-NEXT: tile.gemm_wait 0, %[[ACC]] : !tile.buffer<128x256xf32, fragment, #tile.wgmma<warpgroups = [2, 1]>>
+// CHECK-NEXT: tile.copy %[[ACC]] to %C[%{{.*}}, %{{.*}}] : !tile.buffer<128x256xf32, fragment, #tile.wgmma<warpgroups = [2, 1]>> to !tile.buffer<?x?xf32, global>
+// CHECK-NEXT: }
+tile.kernel @pipeline(%A: !tile.buffer<?x?xf16, global>, %B: !tile.buffer<?x?xf16, global>, %C: !tile.buffer<?x?xf32, global>)
+    grid(%bx) = [1] threads(384) warp_specialized {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %full = tile.alloc_shared : !tile.buffer<4xi64, shared>
+  %empty = tile.alloc_shared : !tile.buffer<4xi64, shared>
+  %a = tile.alloc_shared : !tile.buffer<4x128x64xf16, shared, #tile.nvmma<swizzle = 128>>
+  %b = tile.alloc_shared offset(65536) : !tile.buffer<4x64x256xf16, shared, #tile.nvmma<swizzle = 128>>
+  %acc = tile.alloc_fragment : !tile.buffer<128x256xf32, fragment, #tile.wgmma<warpgroups = [2, 1]>>
+  tile.mbarrier_init %full count(1) : !tile.buffer<4xi64, shared>
+  tile.mbarrier_init %empty count(256) : !tile.buffer<4xi64, shared>
+  tile.warp_specialize producer(registers = 40) {
+    tile.mbarrier_wait %empty[%c0], %c1 : !tile.buffer<4xi64, shared>
+    tile.mbarrier_arrive %full[%c0] expect_tx(49152) : !tile.buffer<4xi64, shared>
+    %as = tile.stage %a[%c0] : !tile.buffer<4x128x64xf16, shared, #tile.nvmma<swizzle = 128>> -> !tile.buffer<128x64xf16, shared, #tile.nvmma<swizzle = 128>>
+    tile.copy async %A[%c0, %c0] to %as barrier(%full[%c0] : !tile.buffer<4xi64, shared>) : !tile.buffer<?x?xf16, global> to !tile.buffer<128x64xf16, shared, #tile.nvmma<swizzle = 128>>
+    %bs = tile.stage %b[%c0] : !tile.buffer<4x64x256xf16, shared, #tile.nvmma<swizzle = 128>> -> !tile.buffer<64x256xf16, shared, #tile.nvmma<swizzle = 128>>
+    tile.copy async %B[%c0, %c0] to %bs barrier(%full[%c0] : !tile.buffer<4xi64, shared>) : !tile.buffer<?x?xf16, global> to !tile.buffer<64x256xf16, shared, #tile.nvmma<swizzle = 128>>
+  } compute(registers = 232) {
+    tile.mbarrier_wait %full[%c0], %c0 : !tile.buffer<4xi64, shared>
+    %as = tile.stage %a[%c0] : !tile.buffer<4x128x64xf16, shared, #tile.nvmma<swizzle = 128>> -> !tile.buffer<128x64xf16, shared, #tile.nvmma<swizzle = 128>>
+    %bs = tile.stage %b[%c0] : !tile.buffer<4x64x256xf16, shared, #tile.nvmma<swizzle = 128>> -> !tile.buffer<64x256xf16, shared, #tile.nvmma<swizzle = 128>>
+    tile.gemm async %as, %bs, %acc {clear_accum} : !tile.buffer<128x64xf16, shared, #tile.nvmma<swizzle = 128>>, !tile.buffer<64x256xf16, shared, #tile.nvmma<swizzle = 128>>, !tile.buffer<128x256xf32, fragment, #tile.wgmma<warpgroups = [2, 1]>>
+    tile.gemm_wait 1, %acc : !tile.buffer<128x256xf32, fragment, #tile.wgmma<warpgroups = [2, 1]>>
+    tile.gemm async %as, %bs, %acc : !tile.buffer<128x64xf16, shared, #tile.nvmma<swizzle = 128>>, !tile.buffer<64x256xf16, shared, #tile.nvmma<swizzle = 128>>, !tile.buffer<128x256xf32, fragment, #tile.wgmma<warpgroups = [2, 1]>>
+    tile.mbarrier_arrive %empty[%c0] : !tile.buffer<4xi64, shared>
+    tile.gemm_wait 0, %acc : !tile.buffer<128x256xf32, fragment, #tile.wgmma<warpgroups = [2, 1]>>
+    tile.copy %acc to %C[%c0, %c0] : !tile.buffer<128x256xf32, fragment, #tile.wgmma<warpgroups = [2, 1]>> to !tile.buffer<?x?xf32, global>
+  }
+}
+
+// The fewest threads (one compute warpgroup), the largest arrival count and
+// expect_tx (2^20 - 1), a TMA copy of a whole tile (no offsets), a K-major
+// B (transpose_b) in bf16, seven groups pending, and register counts at
+// both ends of setmaxnreg's range.
+// CHECK-LABEL: tile.kernel @limits(
+// CHECK-SAME: threads(256) warp_specialized {
+// CHECK: tile.mbarrier_init %[[BARS:.*]] count(1048575) : !tile.buffer<2xi64, shared>
+// CHECK: tile.warp_specialize producer(registers = 24) {
+// CHECK-NEXT: tile.mbarrier_arrive %[[BARS]][%{{.*}}] expect_tx(1048575) : !tile.buffer<2xi64, shared>
+// CHECK-NEXT: tile.copy async %A to %{{.*}} barrier(%[[BARS]][%{{.*}}] : !tile.buffer<2xi64, shared>) : !tile.buffer<?x?xbf16, global> to !tile.buffer<64x64xbf16, shared, #tile.nvmma<swizzle = 128>>
+// CHECK-NEXT: } compute(registers = 256) {
+// CHECK-NEXT: tile.gemm async %{{.*}}, %{{.*}}, %{{.*}} {transpose_b} : !tile.buffer<64x64xbf16, shared, #tile.nvmma<swizzle = 128>>, !tile.buffer<128x64xbf16, shared, #tile.nvmma<swizzle = 128>>, !tile.buffer<64x128xf32, fragment, #tile.wgmma<warpgroups = [1, 1]>>
+// CHECK-NEXT: tile.gemm_wait 7, %{{.*}} : !tile.buffer<64x128xf32, fragment, #tile.wgmma<warpgroups = [1, 1]>>
+tile.kernel @limits(%A: !tile.buffer<?x?xbf16, global>)
+    grid(%bx) = [1] threads(256) warp_specialized {
+  %c1 = arith.constant 1 : index
+  %bars = tile.alloc_shared : !tile.buffer<2xi64, shared>
+  %a = tile.alloc_shared : !tile.buffer<64x64xbf16, shared, #tile.nvmma<swizzle = 128>>
+  %b = tile.alloc_shared : !tile.buffer<128x64xbf16, shared, #tile.nvmma<swizzle = 128>>
+  %acc = tile.alloc_fragment : !tile.buffer<64x128xf32, fragment, #tile.wgmma<warpgroups = [1, 1]>>
+  tile.mbarrier_init %bars count(1048575) : !tile.buffer<2xi64, shared>
+  tile.warp_specialize producer(registers = 24) {
+    tile.mbarrier_arrive %bars[%c1] expect_tx(1048575) : !tile.buffer<2xi64, shared>
+    tile.copy async %A to %a barrier(%bars[%c1] : !tile.buffer<2xi64, shared>) : !tile.buffer<?x?xbf16, global> to !tile.buffer<64x64xbf16, shared, #tile.nvmma<swizzle = 128>>
+  } compute(registers = 256) {
+    tile.gemm async %a, %b, %acc {transpose_b} : !tile.buffer<64x64xbf16, shared, #tile.nvmma<swizzle = 128>>, !tile.buffer<128x64xbf16, shared, #tile.nvmma<swizzle = 128>>, !tile.buffer<64x128xf32, fragment, #tile.wgmma<warpgroups = [1, 1]>>
+    tile.gemm_wait 7, %acc : !tile.buffer<64x128xf32, fragment, #tile.wgmma<warpgroups = [1, 1]>>
+  }
+}
+
+// Empty roles; the most threads: 128 x 24 + 896 x 64 registers fit an SM.
+// CHECK-LABEL: tile.kernel @empty_roles()
+// CHECK-SAME: threads(1024) warp_specialized {
+// CHECK-NEXT: tile.warp_specialize producer(registers = 24) {
+// CHECK-NEXT: } compute(registers = 64) {
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+tile.kernel @empty_roles() grid(%bx) = [1] threads(1024) warp_specialized {
+  tile.warp_specialize producer(registers = 24) {
+  } compute(registers = 64) {
+  }
+}
+
+// Without the flag nothing prints; the flag comes before the divisibility
+// promises and the contract.
+// CHECK-LABEL: tile.kernel @flag_order(
+// CHECK-SAME: threads(512) warp_specialized divisible(%A[1] by 8) requires(%A[0] <= 4096) {
+tile.kernel @flag_order(%A: !tile.buffer<?x?xf16, global>)
+    grid(%bx) = [1] threads(512) warp_specialized divisible(%A[1] by 8)
+    requires(%A[0] <= 4096) {
+}
+
+// CHECK-LABEL: tile.kernel @not_specialized()
+// CHECK-SAME: threads(384) {
+tile.kernel @not_specialized() grid(%bx) = [1] threads(384) {
+}

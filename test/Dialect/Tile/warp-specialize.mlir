@@ -1,0 +1,234 @@
+// -tile-warp-specialize: the pipelined GEMM loop of a warp_specialized
+// kernel becomes an mbarrier pipeline split between a TMA producer and the
+// wgmma compute warpgroups (tile.warp_specialize). Pinned: the staged
+// #tile.nvmma tiles (the unstaged ones and the accumulator's clear are
+// gone), the full/empty mbarriers and their arrival counts, the register
+// budgets, the producer loop (wait on `empty` with the flipped parity,
+// expect_tx of one stage's bytes, TMA copies into the stage), the compute
+// role (a guard on the trip count, iteration 0 peeled with clear_accum, the
+// loop from 1 with one group in flight, the release of the previous stage,
+// the final wait, the clear for K = 0) and the epilogue in the compute role.
+// Kernels that are not warp_specialized are left alone. The diagnostics
+// are in warp-specialize-invalid.mlir.
+//
+// RUN: tile-opt %s -split-input-file --tile-assign-layouts --tile-warp-specialize | FileCheck %s
+
+// Two compute warpgroups, three stages of a 128x64 A and a 64x128 B tile.
+// CHECK-LABEL: tile.kernel @gemm(
+// CHECK-SAME: threads(384) warp_specialized {
+// CHECK-NOT: tile.alloc_shared
+// CHECK: %[[ROW:.*]] = arith.muli %by, %c128 : index
+// CHECK-NEXT: %[[COL:.*]] = arith.muli %bx, %c128 : index
+// CHECK-NOT: tile.alloc_shared
+// CHECK: %[[ACC:.*]] = tile.alloc_fragment : !tile.buffer<128x128xf32, fragment, #tile.wgmma<warpgroups = [2, 1]>>
+// CHECK-NOT: tile.clear
+// CHECK: %[[N:.*]] = arith.ceildivui
+// CHECK-NOT: tile.alloc_shared
+// CHECK: %[[AS:.*]] = tile.alloc_shared : !tile.buffer<3x128x64xf16, shared, #tile.nvmma<swizzle = 128>>
+// CHECK-NEXT: %[[BS:.*]] = tile.alloc_shared : !tile.buffer<3x64x128xf16, shared, #tile.nvmma<swizzle = 128>>
+// CHECK-NEXT: %[[FULL:.*]] = tile.alloc_shared : !tile.buffer<3xi64, shared>
+// CHECK-NEXT: %[[EMPTY:.*]] = tile.alloc_shared : !tile.buffer<3xi64, shared>
+// CHECK-NEXT: tile.mbarrier_init %[[FULL]] count(1) : !tile.buffer<3xi64, shared>
+// CHECK-NEXT: tile.mbarrier_init %[[EMPTY]] count(256) : !tile.buffer<3xi64, shared>
+// CHECK-NEXT: %[[ZERO:.*]] = arith.constant 0 : index
+// CHECK-NEXT: %[[ONE:.*]] = arith.constant 1 : index
+//
+// The producer: iteration i waits for empty[i mod 3] with parity
+// (i / 3 + 1) mod 2, announces 16384 + 16384 bytes on full[i mod 3] and
+// copies both tiles into stage i mod 3 with TMA.
+// CHECK-NEXT: tile.warp_specialize producer(registers = 40) {
+// CHECK-NEXT: scf.for %[[I:.*]] = %[[ZERO]] to %[[N]] step %[[ONE]] {
+// CHECK-NEXT: %[[C3:.*]] = arith.constant 3 : index
+// CHECK-NEXT: %[[S:.*]] = arith.remui %[[I]], %[[C3]] : index
+// CHECK-NEXT: %[[C3B:.*]] = arith.constant 3 : index
+// CHECK-NEXT: %[[ROUND:.*]] = arith.divui %[[I]], %[[C3B]] : index
+// CHECK-NEXT: %[[C1:.*]] = arith.constant 1 : index
+// CHECK-NEXT: %[[FLIP:.*]] = arith.addi %[[ROUND]], %[[C1]] : index
+// CHECK-NEXT: %[[C2:.*]] = arith.constant 2 : index
+// CHECK-NEXT: %[[PE:.*]] = arith.remui %[[FLIP]], %[[C2]] : index
+// CHECK-NEXT: tile.mbarrier_wait %[[EMPTY]][%[[S]]], %[[PE]] : !tile.buffer<3xi64, shared>
+// CHECK-NEXT: tile.mbarrier_arrive %[[FULL]][%[[S]]] expect_tx(32768) : !tile.buffer<3xi64, shared>
+// CHECK-NEXT: %[[K0:.*]] = arith.muli %[[I]], %c64 : index
+// CHECK-NEXT: %[[A:.*]] = tile.stage %[[AS]][%[[S]]] : !tile.buffer<3x128x64xf16, shared, #tile.nvmma<swizzle = 128>> -> !tile.buffer<128x64xf16, shared, #tile.nvmma<swizzle = 128>>
+// CHECK-NEXT: tile.copy async %A[%[[ROW]], %[[K0]]] to %[[A]] barrier(%[[FULL]][%[[S]]] : !tile.buffer<3xi64, shared>) : !tile.buffer<?x?xf16, global> to !tile.buffer<128x64xf16, shared, #tile.nvmma<swizzle = 128>>
+// CHECK-NEXT: %[[B:.*]] = tile.stage %[[BS]][%[[S]]] : !tile.buffer<3x64x128xf16, shared, #tile.nvmma<swizzle = 128>> -> !tile.buffer<64x128xf16, shared, #tile.nvmma<swizzle = 128>>
+// CHECK-NEXT: tile.copy async %B[%[[K0]], %[[COL]]] to %[[B]] barrier(%[[FULL]][%[[S]]] : !tile.buffer<3xi64, shared>) : !tile.buffer<?x?xf16, global> to !tile.buffer<64x128xf16, shared, #tile.nvmma<swizzle = 128>>
+// CHECK-NEXT: }
+//
+// The compute role: nothing to wait for without K steps.
+// CHECK-NEXT: } compute(registers = 232) {
+// CHECK-NEXT: %[[ANY:.*]] = arith.cmpi sgt, %[[N]], %[[ZERO]] : index
+// CHECK-NEXT: scf.if %[[ANY]] {
+//
+// Iteration 0, peeled: full[0] with parity 0, the gemm overwrites the
+// accumulator (in place of the clear), then one group stays in flight.
+// CHECK-NEXT: %[[P3:.*]] = arith.constant 3 : index
+// CHECK-NEXT: %[[S0:.*]] = arith.remui %[[ZERO]], %[[P3]] : index
+// CHECK-NEXT: %[[P3B:.*]] = arith.constant 3 : index
+// CHECK-NEXT: %[[R0:.*]] = arith.divui %[[ZERO]], %[[P3B]] : index
+// CHECK-NEXT: %[[P2:.*]] = arith.constant 2 : index
+// CHECK-NEXT: %[[PF0:.*]] = arith.remui %[[R0]], %[[P2]] : index
+// CHECK-NEXT: tile.mbarrier_wait %[[FULL]][%[[S0]]], %[[PF0]] : !tile.buffer<3xi64, shared>
+// CHECK-NEXT: arith.muli %[[ZERO]], %c64 : index
+// CHECK-NEXT: %[[B0:.*]] = tile.stage %[[BS]][%[[S0]]]
+// CHECK-NEXT: %[[A0:.*]] = tile.stage %[[AS]][%[[S0]]]
+// CHECK-NEXT: tile.gemm async %[[A0]], %[[B0]], %[[ACC]] {clear_accum} : !tile.buffer<128x64xf16, shared, #tile.nvmma<swizzle = 128>>, !tile.buffer<64x128xf16, shared, #tile.nvmma<swizzle = 128>>, !tile.buffer<128x128xf32, fragment, #tile.wgmma<warpgroups = [2, 1]>>
+// CHECK-NEXT: tile.gemm_wait 1, %[[ACC]] : !tile.buffer<128x128xf32, fragment, #tile.wgmma<warpgroups = [2, 1]>>
+//
+// Iterations 1..n-1: full[j mod 3] with parity (j / 3) mod 2, the gemm
+// accumulates; once group j is issued, group j - 1 is done and stage
+// (j - 1) mod 3 goes back to the producer.
+// CHECK-NEXT: scf.for %[[J:.*]] = %[[ONE]] to %[[N]] step %[[ONE]] {
+// CHECK-NEXT: %[[J3:.*]] = arith.constant 3 : index
+// CHECK-NEXT: %[[SJ:.*]] = arith.remui %[[J]], %[[J3]] : index
+// CHECK-NEXT: %[[J3B:.*]] = arith.constant 3 : index
+// CHECK-NEXT: %[[RJ:.*]] = arith.divui %[[J]], %[[J3B]] : index
+// CHECK-NEXT: %[[J2:.*]] = arith.constant 2 : index
+// CHECK-NEXT: %[[PJ:.*]] = arith.remui %[[RJ]], %[[J2]] : index
+// CHECK-NEXT: tile.mbarrier_wait %[[FULL]][%[[SJ]]], %[[PJ]] : !tile.buffer<3xi64, shared>
+// CHECK-NEXT: arith.muli %[[J]], %c64 : index
+// CHECK-NEXT: %[[BJ:.*]] = tile.stage %[[BS]][%[[SJ]]]
+// CHECK-NEXT: %[[AJ:.*]] = tile.stage %[[AS]][%[[SJ]]]
+// CHECK-NEXT: tile.gemm async %[[AJ]], %[[BJ]], %[[ACC]] : !tile.buffer<128x64xf16, shared, #tile.nvmma<swizzle = 128>>, !tile.buffer<64x128xf16, shared, #tile.nvmma<swizzle = 128>>, !tile.buffer<128x128xf32, fragment, #tile.wgmma<warpgroups = [2, 1]>>
+// CHECK-NEXT: tile.gemm_wait 1, %[[ACC]] : !tile.buffer<128x128xf32, fragment, #tile.wgmma<warpgroups = [2, 1]>>
+// CHECK-NEXT: %[[PREV:.*]] = arith.subi %[[J]], %[[ONE]] : index
+// CHECK-NEXT: %[[E3:.*]] = arith.constant 3 : index
+// CHECK-NEXT: %[[SP:.*]] = arith.remui %[[PREV]], %[[E3]] : index
+// CHECK-NEXT: tile.mbarrier_arrive %[[EMPTY]][%[[SP]]] : !tile.buffer<3xi64, shared>
+// CHECK-NEXT: }
+// CHECK-NEXT: tile.gemm_wait 0, %[[ACC]] : !tile.buffer<128x128xf32, fragment, #tile.wgmma<warpgroups = [2, 1]>>
+//
+// K = 0: the clear runs instead, so the zeros are stored.
+// CHECK-NEXT: } else {
+// CHECK-NEXT: tile.clear %[[ACC]] : !tile.buffer<128x128xf32, fragment, #tile.wgmma<warpgroups = [2, 1]>>
+// CHECK-NEXT: }
+//
+// The epilogue moved into the compute role; nothing follows the roles.
+// CHECK-NEXT: tile.copy %[[ACC]] to %C[%[[ROW]], %[[COL]]] : !tile.buffer<128x128xf32, fragment, #tile.wgmma<warpgroups = [2, 1]>> to !tile.buffer<?x?xf32, global>
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+// CHECK-NOT: scf.for
+tile.kernel @gemm(%A: !tile.buffer<?x?xf16, global>, %B: !tile.buffer<?x?xf16, global>, %C: !tile.buffer<?x?xf32, global>)
+    grid(%bx, %by) = [ceildiv(%B[1], 128), ceildiv(%A[0], 128)] threads(384) warp_specialized {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %row = arith.muli %by, %c128 : index
+  %col = arith.muli %bx, %c128 : index
+  %a = tile.alloc_shared : !tile.buffer<128x64xf16, shared>
+  %b = tile.alloc_shared : !tile.buffer<64x128xf16, shared>
+  %acc = tile.alloc_fragment : !tile.buffer<128x128xf32, fragment>
+  tile.clear %acc : !tile.buffer<128x128xf32, fragment>
+  %k = tile.dim %A[1] : !tile.buffer<?x?xf16, global>
+  %n = arith.ceildivui %k, %c64 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %k0 = arith.muli %i, %c64 : index
+    tile.copy %A[%row, %k0] to %a : !tile.buffer<?x?xf16, global> to !tile.buffer<128x64xf16, shared>
+    tile.copy %B[%k0, %col] to %b : !tile.buffer<?x?xf16, global> to !tile.buffer<64x128xf16, shared>
+    tile.gemm %a, %b, %acc : !tile.buffer<128x64xf16, shared>, !tile.buffer<64x128xf16, shared>, !tile.buffer<128x128xf32, fragment>
+  } {tile.num_stages = 3 : i64}
+  tile.copy %acc to %C[%row, %col] : !tile.buffer<128x128xf32, fragment> to !tile.buffer<?x?xf32, global>
+}
+
+// -----
+
+// Three compute warpgroups (512 threads): 384 arrivals empty a stage and
+// each compute thread gets (65536 - 128 x 40) / 384 = 157, rounded down to
+// 152 registers. Without a clear before the loop the first gemm
+// accumulates and K = 0 does nothing; transpose_b (a K-major B) stays on
+// both gemms; 192 x 64 + 128 x 64 bf16 are 40960 bytes a stage.
+// CHECK-LABEL: tile.kernel @three_compute_warpgroups(
+// CHECK: %[[ACC:.*]] = tile.alloc_fragment : !tile.buffer<192x128xf32, fragment, #tile.wgmma<warpgroups = [3, 1]>>
+// CHECK: tile.alloc_shared : !tile.buffer<2x192x64xbf16, shared, #tile.nvmma<swizzle = 128>>
+// CHECK-NEXT: tile.alloc_shared : !tile.buffer<2x128x64xbf16, shared, #tile.nvmma<swizzle = 128>>
+// CHECK-NEXT: %[[FULL:.*]] = tile.alloc_shared : !tile.buffer<2xi64, shared>
+// CHECK-NEXT: %[[EMPTY:.*]] = tile.alloc_shared : !tile.buffer<2xi64, shared>
+// CHECK-NEXT: tile.mbarrier_init %[[FULL]] count(1) : !tile.buffer<2xi64, shared>
+// CHECK-NEXT: tile.mbarrier_init %[[EMPTY]] count(384) : !tile.buffer<2xi64, shared>
+// CHECK: tile.warp_specialize producer(registers = 40) {
+// CHECK: tile.mbarrier_arrive %[[FULL]][%{{.*}}] expect_tx(40960) : !tile.buffer<2xi64, shared>
+// CHECK-NEXT: arith.muli
+// CHECK-NEXT: tile.stage
+// CHECK-NEXT: tile.copy async %A[%c0, %{{.*}}] to %{{.*}} barrier(%[[FULL]][%{{.*}}] : !tile.buffer<2xi64, shared>) : !tile.buffer<?x?xbf16, global> to !tile.buffer<192x64xbf16, shared, #tile.nvmma<swizzle = 128>>
+// CHECK-NEXT: tile.stage
+// CHECK-NEXT: tile.copy async %B[%c0, %{{.*}}] to %{{.*}} barrier(%[[FULL]][%{{.*}}] : !tile.buffer<2xi64, shared>) : !tile.buffer<?x?xbf16, global> to !tile.buffer<128x64xbf16, shared, #tile.nvmma<swizzle = 128>>
+// CHECK: } compute(registers = 152) {
+// CHECK: tile.gemm async %{{.*}}, %{{.*}}, %[[ACC]] {transpose_b} : !tile.buffer<192x64xbf16
+// CHECK: scf.for
+// CHECK: tile.gemm async %{{.*}}, %{{.*}}, %[[ACC]] {transpose_b} : !tile.buffer<192x64xbf16
+// CHECK: tile.mbarrier_arrive %[[EMPTY]][%{{.*}}] : !tile.buffer<2xi64, shared>
+// CHECK: tile.gemm_wait 0, %[[ACC]]
+// CHECK-NEXT: } else {
+// CHECK-NEXT: }
+// CHECK-NEXT: tile.copy %[[ACC]] to %C[%c0, %c0]
+tile.kernel @three_compute_warpgroups(%A: !tile.buffer<?x?xbf16, global>, %B: !tile.buffer<?x?xbf16, global>, %C: !tile.buffer<?x?xf32, global>)
+    grid(%bx) = [1] threads(512) warp_specialized {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %a = tile.alloc_shared : !tile.buffer<192x64xbf16, shared>
+  %b = tile.alloc_shared : !tile.buffer<128x64xbf16, shared>
+  %acc = tile.alloc_fragment : !tile.buffer<192x128xf32, fragment>
+  %k = tile.dim %A[1] : !tile.buffer<?x?xbf16, global>
+  scf.for %i = %c0 to %k step %c1 {
+    %k0 = arith.muli %i, %c64 : index
+    tile.copy %A[%c0, %k0] to %a : !tile.buffer<?x?xbf16, global> to !tile.buffer<192x64xbf16, shared>
+    tile.copy %B[%c0, %k0] to %b : !tile.buffer<?x?xbf16, global> to !tile.buffer<128x64xbf16, shared>
+    tile.gemm %a, %b, %acc {transpose_b} : !tile.buffer<192x64xbf16, shared>, !tile.buffer<128x64xbf16, shared>, !tile.buffer<192x128xf32, fragment>
+  } {tile.num_stages = 2 : i64}
+  tile.copy %acc to %C[%c0, %c0] : !tile.buffer<192x128xf32, fragment> to !tile.buffer<?x?xf32, global>
+}
+
+// -----
+
+// One compute warpgroup may keep 232 registers as well (its 128 threads
+// could address 472).
+// CHECK-LABEL: tile.kernel @one_compute_warpgroup(
+// CHECK: tile.mbarrier_init %{{.*}} count(128) : !tile.buffer<4xi64, shared>
+// CHECK: tile.warp_specialize producer(registers = 40) {
+// CHECK: } compute(registers = 232) {
+tile.kernel @one_compute_warpgroup(%A: !tile.buffer<?x?xf16, global>, %B: !tile.buffer<?x?xf16, global>, %C: !tile.buffer<?x?xf32, global>)
+    grid(%bx) = [1] threads(256) warp_specialized {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = tile.alloc_shared : !tile.buffer<64x64xf16, shared>
+  %b = tile.alloc_shared : !tile.buffer<64x64xf16, shared>
+  %acc = tile.alloc_fragment : !tile.buffer<64x64xf32, fragment>
+  tile.clear %acc : !tile.buffer<64x64xf32, fragment>
+  %k = tile.dim %A[1] : !tile.buffer<?x?xf16, global>
+  scf.for %i = %c0 to %k step %c1 {
+    tile.copy %A[%c0, %i] to %a : !tile.buffer<?x?xf16, global> to !tile.buffer<64x64xf16, shared>
+    tile.copy %B[%i, %c0] to %b : !tile.buffer<?x?xf16, global> to !tile.buffer<64x64xf16, shared>
+    tile.gemm %a, %b, %acc : !tile.buffer<64x64xf16, shared>, !tile.buffer<64x64xf16, shared>, !tile.buffer<64x64xf32, fragment>
+  } {tile.num_stages = 4 : i64}
+  tile.copy %acc to %C[%c0, %c0] : !tile.buffer<64x64xf32, fragment> to !tile.buffer<?x?xf32, global>
+}
+
+// -----
+
+// Not warp_specialized: the loop stays as it is (tile-pipeline's).
+// CHECK-LABEL: tile.kernel @not_specialized(
+// CHECK-NOT: tile.warp_specialize
+// CHECK-NOT: tile.mbarrier
+// CHECK: tile.clear
+// CHECK: scf.for
+// CHECK: tile.copy %A
+// CHECK: tile.gemm %{{.*}}, %{{.*}}, %{{.*}} : !tile.buffer<64x64xf16, shared, #tile.swizzle>
+// CHECK: } {tile.num_stages = 3 : i64}
+tile.kernel @not_specialized(%A: !tile.buffer<?x?xf16, global>, %B: !tile.buffer<?x?xf16, global>, %C: !tile.buffer<?x?xf32, global>)
+    grid(%bx) = [1] threads(128) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = tile.alloc_shared : !tile.buffer<64x64xf16, shared>
+  %b = tile.alloc_shared : !tile.buffer<64x64xf16, shared>
+  %acc = tile.alloc_fragment : !tile.buffer<64x64xf32, fragment>
+  tile.clear %acc : !tile.buffer<64x64xf32, fragment>
+  %k = tile.dim %A[1] : !tile.buffer<?x?xf16, global>
+  scf.for %i = %c0 to %k step %c1 {
+    tile.copy %A[%c0, %i] to %a : !tile.buffer<?x?xf16, global> to !tile.buffer<64x64xf16, shared>
+    tile.copy %B[%i, %c0] to %b : !tile.buffer<?x?xf16, global> to !tile.buffer<64x64xf16, shared>
+    tile.gemm %a, %b, %acc : !tile.buffer<64x64xf16, shared>, !tile.buffer<64x64xf16, shared>, !tile.buffer<64x64xf32, fragment>
+  } {tile.num_stages = 3 : i64}
+  tile.copy %acc to %C[%c0, %c0] : !tile.buffer<64x64xf32, fragment> to !tile.buffer<?x?xf32, global>
+}
