@@ -77,7 +77,8 @@ std::vector<KernelReport> tile::analyzePtx(StringRef ptx) {
       ++current->mma;
     else if (op.starts_with("ldmatrix"))
       ++current->ldmatrix;
-    else if (op.starts_with("cp.async.cg.") || op.starts_with("cp.async.ca."))
+    else if (op.starts_with("cp.async.cg.") || op.starts_with("cp.async.ca.") ||
+             op.starts_with("cp.async.bulk.tensor"))
       ++current->cpAsync;
     else if (op.starts_with("bar.sync") || op.starts_with("barrier.sync"))
       ++current->barriers;

@@ -240,13 +240,22 @@ std::vector<Variant> defaultVariants() {
   // sm_90a (in a library for sm_90): TMA in a producer warpgroup, wgmma
   // m64n256k16 in two compute warpgroups, 4 stages; rows of multiples of 8
   // (TMA's 16-byte row strides).
-  for (const char *in : {"f16", "bf16"})
+  for (const char *in : {"f16", "bf16"}) {
     for (int64_t panel : {0, 8}) {
       GemmConfig c{128, 256, 64, 384, "f32", 4, panel, false, in};
       c.divisibility = 8;
       c.warpSpecialized = true;
       variants.push_back(gemmVariant(c));
     }
+    // The input type out (f32 accumulation), and B given N x K.
+    for (auto [out, transposeB] :
+         {std::pair<std::string, bool>{in, false}, {"f32", true}}) {
+      GemmConfig c{128, 256, 64, 384, out, 4, 8, transposeB, in};
+      c.divisibility = 8;
+      c.warpSpecialized = true;
+      variants.push_back(gemmVariant(c));
+    }
+  }
   // f16 -> f32 only: no pipelining (the baseline, any shape), a K step of
   // 32 with 4 stages, and the transposed operands (also as 64 x 64 tiles
   // for any shape, so that odd strides of transposed operands stay tested).

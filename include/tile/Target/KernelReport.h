@@ -32,7 +32,8 @@ struct KernelExpectations {
 /// One compiled kernel.
 struct KernelReport {
   std::string name;
-  // Static instruction counts in the kernel's PTX.
+  // Static instruction counts in the kernel's PTX: mma counts mma.sync and
+  // wgmma.mma_async, cpAsync cp.async and TMA (cp.async.bulk.tensor) copies.
   int64_t mma = 0, ldmatrix = 0, cpAsync = 0, barriers = 0, shuffles = 0,
           exp2 = 0;
   int64_t globalVectorLoads = 0, globalScalarLoads = 0;

@@ -63,9 +63,9 @@ void GemmConfig::validate() const {
   if (warpSpecialized) {
     // The wgmma path: each compute warpgroup takes 64-row blocks of the
     // accumulator, one wgmma of the full block_n per K step.
-    if (transposeA || epilogue != "none" || outDtype != "f32")
-      check.fail("warp_specialized supports f32 output without transpose_a "
-                 "or an epilogue so far");
+    if (transposeA || epilogue != "none")
+      check.fail("warp_specialized supports no transpose_a and no epilogue "
+                 "so far");
     if (blockM % 64 != 0 || threads != 128 * (1 + blockM / 64) ||
         blockN % 64 != 0 || blockN > 256 || blockK % 64 != 0)
       check.fail("warp_specialized expects block_m a multiple of 64 with "
