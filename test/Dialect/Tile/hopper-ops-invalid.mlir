@@ -280,7 +280,7 @@ tile.kernel @compute_registers_not_multiple_of_8() grid(%bx) = [1] threads(384) 
 // -----
 
 tile.kernel @producer_keeps_more() grid(%bx) = [1] threads(384) warp_specialized {
-  // expected-error@+1 {{'tile.warp_specialize' op expected the producer to keep fewer registers than the compute warpgroups, but got 128 and 120}}
+  // expected-error@+1 {{'tile.warp_specialize' op expected the producer to keep at most as many registers as the compute warpgroups, but got 128 and 120}}
   tile.warp_specialize producer(registers = 128) {
   } compute(registers = 120) {
   }

@@ -307,6 +307,12 @@ func.func private @tensor_map_box_rank() attributes {launch = #tile.launch<name 
 
 // -----
 
+// ... whose swizzled rows fit the swizzle (128 f16 are 256 bytes).
+// expected-error@+1 {{expected params[1] ('A.tma0')'s box rows to fit its 128-byte swizzle, but they are 256 bytes}}
+func.func private @tensor_map_rows_wider_than_swizzle() attributes {launch = #tile.launch<name = "k", block = [32, 1, 1], grid = [#tile.grid_rule<1>], dynamic_shared_memory = 0, params = [#tile.buffer_param<name = "A", dtype = f16, shape = [64, 128], access = read>, #tile.tensor_map_param<name = "A.tma0", buffer = "A", box = [64, 128], swizzle = 128>]>}
+
+// -----
+
 // Its name is unique among all parameters.
 // expected-error@+1 {{expected unique parameter names, but params[0] and params[1] are 'A'}}
 func.func private @tensor_map_name_duplicate() attributes {launch = #tile.launch<name = "k", block = [32, 1, 1], grid = [#tile.grid_rule<1>], dynamic_shared_memory = 0, params = [#tile.buffer_param<name = "A", dtype = f16, shape = [64, 64], access = read>, #tile.tensor_map_param<name = "A", buffer = "A", box = [64, 64], swizzle = 128>]>}

@@ -97,7 +97,7 @@ module attributes {gpu.container_module} {
 // CHECK-SAME: #tile.dim_param<name = "A.dim1", buffer = "A", dim = 1>,
 // CHECK-SAME: #tile.tensor_map_param<name = "A.tma0", buffer = "A", box = [128, 64], swizzle = 128>,
 // CHECK-SAME: #tile.tensor_map_param<name = "A.tma1", buffer = "A", box = [256, 1], swizzle = 0>,
-// CHECK-SAME: #tile.tensor_map_param<name = "X.tma2", buffer = "X", box = [1, 2, 4, 8, 16], swizzle = 32>,
+// CHECK-SAME: #tile.tensor_map_param<name = "X.tma2", buffer = "X", box = [1, 2, 4, 16, 8], swizzle = 32>,
 // CHECK-SAME: #tile.tensor_map_param<name = "X.tma3", buffer = "X", box = [4, 8, 16, 32, 16], swizzle = 64>]>]
 module attributes {gpu.container_module} {
   gpu.module @tma attributes {tile.kernels = [
@@ -110,7 +110,7 @@ module attributes {gpu.container_module} {
                            #tile.dim_param<name = "A.dim1", buffer = "A", dim = 1>,
                            #tile.tensor_map_param<name = "A.tma0", buffer = "A", box = [128, 64], swizzle = 128>,
                            #tile.tensor_map_param<swizzle = 0, box = [256, 1], buffer = "A", name = "A.tma1">,
-                           #tile.tensor_map_param<name = "X.tma2", buffer = "X", box = [1, 2, 4, 8, 16], swizzle = 32>,
+                           #tile.tensor_map_param<name = "X.tma2", buffer = "X", box = [1, 2, 4, 16, 8], swizzle = 32>,
                            #tile.tensor_map_param<name = "X.tma3", buffer = "X", box = [4, 8, 16, 32, 16], swizzle = 64>]>]} {
   }
 }

@@ -100,8 +100,8 @@ LogicalResult WarpSpecializeOp::verify() {
                          "(setmaxnreg), but got ")
              << registers;
   if (getProducerRegisters() > getComputeRegisters())
-    return emitOpError("expected the producer to keep fewer registers than "
-                       "the compute warpgroups, but got ")
+    return emitOpError("expected the producer to keep at most as many "
+                       "registers as the compute warpgroups, but got ")
            << getProducerRegisters() << " and " << getComputeRegisters();
   // Both roles' budgets must fit the register file: 64K per SM, one block.
   if (kernel) {

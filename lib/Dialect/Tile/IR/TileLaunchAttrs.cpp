@@ -400,6 +400,14 @@ LogicalResult LaunchAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                          << buffer->getShape().size() << " (that of '"
                          << map.getBuffer() << "'), but got rank "
                          << map.getBox().size();
+    // A swizzled box row fits the swizzle pattern (cuTensorMapEncodeTiled
+    // refuses wider ones).
+    int64_t rowBytes =
+        map.getBox().back() * getElementByteWidth(buffer->getDtype());
+    if (map.getSwizzle() != 0 && rowBytes > map.getSwizzle())
+      return emitError() << "expected " << what << "'s box rows to fit its "
+                         << map.getSwizzle() << "-byte swizzle, but they are "
+                         << rowBytes << " bytes";
   }
 
   for (auto [i, relation] : llvm::enumerate(contract)) {
