@@ -20,6 +20,17 @@
 // SM86: pruned gemm_f16_f32_128x128x64_t128_s4_div8: needs 128 KiB
 // SM86-SAME: allows 99 KiB
 //
+// --warp-specialized adds the sm_90a form of each tile shape (its threads
+// follow from block_m), compiled for sm_90a and listed so in index.json.
+// RUN: rm -rf %t.ws
+// RUN: tile-tune --out-dir=%t.ws --warp-specialized --block-m=128 --block-n=256 --block-k=64 --stages=4 --num-threads=256 --raster-panel=8 | FileCheck %s --check-prefix=WS
+// WS: gemm: 2 configurations, 0 pruned before compiling, 2 to compile
+// WS-DAG: gemm_f16_f32_128x256x64_t256_s4_r8_div8 {{.*}} ok
+// WS-DAG: gemm_f16_f32_128x256x64_t384_s4_r8_div8_ws 168 0 192 {{.*}} ok
+// RUN: FileCheck %s --check-prefix=WSINDEX < %t.ws/index.json
+// WSINDEX: "chip": "sm_90a"
+// WSINDEX: "name": "gemm_f16_f32_128x256x64_t384_s4_r8_div8_ws"
+//
 // The limits of the GPU itself: `tile-device-info --json` run on it (here a
 // GPU with 100 KiB of shared memory per block), and the errors.
 // RUN: rm -rf %t.dev && mkdir -p %t.dev
