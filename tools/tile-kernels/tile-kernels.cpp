@@ -247,6 +247,14 @@ std::vector<Variant> defaultVariants() {
       c.warpSpecialized = true;
       variants.push_back(gemmVariant(c));
     }
+    // A 128x128 tile: twice the blocks, for shapes with few 128x256 tiles
+    // (small M).
+    {
+      GemmConfig c{128, 128, 64, 384, "f32", 4, 8, false, in};
+      c.divisibility = 8;
+      c.warpSpecialized = true;
+      variants.push_back(gemmVariant(c));
+    }
     // The input type out (f32 accumulation), and B given N x K.
     for (auto [out, transposeB] :
          {std::pair<std::string, bool>{in, false}, {"f32", true}}) {
