@@ -171,11 +171,7 @@ LogicalResult KernelLowering::lowerWarpgroupGemm(GemmOp op) {
   int64_t panel = 128; // bytes of a swizzled row
 
   // The calling warpgroup's place in the accumulator.
-  auto [warp, lane] = getWarpAndLane(loc);
-  Value group = arith::SubIOp::create(
-      builder, loc,
-      arith::DivUIOp::create(builder, loc, warp, constant(loc, 4)),
-      constant(loc, wgmma.getFirstComputeWarpgroup(numThreads)));
+  Value group = getComputeWarpgroup(loc, wgmma);
   Value groupsN = constant(loc, wgmma.getWarpgroupsN());
   auto toI64 = [&](Value index) {
     return arith::IndexCastUIOp::create(builder, loc, builder.getI64Type(),
@@ -318,9 +314,7 @@ struct MbarrierInitOpLowering : public TileToGPUPattern<MbarrierInitOp> {
   LogicalResult matchAndRewrite(MbarrierInitOp op,
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Value first =
-        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
-                              lowering.threadId, lowering.constant(loc, 0));
+    Value first = lowering.isFirstThread(loc);
     auto guard = scf::IfOp::create(rewriter, loc, first);
     {
       OpBuilder::InsertionGuard insertion(rewriter);
@@ -385,18 +379,16 @@ struct WarpSpecializeOpLowering : public TileToGPUPattern<WarpSpecializeOp> {
   LogicalResult matchAndRewrite(WarpSpecializeOp op,
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Value producer =
-        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
-                              lowering.threadId, lowering.constant(loc, 128));
+    Value producer = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::ult, lowering.threadId,
+        lowering.constant(loc, kWarpgroupThreads));
     auto roles = scf::IfOp::create(rewriter, loc, producer,
                                    /*withElseRegion=*/true);
     OpBuilder::InsertionGuard insertion(rewriter);
     rewriter.setInsertionPointToStart(&roles.getThenRegion().front());
     NVVM::SetMaxRegisterOp::create(rewriter, loc, op.getProducerRegisters(),
                                    NVVM::SetMaxRegisterAction::decrease);
-    Value first =
-        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
-                              lowering.threadId, lowering.constant(loc, 0));
+    Value first = lowering.isFirstThread(loc);
     auto single = scf::IfOp::create(rewriter, loc, first);
     Block &producerBody = single.getThenRegion().front();
     producerBody.getOperations().splice(

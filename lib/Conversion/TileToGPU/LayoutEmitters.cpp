@@ -240,9 +240,7 @@ FailureOr<RowMap> KernelLowering::getRowMap(Operation *op,
     return constant(builder.getUnknownLoc(), dist.getRowOffset(k));
   };
   map.isFirstHolder = [this]() -> Value {
-    Location loc = builder.getUnknownLoc();
-    return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
-                                 threadId, constant(loc, 0));
+    return isFirstThread(builder.getUnknownLoc());
   };
   return map;
 }
@@ -279,6 +277,21 @@ std::pair<Value, Value> KernelLowering::getWarpAndLane(Location loc) {
   return {warpId, laneId};
 }
 
+Value KernelLowering::isFirstThread(Location loc) {
+  return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, threadId,
+                               constant(loc, 0));
+}
+
+Value KernelLowering::getComputeWarpgroup(Location loc,
+                                          WgmmaLayoutAttr layout) {
+  Value warp = getWarpAndLane(loc).first;
+  return arith::SubIOp::create(
+      builder, loc,
+      arith::DivUIOp::create(builder, loc, warp,
+                             constant(loc, kWarpgroupThreads / 32)),
+      constant(loc, layout.getFirstComputeWarpgroup(numThreads)));
+}
+
 void KernelLowering::forEachThreadChunk(
     Location loc, ArrayRef<int64_t> shape, Attribute layout, int64_t vec,
     function_ref<void(int64_t, ArrayRef<Value>)> body) {
@@ -288,10 +301,7 @@ void KernelLowering::forEachThreadChunk(
     // 8 i + 2 (l mod 4) of every 8-column group i.
     auto [warp, lane] = getWarpAndLane(loc);
     auto [rows, cols] = wgmma.getWarpgroupTile(shape);
-    Value group = arith::SubIOp::create(
-        builder, loc,
-        arith::DivUIOp::create(builder, loc, warp, constant(loc, 4)),
-        constant(loc, wgmma.getFirstComputeWarpgroup(numThreads)));
+    Value group = getComputeWarpgroup(loc, wgmma);
     Value groupsN = constant(loc, wgmma.getWarpgroupsN());
     Value rowBase = arith::AddIOp::create(
         builder, loc,

@@ -196,6 +196,11 @@ public:
                           function_ref<void(int64_t, ArrayRef<Value>)> body);
   /// The warp index and the lane of the calling thread.
   std::pair<Value, Value> getWarpAndLane(Location loc);
+  /// Whether the calling thread is thread 0 of the block.
+  Value isFirstThread(Location loc);
+  /// The calling thread's compute warpgroup of `layout` (0 for the first
+  /// compute warpgroup, after the producer's in a warp_specialized kernel).
+  Value getComputeWarpgroup(Location loc, WgmmaLayoutAttr layout);
   /// tile.gemm and tile.gemm_prefetch (which only loads the first K step's
   /// operands into the accumulator's prefetch registers).
   LogicalResult lowerGemm(Operation *op, Value aTile, Value bTile, Value cTile,

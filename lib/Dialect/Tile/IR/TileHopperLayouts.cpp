@@ -41,7 +41,9 @@ WgmmaLayoutAttr::getWarpgroupTile(ArrayRef<int64_t> shape) const {
 }
 
 int64_t WgmmaLayoutAttr::getFirstComputeWarpgroup(int64_t numThreads) const {
-  return numThreads == 128 * (int64_t(getNumWarpgroups()) + 1) ? 1 : 0;
+  return numThreads == kWarpgroupThreads * (int64_t(getNumWarpgroups()) + 1)
+             ? 1
+             : 0;
 }
 
 LogicalResult
@@ -66,11 +68,12 @@ WgmmaLayoutAttr::verifyShape(function_ref<InFlightDiagnostic()> emitError,
                           "of 8 and at most "
                        << kMaxWgmmaN << " (the N of one wgmma) for " << *this
                        << ", but got " << n;
-  int64_t compute = 128 * int64_t(getNumWarpgroups());
-  if (numThreads > 0 && numThreads != compute && numThreads != compute + 128)
+  int64_t compute = kWarpgroupThreads * int64_t(getNumWarpgroups());
+  if (numThreads > 0 && numThreads != compute &&
+      numThreads != compute + kWarpgroupThreads)
     return emitError() << "expected " << *this << " to cover the kernel's "
                        << numThreads << " threads (" << compute << ", or "
-                       << compute + 128
+                       << compute + kWarpgroupThreads
                        << " with a producer warpgroup), but it has "
                        << getNumWarpgroups() << " warpgroups";
   return success();

@@ -31,10 +31,10 @@ namespace {
 /// 64,512 of the SM's 65,536 registers. With one compute warpgroup the
 /// compute role may take all that its 128 threads can address.
 constexpr int64_t kProducerRegisters = 40;
-/// The producer warpgroup: threads 0-127.
-constexpr int64_t kProducerThreads = 128;
 int64_t computeRegisters(int64_t computeThreads) {
-  int64_t fit = ((65536 - 128 * kProducerRegisters) / computeThreads) / 8 * 8;
+  int64_t fit =
+      ((65536 - kWarpgroupThreads * kProducerRegisters) / computeThreads) / 8 *
+      8;
   return std::min<int64_t>(fit, 232);
 }
 
@@ -152,13 +152,13 @@ LogicalResult WarpSpecializer::analyze() {
   WalkResult printable = kernel.walk([&](PrintOp print) {
     if (loop->isBeforeInBlock(
             loop->getBlock()->findAncestorOpInBlock(*print)) &&
-        ((print.getThread() && *print.getThread() < kProducerThreads) ||
-         (print.getWarp() && *print.getWarp() < kProducerThreads / 32))) {
+        ((print.getThread() && *print.getThread() < kWarpgroupThreads) ||
+         (print.getWarp() && *print.getWarp() < kWarpgroupThreads / 32))) {
       print.emitOpError("selects a thread of the producer warpgroup, which "
                         "does not run the epilogue of a warp_specialized "
                         "kernel; expected thread(")
-          << kProducerThreads << " to " << threads - 1 << ") or warp("
-          << kProducerThreads / 32 << " to " << threads / 32 - 1 << ")";
+          << kWarpgroupThreads << " to " << threads - 1 << ") or warp("
+          << kWarpgroupThreads / 32 << " to " << threads / 32 - 1 << ")";
       return WalkResult::interrupt();
     }
     return WalkResult::advance();

@@ -16,6 +16,10 @@
 
 namespace mlir::tile {
 
+/// A warpgroup: the 4 warps (128 threads) that issue one wgmma together, and
+/// the producer role of a warp_specialized kernel.
+constexpr int64_t kWarpgroupThreads = 128;
+
 /// The holder of one element of a fragment: a thread, as warp and lane, and
 /// the thread's register slot.
 struct LayoutOwner {

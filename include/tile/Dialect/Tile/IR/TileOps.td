@@ -141,7 +141,7 @@ def Tile_KernelOp : Tile_Op<"kernel", [
     /// The threads that compute: all of them, or all but the producer
     /// warpgroup of a warp-specialized kernel.
     int64_t getComputeThreads() {
-      return getThreads() - (getWarpSpecialized() ? 128 : 0);
+      return getThreads() - (getWarpSpecialized() ? kWarpgroupThreads : 0);
     }
     /// The number that dimension `dim` of parameter `param` is promised to
     /// be a multiple of (`divisible`); 1 without a promise.
