@@ -49,6 +49,7 @@ namespace tile::rt::detail {
   X(MemcpyDtoDAsync, cuMemcpyDtoDAsync_v2, true)                               \
   X(MemsetD8, cuMemsetD8_v2, true)                                             \
   X(MemsetD32, cuMemsetD32_v2, true)                                           \
+  X(MemsetD8Async, cuMemsetD8Async, true)                                      \
   X(StreamCreate, cuStreamCreate, true)                                        \
   X(StreamDestroy, cuStreamDestroy_v2, true)                                   \
   X(StreamSynchronize, cuStreamSynchronize, true)                              \

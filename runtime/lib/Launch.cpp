@@ -434,6 +434,8 @@ PackedLaunch pack(const KernelInfo &kernel, const std::vector<Arg> &args,
       const Arg &arg = args[nextArg++];
       value.type = DType::i64;
       value.bits = arg.devicePtr();
+      if (param.access == Access::Accumulate && bytes[nextArg - 1] != 0)
+        packed.zeroFills.push_back({arg.devicePtr(), bytes[nextArg - 1]});
     } else if (param.kind == ParamKind::Scalar) {
       const Arg &arg = args[nextArg++];
       value.type = arg.dtype();

@@ -67,6 +67,8 @@ const char *tile::rt::accessName(Access access) {
     return "write";
   case Access::ReadWrite:
     return "readwrite";
+  case Access::Accumulate:
+    return "accumulate";
   }
   return "<invalid access>";
 }

@@ -322,9 +322,12 @@ ParamInfo parseParam(const Parser &p, const json &node,
         param.access = Access::Write;
       else if (access == "readwrite")
         param.access = Access::ReadWrite;
+      else if (access == "accumulate")
+        param.access = Access::Accumulate;
       else
         p.fail(where, "unknown access '" + cut(access) +
-                          "' (expected 'read', 'write' or 'readwrite')");
+                          "' (expected 'read', 'write', 'readwrite' or "
+                          "'accumulate')");
     }
   } else if (kind == "dim") {
     param.kind = ParamKind::Dim;

@@ -536,9 +536,17 @@ void Kernel::launch(Stream &stream, const PackedLaunch &packed) const {
   if (stream.device().context() != module_->device->context)
     throw Error("kernel '" + info_->name +
                 "': the stream belongs to another device than the module");
+  module_->device->makeCurrent();
+  // Accumulate buffers start at zero, even when no block runs (K = 0 still
+  // gives C = 0).
+  for (const ZeroFill &fill : packed.zeroFills)
+    TILE_CU_CONTEXT(
+        "zero-filling the accumulate buffer at " +
+            std::to_string(fill.address) + " (" + std::to_string(fill.bytes) +
+            " bytes) before launching kernel '" + info_->name + "'",
+        MemsetD8Async, fill.address, 0, fill.bytes, stream.handle());
   if (packed.empty())
     return; // Empty tensors: nothing to do.
-  module_->device->makeCurrent();
   // Encoded here, not in checkAndPack: cuTensorMapEncodeTiled needs the
   // driver, checkAndPack does not.
   std::vector<CUtensorMap> maps;

@@ -161,6 +161,26 @@ TEST(Pack, VectorAdd) {
   EXPECT_EQ(*static_cast<float *>(pointers[6]), 2.5f);
 }
 
+TEST(Pack, AccumulateBuffersAreZeroFilledFirst) {
+  // A split-K kernel adds into C (access accumulate): the launch zero-fills
+  // C's bytes, and nothing else; an empty C needs no fill. Such a C may not
+  // overlap an input, as any written buffer.
+  KernelInfo kernel = vectorAdd();
+  kernel.params[2].access = Access::Accumulate;
+  PackedLaunch packed = checkAndPack(kernel, vectorAddArgs(1000));
+  ASSERT_EQ(packed.zeroFills.size(), 1u);
+  EXPECT_EQ(packed.zeroFills[0].address, CUdeviceptr(0x3000000));
+  EXPECT_EQ(packed.zeroFills[0].bytes, 4000u);
+  EXPECT_TRUE(checkAndPack(vectorAdd(), vectorAddArgs(1000)).zeroFills.empty());
+  EXPECT_TRUE(checkAndPack(kernel, vectorAddArgs(0)).zeroFills.empty());
+  EXPECT_TILE_ERROR(
+      checkAndPack(kernel, {Arg::buffer(CUdeviceptr(0x1000), DType::f32, {16}),
+                            Arg::buffer(CUdeviceptr(0x2000), DType::f32, {16}),
+                            Arg::buffer(CUdeviceptr(0x1020), DType::f32, {16}),
+                            Arg::scalar(1.0f)}),
+      "parameter 'C' (access \"accumulate\") overlaps parameter 'A'");
+}
+
 TEST(Pack, HiddenDimsAnywhereAndIntegerScalars) {
   KernelInfo kernel = matmulLike();
   PackedLaunch packed = checkAndPack(

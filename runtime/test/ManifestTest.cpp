@@ -154,7 +154,12 @@ TEST(Manifest, ShapeRelations) {
   EXPECT_STREQ(accessName(Access::Read), "read");
   EXPECT_STREQ(accessName(Access::Write), "write");
   EXPECT_STREQ(accessName(Access::ReadWrite), "readwrite");
+  EXPECT_STREQ(accessName(Access::Accumulate), "accumulate");
   EXPECT_TRUE(isWritten(Access::ReadWrite));
+  EXPECT_TRUE(isWritten(Access::Accumulate));
+  j["kernels"][0]["params"][2]["access"] = "accumulate";
+  EXPECT_EQ(parseManifest(j.dump()).kernels[0].params[2].access,
+            Access::Accumulate);
   EXPECT_FALSE(isWritten(Access::Read));
 }
 
@@ -337,11 +342,12 @@ TEST(Manifest, MalformedManifestsGivePreciseErrors) {
        "kkkkkkkk...')"},
       // Tensor maps (TMA): A is a rank-1 f32 buffer.
       {"tensor map box rank",
-       [&](json &j) { tensorMap(j, "A", {64, 2}, 0); },
+       [&](json &j) {
+         tensorMap(j, "A", {64, 2}, 0);
+       },
        "manifest: kernel 'vector_add': param 'A.tma': has a box of 2 "
        "extents, but buffer 'A' has rank 1"},
-      {"tensor map box extent",
-       [&](json &j) { tensorMap(j, "A", {300}, 0); },
+      {"tensor map box extent", [&](json &j) { tensorMap(j, "A", {300}, 0); },
        "manifest: kernel 'vector_add': param 'A.tma': box[0] must be in "
        "[1, 256], but got 300"},
       {"tensor map swizzle", [&](json &j) { tensorMap(j, "A", {64}, 48); },
@@ -365,7 +371,9 @@ TEST(Manifest, MalformedManifestsGivePreciseErrors) {
        },
        "manifest: kernel 'vector_add': param 'A.tma': missing field 'box'"},
       {"persistent blocks",
-       [&](json &j) { kernel(j)["persistent"] = {{"blocks_per_sm", 0}}; },
+       [&](json &j) {
+         kernel(j)["persistent"] = {{"blocks_per_sm", 0}};
+       },
        "manifest: kernel 'vector_add': persistent: field 'blocks_per_sm' "
        "must be in [1, 32], but got 0"},
       {"persistent type", [&](json &j) { kernel(j)["persistent"] = true; },
@@ -374,7 +382,7 @@ TEST(Manifest, MalformedManifestsGivePreciseErrors) {
       // The launch contract.
       {"access", [&](json &j) { param(j, 2)["access"] = "rw"; },
        "manifest: kernel 'vector_add': param 'C': unknown access 'rw' "
-       "(expected 'read', 'write' or 'readwrite')"},
+       "(expected 'read', 'write', 'readwrite' or 'accumulate')"},
       {"access type", [&](json &j) { param(j, 2)["access"] = 1; },
        "manifest: kernel 'vector_add': param 'C': field 'access' must be a "
        "string, but got number"},

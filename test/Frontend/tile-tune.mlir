@@ -69,6 +69,13 @@
 // RUN: tile-tune --dry-run --block-m=128 --block-n=128 --block-k=64 --stages=3 --num-threads=128 --raster-panel=0 --divisibility=1,8 | FileCheck %s --check-prefix=DIV
 // DIV: gemm: 2 configurations, 0 pruned before compiling, 2 to compile
 //
+// Split-K slices are an axis too (with the sm_90a form: 2 x 2 kernels); they
+// add into an f32 C, so an f16 output prunes them with the reason.
+// RUN: tile-tune --dry-run --warp-specialized --block-m=128 --block-n=128 --block-k=64 --stages=4 --num-threads=256 --raster-panel=0 --split-k=1,2 | FileCheck %s --check-prefix=SPLITK
+// SPLITK: gemm: 4 configurations, 0 pruned before compiling, 4 to compile
+// RUN: tile-tune --dry-run --out-dtype=f16 --block-m=128 --block-n=128 --block-k=64 --stages=3 --num-threads=128 --raster-panel=0 --split-k=2 | FileCheck %s --check-prefix=SPLITKF16
+// SPLITKF16: pruned gemm_f16_f16_128x128x64_t128_s3_div8_sk2: gemm: split_k > 1 adds partial sums into C with f32 atomics: expected out_dtype f32 and no epilogue, but got out_dtype f16 and epilogue none
+//
 // A deliberately wrong candidate (an NT kernel recorded as NN) for the GPU
 // side to reject.
 // RUN: tile-tune --dry-run --block-m=128 --block-n=128 --block-k=64 --stages=3 --num-threads=128 --raster-panel=0 --add-wrong-candidate | FileCheck %s --check-prefix=WRONG

@@ -255,6 +255,17 @@ std::vector<Variant> defaultVariants() {
       c.warpSpecialized = true;
       variants.push_back(gemmVariant(c));
     }
+    // Split-K for small M (a single row of C tiles): 2 slices of K over
+    // 128x128 tiles, 4 over 128x256, about one block per SM at N = 8192.
+    // C (f32) is zero-filled at launch and summed into with atomics.
+    for (auto [blockN, splits] :
+         {std::pair<int64_t, int64_t>{128, 2}, {256, 4}}) {
+      GemmConfig c{128, blockN, 64, 384, "f32", 4, 0, false, in};
+      c.divisibility = 8;
+      c.warpSpecialized = true;
+      c.splitK = splits;
+      variants.push_back(gemmVariant(c));
+    }
     // The input type out (f32 accumulation), and B given N x K.
     for (auto [out, transposeB] :
          {std::pair<std::string, bool>{in, false}, {"f32", true}}) {

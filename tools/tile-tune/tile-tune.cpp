@@ -105,6 +105,11 @@ static cl::list<int64_t> divisibilities(
     cl::desc("gemm: row divisibility promises (default 8: the rows of A, B "
              "and C are multiples of 8, checked at launch; 1: any shape)"),
     cl::CommaSeparated, cl::cat(category));
+static cl::list<int64_t>
+    splitKs(flag(key::splitK),
+            cl::desc("gemm: split-K slices (default 1: off; more need "
+                     "--out-dtype=f32)"),
+            cl::CommaSeparated, cl::cat(category));
 static cl::opt<bool> warpSpecialized(
     "warp-specialized",
     cl::desc("gemm: also search the sm_90a warp-specialized form of each "
@@ -224,6 +229,7 @@ int main(int argc, char **argv) {
   restrict(axes.threads, threadCounts);
   restrict(axes.rasterPanel, rasterPanels);
   restrict(axes.divisibility, divisibilities);
+  restrict(axes.splitK, splitKs);
   if (warpSpecialized)
     axes.warpSpecialized = {false, true};
   TuneSpace space = gemmTuneSpace(inDtype, outDtype, axes);

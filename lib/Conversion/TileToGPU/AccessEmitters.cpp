@@ -217,6 +217,31 @@ void KernelLowering::writeChunk(Location loc, const BufferStorage &dst,
   }
 }
 
+void KernelLowering::addChunk(Location loc, const BufferStorage &dst,
+                              ValueRange offsets, ArrayRef<Value> coords,
+                              int64_t vec, Value vector) {
+  // One relaxed atomic add per element inside the tensor; the mask is a
+  // predicate on it, so there is no vector fast path to gain.
+  SmallVector<Value> g(coords);
+  for (auto [d, offset] : llvm::enumerate(offsets))
+    g[d] = arith::AddIOp::create(builder, loc, offset, coords[d]);
+  GlobalAccess checks = globalAccessChecks(loc, dst, offsets, g, /*vec=*/1);
+  int64_t last = g.size() - 1;
+  for (int64_t lane = 0; lane < vec; ++lane) {
+    SmallVector<Value> index(g);
+    index[last] =
+        arith::AddIOp::create(builder, loc, g[last], constant(loc, lane));
+    Value valid = laneInBounds(loc, checks, dst, index[last], lane);
+    auto masked = scf::IfOp::create(builder, loc, valid);
+    OpBuilder::InsertionGuard inner(builder);
+    builder.setInsertionPointToStart(&masked.getThenRegion().front());
+    memref::AtomicRMWOp::create(
+        builder, loc, arith::AtomicRMWKind::addf,
+        vector::ExtractOp::create(builder, loc, vector, lane), dst.memref,
+        index);
+  }
+}
+
 Value KernelLowering::convertVector(Location loc, Value vector,
                                     Type elementType) {
   auto type = cast<VectorType>(vector.getType());

@@ -171,17 +171,25 @@ Value KernelLowering::getDynamicSharedMemory() {
 /// What the kernel does with each buffer parameter, for the manifest:
 /// "read", "write" or "readwrite", from the memory effects of the tile ops
 /// on it and on its tile.subview views. A use whose effects are not known
-/// counts as both; a buffer whose sizes alone are used is "read".
+/// counts as both; a buffer whose sizes alone are used is "read". A buffer
+/// that only tile.atomic_add touches is "accumulate" (the runtime zeroes
+/// it first); atomic adds beside other accesses add into what the buffer
+/// holds ("readwrite").
 static SmallVector<StringRef> getBufferAccess(KernelOp kernel) {
   SmallVector<StringRef> access;
   for (unsigned i = 0; i < kernel.getNumParams(); ++i) {
-    bool reads = false, writes = false;
+    bool reads = false, writes = false, atomics = false;
     SmallVector<Value> views = {kernel.getParam(i)};
     while (!views.empty()) {
       Value view = views.pop_back_val();
       for (Operation *user : view.getUsers()) {
         if (auto subview = dyn_cast<SubviewOp>(user)) {
           views.push_back(subview.getResult());
+          continue;
+        }
+        if (auto add = dyn_cast<AtomicAddOp>(user);
+            add && add.getDest() == view && add.getSource() != view) {
+          atomics = true;
           continue;
         }
         auto interface = dyn_cast<MemoryEffectOpInterface>(user);
@@ -197,7 +205,10 @@ static SmallVector<StringRef> getBufferAccess(KernelOp kernel) {
         }
       }
     }
-    access.push_back(!writes ? "read" : reads ? "readwrite" : "write");
+    if (atomics)
+      access.push_back(reads || writes ? "readwrite" : "accumulate");
+    else
+      access.push_back(!writes ? "read" : reads ? "readwrite" : "write");
   }
   return access;
 }

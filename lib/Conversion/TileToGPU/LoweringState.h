@@ -159,6 +159,7 @@ public:
   LogicalResult lowerAllocFragment(AllocFragmentOp op);
   LogicalResult lowerCopy(CopyOp op);
   LogicalResult lowerRowValueStore(CopyOp op, SliceLayoutAttr slice);
+  LogicalResult lowerAtomicAdd(AtomicAddOp op);
   LogicalResult lowerFill(Operation *op, Value dest, Value value);
   /// tile.parallel (ParallelToGPU.cpp).
   LogicalResult lowerParallel(ParallelOp op);
@@ -251,6 +252,10 @@ public:
   void writeChunk(Location loc, const BufferStorage &dst, ValueRange offsets,
                   ArrayRef<Value> coords, int64_t slot, int64_t vec,
                   Value vector);
+  /// Adds the chunk to a global f32 tensor, one atomic add per element
+  /// inside it (tile.atomic_add).
+  void addChunk(Location loc, const BufferStorage &dst, ValueRange offsets,
+                ArrayRef<Value> coords, int64_t vec, Value vector);
   /// Bounds and alignment of a `vec`-wide access of a global tensor at `g`
   /// (= `offsets` + chunk coordinates, which are multiples of vec).
   struct GlobalAccess {

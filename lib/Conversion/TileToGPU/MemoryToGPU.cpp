@@ -1,8 +1,8 @@
 //===- MemoryToGPU.cpp - Tile memory ops to GPU ---------------------------===//
 //
 // Patterns for the memory ops: shared and fragment allocation, copies
-// (plain, cp.async, row values of #tile.slice fragments), async groups,
-// pipeline stages, fill/clear, dim and subview.
+// (plain, cp.async, row values of #tile.slice fragments), atomic adds, async
+// groups, pipeline stages, fill/clear, dim and subview.
 //
 //===----------------------------------------------------------------------===//
 
@@ -211,6 +211,27 @@ LogicalResult KernelLowering::lowerCopy(CopyOp op) {
   if (op.getAsync())
     return lowerAsyncCopy(op);
   copyChunks(op, shape, layout, vec);
+  return success();
+}
+
+LogicalResult KernelLowering::lowerAtomicAdd(AtomicAddOp op) {
+  const BufferStorage *source = getConvertedBuffer(op.getSource());
+  const BufferStorage *dest = getConvertedBuffer(op.getDest());
+  if (!source || !dest)
+    return op.emitOpError("operand has no storage");
+  Attribute layout = source->type.getLayout();
+  FailureOr<int64_t> vec = fragmentVector(op, layout);
+  if (failed(vec))
+    return failure();
+  Location loc = op.getLoc();
+  forEachThreadChunk(
+      loc, source->type.getShape(), layout, *vec,
+      [&](int64_t slot, ArrayRef<Value> coords) {
+        Value vector =
+            readChunk(loc, *source, ValueRange{}, coords, slot, *vec);
+        vector = convertVector(loc, vector, dest->type.getElementType());
+        addChunk(loc, *dest, op.getDestOffsets(), coords, *vec, vector);
+      });
   return success();
 }
 
@@ -485,6 +506,15 @@ struct CopyOpLowering : public TileToGPUPattern<CopyOp> {
   }
 };
 
+/// tile.atomic_add: the thread's chunks added element by element.
+struct AtomicAddOpLowering : public TileToGPUPattern<AtomicAddOp> {
+  using TileToGPUPattern::TileToGPUPattern;
+  LogicalResult matchAndRewrite(AtomicAddOp op,
+                                PatternRewriter &) const override {
+    return lowering.lowerAtomicAdd(op);
+  }
+};
+
 /// tile.fill: the value stored into every element the thread owns.
 struct FillOpLowering : public TileToGPUPattern<FillOp> {
   using TileToGPUPattern::TileToGPUPattern;
@@ -554,7 +584,7 @@ struct SubviewOpLowering : public TileToGPUPattern<SubviewOp> {
 void mlir::tile::populateTileMemoryToGPUPatterns(
     lowering::KernelLowering &lowering, RewritePatternSet &patterns) {
   patterns.add<AllocSharedOpLowering, AllocFragmentOpLowering, CopyOpLowering,
-               FillOpLowering, ClearOpLowering, StageOpLowering,
-               AsyncCommitOpLowering, AsyncWaitOpLowering, DimOpLowering,
-               SubviewOpLowering>(lowering);
+               AtomicAddOpLowering, FillOpLowering, ClearOpLowering,
+               StageOpLowering, AsyncCommitOpLowering, AsyncWaitOpLowering,
+               DimOpLowering, SubviewOpLowering>(lowering);
 }

@@ -880,6 +880,19 @@ void Kernel::copy(const Buffer &source, const Buffer &dest, SourceLoc loc) {
   copyImpl(source, {}, dest, {}, loc);
 }
 
+void Kernel::atomicAdd(const Buffer &source, const BufferRegion &dest,
+                       SourceLoc loc) {
+  if (!dest.buffer)
+    badArgument(loc, "Kernel::atomicAdd: expected a region of a tensor, but "
+                     "got a region without a buffer");
+  SmallVector<Value> offsets;
+  for (const Expr &offset : dest.offsets)
+    offsets.push_back(use(offset, loc, "Kernel::atomicAdd"));
+  mlir::tile::AtomicAddOp::create(
+      b, location(loc), use(source, loc, "Kernel::atomicAdd"),
+      use(*dest.buffer, loc, "Kernel::atomicAdd"), offsets);
+}
+
 void Kernel::fill(const Buffer &dest, Expr value, SourceLoc loc) {
   Value tile = use(dest, loc, "Kernel::fill");
   mlir::tile::FillOp::create(b, location(loc), tile,

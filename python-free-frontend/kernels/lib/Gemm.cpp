@@ -29,7 +29,8 @@ std::string GemmConfig::kernelName() const {
          (epilogue == "none" ? std::string() : "_" + epilogue) +
          (stagedEpilogue && epilogue != "none" ? "_staged" : "") +
          (divisibility > 1 ? "_div" + std::to_string(divisibility) : "") +
-         (warpSpecialized ? "_ws" : "");
+         (warpSpecialized ? "_ws" : "") +
+         (splitK > 1 ? "_sk" + std::to_string(splitK) : "");
 }
 
 int64_t GemmConfig::sharedMemoryBytes() const {
@@ -60,6 +61,12 @@ void GemmConfig::validate() const {
                      " f32 accumulator"
                : "") +
           (hasEpilogue ? ", and the bias" : ""));
+  // Split-K partial sums meet in C through f32 atomic adds; an epilogue
+  // would apply to each partial sum.
+  if (splitK > 1 && (outDtype != "f32" || hasEpilogue))
+    check.fail("split_k > 1 adds partial sums into C with f32 atomics: "
+               "expected out_dtype f32 and no epilogue, but got out_dtype " +
+               outDtype + " and epilogue " + epilogue);
   if (warpSpecialized) {
     // The wgmma path: each compute warpgroup takes 64-row blocks of the
     // accumulator, one wgmma of the full block_n per K step.
@@ -129,52 +136,65 @@ std::string buildGemm(Program &program, const GemmConfig &config) {
   }
   // Transposed operands are stored K x M (A) and N x K (B).
   bool ta = config.transposeA, nt = config.transposeB;
-  k.body(
-      {ceildiv(B, nt ? 0 : 1, bN), ceildiv(A, ta ? 1 : 0, bM)}, [&](Kernel &k) {
-        Expr row = k.blockIndex(1) * double(bM);
-        Expr col = k.blockIndex(0) * double(bN);
-        Buffer As =
-            ta ? k.allocShared({bK, bM}, f16) : k.allocShared({bM, bK}, f16);
-        Buffer Bs =
-            nt ? k.allocShared({bN, bK}, f16) : k.allocShared({bK, bN}, f16);
-        Buffer acc = k.allocFragment({bM, bN}, f32);
-        std::optional<Buffer> biasTile;
-        if (epilogue) {
-          biasTile = k.allocShared({bN}, out);
-          k.copy(bias->at({col}), *biasTile);
-        }
-        k.clear(acc);
-        k.pipelined(
-            k.index(0), ceilDiv(A.dim(ta ? 0 : 1), double(bK)), config.stages,
-            [&](Expr kt) {
-              Expr kOffset = kt * double(bK);
-              k.copy(ta ? A.at({kOffset, row}) : A.at({row, kOffset}), As);
-              k.copy(nt ? B.at({col, kOffset}) : B.at({kOffset, col}), Bs);
-              k.gemm(As, Bs, acc, nt, ta);
-            });
-        // The epilogue runs on the accumulator in registers (the MMA
-        // layout), reading the block's slice of the bias from shared
-        // memory; the result leaves in one store.
-        if (epilogue && config.stagedEpilogue) {
-          // The accumulator staged in shared memory (the pipeline's freed
-          // stages), the epilogue a loop over it: one copy of its code
-          // instead of one per accumulator value.
-          Buffer staged = k.allocShared({bM, bN}, f32);
-          k.copy(acc, staged);
-          k.rolledParallel({bM, bN}, [&](Indices i) {
-            Expr x = Expr(staged[i]) + cast((*biasTile)[i[1]], f32);
-            staged[i] = config.epilogue == "bias_gelu" ? gelu(x) : geluTanh(x);
-          });
-          k.copy(staged, C.at({row, col}));
-          return;
-        }
-        if (epilogue)
-          k.parallel({bM, bN}, [&](Indices i) {
-            Expr x = Expr(acc[i]) + cast((*biasTile)[i[1]], f32);
-            acc[i] = config.epilogue == "bias_gelu" ? gelu(x) : geluTanh(x);
-          });
-        k.copy(acc, C.at({row, col}));
+  // Split-K: grid z takes slices of the K loop (the last ones may be
+  // empty, and then add zeros).
+  std::vector<GridExtent> grid{ceildiv(B, nt ? 0 : 1, bN),
+                               ceildiv(A, ta ? 1 : 0, bM)};
+  if (config.splitK > 1)
+    grid.push_back(constant(config.splitK));
+  k.body(grid, [&](Kernel &k) {
+    Expr row = k.blockIndex(1) * double(bM);
+    Expr col = k.blockIndex(0) * double(bN);
+    Buffer As =
+        ta ? k.allocShared({bK, bM}, f16) : k.allocShared({bM, bK}, f16);
+    Buffer Bs =
+        nt ? k.allocShared({bN, bK}, f16) : k.allocShared({bK, bN}, f16);
+    Buffer acc = k.allocFragment({bM, bN}, f32);
+    std::optional<Buffer> biasTile;
+    if (epilogue) {
+      biasTile = k.allocShared({bN}, out);
+      k.copy(bias->at({col}), *biasTile);
+    }
+    k.clear(acc);
+    Expr kTiles = ceilDiv(A.dim(ta ? 0 : 1), double(bK));
+    Expr firstTile = k.index(0), endTile = kTiles;
+    if (config.splitK > 1) {
+      Expr slice = ceilDiv(kTiles, double(config.splitK));
+      firstTile = k.blockIndex(2) * slice;
+      endTile = min(firstTile + slice, kTiles);
+    }
+    k.pipelined(firstTile, endTile, config.stages, [&](Expr kt) {
+      Expr kOffset = kt * double(bK);
+      k.copy(ta ? A.at({kOffset, row}) : A.at({row, kOffset}), As);
+      k.copy(nt ? B.at({col, kOffset}) : B.at({kOffset, col}), Bs);
+      k.gemm(As, Bs, acc, nt, ta);
+    });
+    // The epilogue runs on the accumulator in registers (the MMA
+    // layout), reading the block's slice of the bias from shared
+    // memory; the result leaves in one store.
+    if (epilogue && config.stagedEpilogue) {
+      // The accumulator staged in shared memory (the pipeline's freed
+      // stages), the epilogue a loop over it: one copy of its code
+      // instead of one per accumulator value.
+      Buffer staged = k.allocShared({bM, bN}, f32);
+      k.copy(acc, staged);
+      k.rolledParallel({bM, bN}, [&](Indices i) {
+        Expr x = Expr(staged[i]) + cast((*biasTile)[i[1]], f32);
+        staged[i] = config.epilogue == "bias_gelu" ? gelu(x) : geluTanh(x);
       });
+      k.copy(staged, C.at({row, col}));
+      return;
+    }
+    if (epilogue)
+      k.parallel({bM, bN}, [&](Indices i) {
+        Expr x = Expr(acc[i]) + cast((*biasTile)[i[1]], f32);
+        acc[i] = config.epilogue == "bias_gelu" ? gelu(x) : geluTanh(x);
+      });
+    if (config.splitK > 1)
+      k.atomicAdd(acc, C.at({row, col}));
+    else
+      k.copy(acc, C.at({row, col}));
+  });
   return name;
 }
 

@@ -162,20 +162,22 @@ TuneSpace gemmTuneSpace(const std::string &inDtype, const std::string &outDtype,
                 threads = 128 * (1 + blockM / 64);
               }
               for (int64_t raster : axes.rasterPanel)
-                for (int64_t divisibility : axes.divisibility) {
-                  GemmConfig c;
-                  c.blockM = blockM;
-                  c.blockN = blockN;
-                  c.blockK = blockK;
-                  c.stages = stages;
-                  c.threads = threads;
-                  c.rasterPanel = raster;
-                  c.inDtype = inDtype;
-                  c.outDtype = outDtype;
-                  c.divisibility = divisibility;
-                  c.warpSpecialized = warpSpecialized;
-                  space.candidates.push_back(gemmVariant(c));
-                }
+                for (int64_t divisibility : axes.divisibility)
+                  for (int64_t splitK : axes.splitK) {
+                    GemmConfig c;
+                    c.blockM = blockM;
+                    c.blockN = blockN;
+                    c.blockK = blockK;
+                    c.stages = stages;
+                    c.threads = threads;
+                    c.rasterPanel = raster;
+                    c.inDtype = inDtype;
+                    c.outDtype = outDtype;
+                    c.divisibility = divisibility;
+                    c.warpSpecialized = warpSpecialized;
+                    c.splitK = splitK;
+                    space.candidates.push_back(gemmVariant(c));
+                  }
             }
   return space;
 }

@@ -719,6 +719,68 @@ tile.kernel @copy_unrolled_too_far(%A: !tile.buffer<?x?xi8, global>) grid(%bx) =
 // -----
 
 //===----------------------------------------------------------------------===//
+// tile.atomic_add
+//===----------------------------------------------------------------------===//
+
+tile.kernel @atomic_add_shared_source(%C: !tile.buffer<?x?xf32, global>) grid(%bx) = [1] threads(128) {
+  %s = tile.alloc_shared : !tile.buffer<64x64xf32, shared>
+  // expected-error@+1 {{'tile.atomic_add' op expected a fragment source, but got a shared buffer}}
+  tile.atomic_add %s to %C : !tile.buffer<64x64xf32, shared> to !tile.buffer<?x?xf32, global>
+}
+
+// -----
+
+tile.kernel @atomic_add_row_values(%D: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads(128) {
+  %r = tile.alloc_fragment : !tile.buffer<64xf32, fragment, #tile.slice<dim = 1, dim_size = 32, parent = #tile.row_major<vec = 2>>>
+  // expected-error@+1 {{'tile.atomic_add' op expected a fragment of a whole tile, but got row values (#tile.slice)}}
+  tile.atomic_add %r to %D : !tile.buffer<64xf32, fragment, #tile.slice<dim = 1, dim_size = 32, parent = #tile.row_major<vec = 2>>> to !tile.buffer<?xf32, global>
+}
+
+// -----
+
+tile.kernel @atomic_add_to_shared(%C: !tile.buffer<?x?xf32, global>) grid(%bx) = [1] threads(128) {
+  %f = tile.alloc_fragment : !tile.buffer<64x64xf32, fragment>
+  %s = tile.alloc_shared : !tile.buffer<64x64xf32, shared>
+  // expected-error@+1 {{'tile.atomic_add' op expected a global destination, but got a shared tile}}
+  tile.atomic_add %f to %s : !tile.buffer<64x64xf32, fragment> to !tile.buffer<64x64xf32, shared>
+}
+
+// -----
+
+tile.kernel @atomic_add_rank(%C: !tile.buffer<?x?xf32, global>) grid(%bx) = [1] threads(128) {
+  %f = tile.alloc_fragment : !tile.buffer<64xf32, fragment>
+  // expected-error@+1 {{'tile.atomic_add' op expected source and dest of the same rank, but got 1 and 2}}
+  tile.atomic_add %f to %C : !tile.buffer<64xf32, fragment> to !tile.buffer<?x?xf32, global>
+}
+
+// -----
+
+tile.kernel @atomic_add_offsets(%C: !tile.buffer<?x?xf32, global>) grid(%bx) = [1] threads(128) {
+  %c0 = arith.constant 0 : index
+  %f = tile.alloc_fragment : !tile.buffer<64x64xf32, fragment>
+  // expected-error@+1 {{'tile.atomic_add' op expected 2 dest offsets, but got 1}}
+  tile.atomic_add %f to %C[%c0] : !tile.buffer<64x64xf32, fragment> to !tile.buffer<?x?xf32, global>
+}
+
+// -----
+
+tile.kernel @atomic_add_f16_dest(%H: !tile.buffer<?x?xf16, global>) grid(%bx) = [1] threads(128) {
+  %f = tile.alloc_fragment : !tile.buffer<64x64xf32, fragment>
+  // expected-error@+1 {{'tile.atomic_add' op expected an f32 destination, but got 'f16'}}
+  tile.atomic_add %f to %H : !tile.buffer<64x64xf32, fragment> to !tile.buffer<?x?xf16, global>
+}
+
+// -----
+
+tile.kernel @atomic_add_integer_source(%C: !tile.buffer<?x?xf32, global>) grid(%bx) = [1] threads(128) {
+  %f = tile.alloc_fragment : !tile.buffer<64x64xi32, fragment>
+  // expected-error@+1 {{'tile.atomic_add' op expected a floating-point source, but got 'i32'}}
+  tile.atomic_add %f to %C : !tile.buffer<64x64xi32, fragment> to !tile.buffer<?x?xf32, global>
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
 // tile.fill, tile.clear
 //===----------------------------------------------------------------------===//
 

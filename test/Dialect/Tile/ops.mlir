@@ -177,6 +177,21 @@ tile.kernel @copies(%A: !tile.buffer<?x?xf32, global>,
 }
 
 //===----------------------------------------------------------------------===//
+// tile.atomic_add
+//===----------------------------------------------------------------------===//
+
+// CHECK-LABEL: tile.kernel @atomic_add(
+// CHECK: tile.atomic_add %[[ACC:.*]] to %C[%{{.*}}, %{{.*}}] : !tile.buffer<64x64xf32, fragment> to !tile.buffer<?x?xf32, global>
+// CHECK: tile.atomic_add %[[H:.*]] to %D : !tile.buffer<256xf16, fragment> to !tile.buffer<?xf32, global>
+tile.kernel @atomic_add(%C: !tile.buffer<?x?xf32, global>, %D: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads(128) {
+  %c0 = arith.constant 0 : index
+  %acc = tile.alloc_fragment : !tile.buffer<64x64xf32, fragment>
+  %h = tile.alloc_fragment : !tile.buffer<256xf16, fragment>
+  tile.atomic_add %acc to %C[%c0, %bx] : !tile.buffer<64x64xf32, fragment> to !tile.buffer<?x?xf32, global>
+  tile.atomic_add %h to %D : !tile.buffer<256xf16, fragment> to !tile.buffer<?xf32, global>
+}
+
+//===----------------------------------------------------------------------===//
 // tile.fill, tile.clear
 //===----------------------------------------------------------------------===//
 

@@ -120,24 +120,6 @@ tile.kernel @stages_not_an_integer(%A: !tile.buffer<?x?xf16, global>, %B: !tile.
 
 // -----
 
-// The stage and parity of iteration i are i mod S and i / S mod 2.
-tile.kernel @lower_bound_not_zero(%A: !tile.buffer<?x?xf16, global>, %B: !tile.buffer<?x?xf16, global>, %C: !tile.buffer<?x?xf32, global>) grid(%bx) = [1] threads(256) warp_specialized {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %k = tile.dim %A[1] : !tile.buffer<?x?xf16, global>
-  %a = tile.alloc_shared : !tile.buffer<64x64xf16, shared>
-  %b = tile.alloc_shared : !tile.buffer<64x64xf16, shared>
-  %acc = tile.alloc_fragment : !tile.buffer<64x64xf32, fragment>
-  // expected-error@+1 {{'scf.for' op expected the pipelined loop of a warp_specialized kernel to run from 0 in steps of 1}}
-  scf.for %i = %c1 to %k step %c1 {
-    tile.copy %A[%c0, %i] to %a : !tile.buffer<?x?xf16, global> to !tile.buffer<64x64xf16, shared>
-    tile.copy %B[%i, %c0] to %b : !tile.buffer<?x?xf16, global> to !tile.buffer<64x64xf16, shared>
-    tile.gemm %a, %b, %acc : !tile.buffer<64x64xf16, shared>, !tile.buffer<64x64xf16, shared>, !tile.buffer<64x64xf32, fragment>
-  } {tile.num_stages = 2 : i64}
-}
-
-// -----
-
 tile.kernel @step_not_one(%A: !tile.buffer<?x?xf16, global>, %B: !tile.buffer<?x?xf16, global>, %C: !tile.buffer<?x?xf32, global>) grid(%bx) = [1] threads(256) warp_specialized {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -146,25 +128,8 @@ tile.kernel @step_not_one(%A: !tile.buffer<?x?xf16, global>, %B: !tile.buffer<?x
   %a = tile.alloc_shared : !tile.buffer<64x64xf16, shared>
   %b = tile.alloc_shared : !tile.buffer<64x64xf16, shared>
   %acc = tile.alloc_fragment : !tile.buffer<64x64xf32, fragment>
-  // expected-error@+1 {{'scf.for' op expected the pipelined loop of a warp_specialized kernel to run from 0 in steps of 1}}
+  // expected-error@+1 {{'scf.for' op expected the pipelined loop of a warp_specialized kernel to run in steps of 1}}
   scf.for %i = %c0 to %k step %c2 {
-    tile.copy %A[%c0, %i] to %a : !tile.buffer<?x?xf16, global> to !tile.buffer<64x64xf16, shared>
-    tile.copy %B[%i, %c0] to %b : !tile.buffer<?x?xf16, global> to !tile.buffer<64x64xf16, shared>
-    tile.gemm %a, %b, %acc : !tile.buffer<64x64xf16, shared>, !tile.buffer<64x64xf16, shared>, !tile.buffer<64x64xf32, fragment>
-  } {tile.num_stages = 2 : i64}
-}
-
-// -----
-
-tile.kernel @dynamic_lower_bound(%A: !tile.buffer<?x?xf16, global>, %B: !tile.buffer<?x?xf16, global>, %C: !tile.buffer<?x?xf32, global>) grid(%bx) = [1] threads(256) warp_specialized {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %k = tile.dim %A[1] : !tile.buffer<?x?xf16, global>
-  %a = tile.alloc_shared : !tile.buffer<64x64xf16, shared>
-  %b = tile.alloc_shared : !tile.buffer<64x64xf16, shared>
-  %acc = tile.alloc_fragment : !tile.buffer<64x64xf32, fragment>
-  // expected-error@+1 {{'scf.for' op expected the pipelined loop of a warp_specialized kernel to run from 0 in steps of 1}}
-  scf.for %i = %bx to %k step %c1 {
     tile.copy %A[%c0, %i] to %a : !tile.buffer<?x?xf16, global> to !tile.buffer<64x64xf16, shared>
     tile.copy %B[%i, %c0] to %b : !tile.buffer<?x?xf16, global> to !tile.buffer<64x64xf16, shared>
     tile.gemm %a, %b, %acc : !tile.buffer<64x64xf16, shared>, !tile.buffer<64x64xf16, shared>, !tile.buffer<64x64xf32, fragment>

@@ -232,3 +232,61 @@ tile.kernel @not_specialized(%A: !tile.buffer<?x?xf16, global>, %B: !tile.buffer
   } {tile.num_stages = 3 : i64}
   tile.copy %acc to %C[%c0, %c0] : !tile.buffer<64x64xf32, fragment> to !tile.buffer<?x?xf32, global>
 }
+
+// -----
+
+// A slice of a split K loop (split-K, grid z): the loop runs from %lo to
+// %hi; both roles count max(%hi - %lo, 0) trips from 0 (stages and parities
+// from the trip), and the loop body sees %lo + trip. The sum leaves through
+// tile.atomic_add in the compute role.
+// CHECK-LABEL: tile.kernel @split_k(
+// CHECK: %[[LO:.*]] = arith.muli %bz, %{{.*}} : index
+// CHECK: %[[HI:.*]] = arith.minui
+// CHECK: %[[ZERO:.*]] = arith.constant 0 : index
+// CHECK-NEXT: %[[ONE:.*]] = arith.constant 1 : index
+// CHECK-NEXT: %[[SPAN:.*]] = arith.subi %[[HI]], %[[LO]] : index
+// CHECK-NEXT: %[[TRIPS:.*]] = arith.maxsi %[[SPAN]], %[[ZERO]] : index
+// CHECK-NEXT: tile.warp_specialize producer(registers = 40) {
+// CHECK-NEXT: scf.for %[[I:.*]] = %[[ZERO]] to %[[TRIPS]] step %[[ONE]] {
+// CHECK: %[[S:.*]] = arith.remui %[[I]], %{{.*}} : index
+// CHECK: tile.mbarrier_arrive
+// CHECK-NEXT: %[[KT:.*]] = arith.addi %[[LO]], %[[I]] : index
+// CHECK-NEXT: %[[K0:.*]] = arith.muli %[[KT]], %c64 : index
+// CHECK: tile.copy async %A[%{{.*}}, %[[K0]]]
+// CHECK: } compute(registers = 232) {
+// CHECK-NEXT: arith.cmpi sgt, %[[TRIPS]], %[[ZERO]] : index
+// CHECK: tile.mbarrier_wait
+// CHECK-NEXT: %[[KT0:.*]] = arith.addi %[[LO]], %[[ZERO]] : index
+// CHECK-NEXT: arith.muli %[[KT0]], %c64 : index
+// CHECK: scf.for %[[J:.*]] = %[[ONE]] to %[[TRIPS]] step %[[ONE]] {
+// CHECK: tile.mbarrier_wait
+// CHECK-NEXT: %[[KTJ:.*]] = arith.addi %[[LO]], %[[J]] : index
+// CHECK-NEXT: arith.muli %[[KTJ]], %c64 : index
+// CHECK: tile.atomic_add %{{.*}} to %C[%{{.*}}, %{{.*}}] : !tile.buffer<128x128xf32, fragment, #tile.wgmma<warpgroups = [2, 1]>> to !tile.buffer<?x?xf32, global>
+// CHECK-NEXT: }
+tile.kernel @split_k(%A: !tile.buffer<?x?xf16, global>, %B: !tile.buffer<?x?xf16, global>, %C: !tile.buffer<?x?xf32, global>)
+    grid(%bx, %by, %bz) = [ceildiv(%B[1], 128), ceildiv(%A[0], 128), 4] threads(384) warp_specialized {
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %row = arith.muli %by, %c128 : index
+  %col = arith.muli %bx, %c128 : index
+  %a = tile.alloc_shared : !tile.buffer<128x64xf16, shared>
+  %b = tile.alloc_shared : !tile.buffer<64x128xf16, shared>
+  %acc = tile.alloc_fragment : !tile.buffer<128x128xf32, fragment>
+  tile.clear %acc : !tile.buffer<128x128xf32, fragment>
+  %k = tile.dim %A[1] : !tile.buffer<?x?xf16, global>
+  %n = arith.ceildivui %k, %c64 : index
+  %slice = arith.ceildivui %n, %c4 : index
+  %lo = arith.muli %bz, %slice : index
+  %end = arith.addi %lo, %slice : index
+  %hi = arith.minui %end, %n : index
+  scf.for %i = %lo to %hi step %c1 {
+    %k0 = arith.muli %i, %c64 : index
+    tile.copy %A[%row, %k0] to %a : !tile.buffer<?x?xf16, global> to !tile.buffer<128x64xf16, shared>
+    tile.copy %B[%k0, %col] to %b : !tile.buffer<?x?xf16, global> to !tile.buffer<64x128xf16, shared>
+    tile.gemm %a, %b, %acc : !tile.buffer<128x64xf16, shared>, !tile.buffer<64x128xf16, shared>, !tile.buffer<128x128xf32, fragment>
+  } {tile.num_stages = 3 : i64}
+  tile.atomic_add %acc to %C[%row, %col] : !tile.buffer<128x128xf32, fragment> to !tile.buffer<?x?xf32, global>
+}

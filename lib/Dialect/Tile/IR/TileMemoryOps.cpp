@@ -228,6 +228,40 @@ LogicalResult CopyOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// AtomicAddOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult AtomicAddOp::verify() {
+  BufferType source = getSourceType(), dest = getDestType();
+  if (!source.isFragment())
+    return emitOpError("expected a fragment source, but got a ")
+           << stringifyMemoryScope(source.getScope()) << " buffer";
+  if (isa_and_nonnull<SliceLayoutAttr>(source.getLayout()))
+    return emitOpError("expected a fragment of a whole tile, but got row "
+                       "values (#tile.slice)");
+  if (!dest.isGlobal())
+    return emitOpError("expected a global destination, but got a ")
+           << stringifyMemoryScope(dest.getScope()) << " tile";
+  if (source.getRank() != dest.getRank())
+    return emitOpError("expected source and dest of the same rank, but got ")
+           << source.getRank() << " and " << dest.getRank();
+  if (!getDestOffsets().empty() &&
+      static_cast<int64_t>(getDestOffsets().size()) != dest.getRank())
+    return emitOpError("expected ")
+           << dest.getRank() << " dest offsets, but got "
+           << getDestOffsets().size();
+  // The one atomic add every sm_80+ GPU has for floats in global memory
+  // (f16/bf16 adds would round each partial sum).
+  if (!dest.getElementType().isF32())
+    return emitOpError("expected an f32 destination, but got ")
+           << dest.getElementType();
+  if (!isa<FloatType>(source.getElementType()))
+    return emitOpError("expected a floating-point source, but got ")
+           << source.getElementType();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // FillOp, ClearOp
 //===----------------------------------------------------------------------===//
 

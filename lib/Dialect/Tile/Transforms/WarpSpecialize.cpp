@@ -72,12 +72,10 @@ LogicalResult WarpSpecializer::analyze() {
     return loop.emitOpError("expected the pipelined loop of a "
                             "warp_specialized kernel in the kernel body "
                             "itself");
-  std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());
   std::optional<int64_t> step = getConstantIntValue(loop.getStep());
-  if (lower != 0 || step != 1)
+  if (step != 1)
     return loop.emitOpError("expected the pipelined loop of a "
-                            "warp_specialized kernel to run from 0 in steps "
-                            "of 1");
+                            "warp_specialized kernel to run in steps of 1");
   if (!loop.getInitArgs().empty())
     return loop.emitOpError("expected no iter_args in the pipelined loop of "
                             "a warp_specialized kernel");
@@ -244,10 +242,19 @@ LogicalResult WarpSpecializer::run() {
   MbarrierInitOp::create(builder, loc, full, 1);
   MbarrierInitOp::create(builder, loc, empty, kernel.getComputeThreads());
 
-  // Both roles run the loop's trip count; with none (K = 0) the compute
-  // role stores the cleared accumulator and nothing waits.
-  Value trips = loop.getUpperBound();
+  // Both roles run the loop's trip count, counting stages from 0; with
+  // none (K = 0, or an empty slice of a split K loop) the compute role
+  // stores the cleared accumulator and nothing waits.
   Value c0 = index(0), c1 = index(1);
+  Value lower = loop.getLowerBound(), trips = loop.getUpperBound();
+  bool fromZero = getConstantIntValue(lower) == 0;
+  if (!fromZero)
+    trips = arith::MaxSIOp::create(
+        builder, loc, arith::SubIOp::create(builder, loc, trips, lower), c0);
+  // The original loop's index at trip `i`.
+  auto loopIndex = [&](Value i) -> Value {
+    return fromZero ? i : arith::AddIOp::create(builder, loc, lower, i);
+  };
 
   auto split =
       WarpSpecializeOp::create(builder, loc, kProducerRegisters,
@@ -264,7 +271,7 @@ LogicalResult WarpSpecializer::run() {
     MbarrierArriveOp::create(builder, loc, full, stage,
                              builder.getI64IntegerAttr(stageBytes));
     IRMapping mapping;
-    mapping.map(loop.getInductionVar(), iv);
+    mapping.map(loop.getInductionVar(), loopIndex(iv));
     for (Operation &op : loop.getBody()->without_terminator()) {
       if (auto copy = dyn_cast<CopyOp>(op)) {
         Value view = StageOp::create(builder, copy.getLoc(), copy.getDestType(),
@@ -293,7 +300,7 @@ LogicalResult WarpSpecializer::run() {
     auto [stage, parity] = stageAndParity(iv, /*flip=*/0);
     MbarrierWaitOp::create(builder, loc, full, stage, parity);
     IRMapping mapping;
-    mapping.map(loop.getInductionVar(), iv);
+    mapping.map(loop.getInductionVar(), loopIndex(iv));
     for (Operation &op : loop.getBody()->without_terminator())
       if (!isa<CopyOp, GemmOp>(op))
         builder.clone(op, mapping);

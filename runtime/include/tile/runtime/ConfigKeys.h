@@ -213,6 +213,11 @@ inline constexpr BoolKey warpSpecialized{
     "warp_specialized", false, "warp-specialized",
     "sm_90a: a TMA producer warpgroup and wgmma compute warpgroups (threads "
     "= 128 x (1 + block_m / 64)); needs --chip=sm_90a"};
+inline constexpr IntKey splitK{
+    "split_k", 1, "split-k",
+    "blocks per C tile, each summing one slice of the K loop into C with "
+    "f32 atomic adds (C is zero-filled at launch); 1: off",
+    between(1, 64, "1: off; the slices of the K loop, a grid's z")};
 } // namespace gemm
 
 /// bias_gelu: C = gelu(C + bias) in place.

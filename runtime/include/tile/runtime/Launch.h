@@ -117,6 +117,13 @@ struct PackedParam {
   double asDouble() const;
 };
 
+/// Bytes a launch sets to zero before the kernel runs: a buffer argument
+/// the kernel only adds into (Access::Accumulate).
+struct ZeroFill {
+  CUdeviceptr address = 0;
+  uint64_t bytes = 0;
+};
+
 /// Everything cuLaunchKernel needs, checked and computed on the host.
 struct PackedLaunch {
   Dim3 grid;
@@ -128,6 +135,8 @@ struct PackedLaunch {
   /// Set for a persistent kernel: `grid` then covers every tile, and a
   /// launch caps grid.x at multiprocessors x blocksPerMultiprocessor.
   std::optional<PersistentGrid> persistent;
+  /// Zeroed on the launch's stream before the kernel, in parameter order.
+  std::vector<ZeroFill> zeroFills;
 
   /// True if a grid extent is 0 (empty tensors): nothing to launch.
   bool empty() const { return grid.x == 0 || grid.y == 0 || grid.z == 0; }
@@ -163,7 +172,8 @@ struct PackedLaunch {
 ///   - the grid (from the manifest, or the explicit one) within CUDA's
 ///     limits; an explicit grid no larger in any dimension than the
 ///     manifest's for these shapes (the contract covers only its blocks).
-/// Then it packs all parameters, dims filled from the buffers' shapes.
+/// Then it packs all parameters, dims filled from the buffers' shapes, and
+/// lists the accumulate buffers to zero-fill (`zeroFills`).
 PackedLaunch checkAndPack(const KernelInfo &kernel,
                           const std::vector<Arg> &args);
 /// As above, with an explicit grid instead of the manifest's (at most the

@@ -60,11 +60,14 @@ struct Dim3 {
 enum class ParamKind { Buffer, Dim, Scalar, TensorMap };
 
 /// What a kernel does with a buffer parameter. A launch may not pass a buffer
-/// the kernel writes (Write or ReadWrite) overlapping any other buffer
-/// argument; buffers it only reads may overlap each other.
-enum class Access { Read, Write, ReadWrite };
+/// the kernel writes (Write, ReadWrite or Accumulate) overlapping any other
+/// buffer argument; buffers it only reads may overlap each other.
+/// Accumulate: the kernel only adds into it, with atomics (split-K); the
+/// launch zero-fills it first, so that it ends up holding the sum alone.
+enum class Access { Read, Write, ReadWrite, Accumulate };
 
-/// "read", "write" or "readwrite" (the spelling used in manifests).
+/// "read", "write", "readwrite" or "accumulate" (the spelling used in
+/// manifests).
 const char *accessName(Access access);
 /// Whether the kernel may store to a buffer with this access.
 inline bool isWritten(Access access) { return access != Access::Read; }

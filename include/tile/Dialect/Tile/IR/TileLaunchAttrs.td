@@ -15,7 +15,10 @@ include "tile/Dialect/Tile/IR/TileAttrs.td"
 def Tile_BufferAccess : I32EnumAttr<"BufferAccess",
     "what a kernel does with a buffer parameter", [
     I32EnumAttrCase<"read", 0>, I32EnumAttrCase<"write", 1>,
-    I32EnumAttrCase<"readwrite", 2>]> {
+    I32EnumAttrCase<"readwrite", 2>,
+    // Only tile.atomic_add touches it: the runtime zero-fills it before the
+    // launch.
+    I32EnumAttrCase<"accumulate", 3>]> {
   let cppNamespace = "::mlir::tile";
   let genSpecializedAttr = 0;
 }

@@ -336,6 +336,40 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
   }];
 }
 
+def Tile_AtomicAddOp : Tile_Op<"atomic_add"> {
+  let summary = "add a fragment into a global tile with atomics";
+  let description = [{
+    Adds each element of the fragment `source` to the element of the global
+    f32 buffer `dest` at the given offsets (one `index` per dimension, all
+    zero when omitted), with one relaxed atomic add per element: blocks that
+    cover the same tile (split-K: one block per slice of the K loop) sum
+    into it in some order. Elements outside the buffer are not written, as
+    with `tile.copy`; the source is converted to f32 first.
+
+    A buffer parameter that only atomic adds touch is described as
+    `accumulate` in the manifest, and the runtime zero-fills it before the
+    launch, so that the kernel's result is the sum alone.
+
+    Example:
+
+    ```mlir
+    tile.atomic_add %acc to %C[%row, %col] : !tile.buffer<128x128xf32, fragment> to !tile.buffer<?x?xf32, global>
+    ```
+  }];
+  let arguments = (ins Arg<Tile_Buffer, "", [MemRead]>:$source,
+                       Arg<Tile_Buffer, "", [MemRead, MemWrite]>:$dest,
+                       Variadic<Index>:$destOffsets);
+  let assemblyFormat = [{
+    $source `to` $dest (`[` $destOffsets^ `]`)? attr-dict `:`
+    qualified(type($source)) `to` qualified(type($dest))
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    BufferType getSourceType() { return ::llvm::cast<BufferType>(getSource().getType()); }
+    BufferType getDestType() { return ::llvm::cast<BufferType>(getDest().getType()); }
+  }];
+}
+
 def Tile_FillOp : Tile_Op<"fill", [
     TypesMatchWith<"value type matches the element type of the buffer",
                    "dest", "value",

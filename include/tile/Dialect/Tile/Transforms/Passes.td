@@ -147,7 +147,8 @@ def TileWarpSpecialize : Pass<"tile-warp-specialize", "ModuleOp"> {
       (C7519); with no K steps (an empty reduction) nothing is copied or
       waited for and the clear runs instead, so the zeros are stored.
 
-    The loop must run from 0 in steps of 1, its body hold only the copies,
+    The loop must run in steps of 1 (from any lower bound: a slice of a
+    split K loop counts its stages from 0), its body hold only the copies,
     the gemm and pure index arithmetic, and the kernel body hold only pure
     ops, allocations and the accumulator's `tile.clear` before it. Kernels
     that are not `warp_specialized` are left alone.

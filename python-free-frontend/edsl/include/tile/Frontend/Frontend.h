@@ -341,6 +341,12 @@ public:
   void copy(const BufferRegion &source, const Buffer &dest, SourceLoc loc = {});
   void copy(const Buffer &source, const BufferRegion &dest, SourceLoc loc = {});
   void copy(const Buffer &source, const Buffer &dest, SourceLoc loc = {});
+  /// dest[offsets + i] += source[i] for each element of the fragment inside
+  /// the f32 tensor, with atomics (tile.atomic_add): blocks that cover the
+  /// same tile (split-K) sum into it. A tensor only atomic adds touch is
+  /// zero-filled by the runtime before the launch.
+  void atomicAdd(const Buffer &source, const BufferRegion &dest,
+                 SourceLoc loc = {});
   void fill(const Buffer &dest, Expr value, SourceLoc loc = {});
   void clear(const Buffer &dest, SourceLoc loc = {});
   /// C += A x B on tensor cores: A, B shared f16/bf16 tiles, C an f32

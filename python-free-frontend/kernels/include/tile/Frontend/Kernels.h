@@ -140,9 +140,14 @@ struct GemmConfig {
   /// sm_90a: TMA copies in a producer warpgroup, wgmma in block_m / 64
   /// compute warpgroups (`_ws`).
   bool warpSpecialized = config::gemm::warpSpecialized.defaultValue;
+  /// Split-K (`_skN`): N blocks per C tile (the grid's z), each running one
+  /// slice of the K loop and adding its partial product into C with f32
+  /// atomics; C is an "accumulate" parameter the runtime zero-fills. For
+  /// shapes with too few C tiles to fill the GPU (small M).
+  int64_t splitK = config::gemm::splitK.defaultValue;
 
   /// e.g. gemm_f16_f32_128x128x32_t128_s3 (input, output, tile, threads,
-  /// stages[, raster panel][, _nt][, _bias_gelu][, _div8]).
+  /// stages[, raster panel][, _nt][, _bias_gelu][, _div8][, _ws][, _skN]).
   std::string kernelName() const;
   /// The shared memory its tiles need at least (the pipeline's stages of
   /// the A and B tiles, or the staged accumulator, and the bias), in
@@ -172,6 +177,7 @@ struct GemmConfig {
     visit(config::gemm::divisibility, c.divisibility);
     visit(config::gemm::stagedEpilogue, c.stagedEpilogue);
     visit(config::gemm::warpSpecialized, c.warpSpecialized);
+    visit(config::gemm::splitK, c.splitK);
   }
 };
 

@@ -62,6 +62,8 @@ struct GemmSpaceAxes {
   /// (TMA + wgmma; its threads follow from block_m, the threads axis does
   /// not apply).
   std::vector<bool> warpSpecialized = {false};
+  /// Split-K slices (1: off); more than 1 needs f32 output (atomic adds).
+  std::vector<int64_t> splitK = {1};
 };
 
 /// GEMM tile shapes, K steps, stages, threads, rasterization and row

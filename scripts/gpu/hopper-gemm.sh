@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# The Hopper GEMM's GPU run, on the bundle of `scripts/gpu/run-gpu.sh
+# prepare`: the sm_90a (`_ws`) GEMM variants and one mma.sync reference
+# (128x256x64 t256 s3 r8), their GemmGpu tests against float64,
+# compute-sanitizer memcheck / racecheck / synccheck on the split-K ones,
+# and tile-bench-gemm against cuBLAS in the same process; the summary table
+# (best variant per problem, ratio to cuBLAS) last. Results of a run:
+# benchmarks/results/2026-12-03-hopper-gemm-splitk.
+#
+#   scripts/gpu/run-gpu.sh prepare
+#   scripts/gpu/hopper-gemm.sh run     # on the GPU machine (gpu-bundle/)
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+bundle=$PWD/gpu-bundle
+out=${OUT:-$PWD/gpu-results}
+status=0
+
+# A kernel directory holding the index entries whose names match a pattern
+# (the files are links into the bundle).
+subset() {
+  local dir=$1 pattern=$2
+  rm -rf "$dir" && mkdir -p "$dir"
+  python3 - "$dir" "$bundle/kernels" "$pattern" <<'PY'
+import json, os, re, sys
+out, kernels, pattern = sys.argv[1], sys.argv[2], re.compile(sys.argv[3])
+index = json.load(open(os.path.join(kernels, "index.json")))
+entries = [e for e in index["kernels"] if pattern.search(e["name"])]
+for e in entries:
+    for key in ("cubin", "manifest", "ptx"):
+        if key in e:
+            os.symlink(os.path.join(kernels, e[key]), os.path.join(out, e[key]))
+index["kernels"] = entries
+json.dump(index, open(os.path.join(out, "index.json"), "w"), indent=1)
+print(f"{out}: {len(entries)} variants")
+PY
+}
+
+run() {
+  mkdir -p "$out"
+  export LD_LIBRARY_PATH="$bundle/lib:${LD_LIBRARY_PATH:-}"
+  local hopper=/tmp/tile-hopper-kernels splitk=/tmp/tile-splitk-kernels
+  subset "$hopper" '^gemm_.*_ws(_sk[0-9]+)?$|^gemm_f16_f32_128x256x64_t256_s3_r8_div8$'
+  subset "$splitk" '^gemm_.*_sk[0-9]+$'
+  TILE_KERNEL_DIR=$hopper "$bundle/bin/tile-gpu-tests" --gtest_filter='GemmGpu.*' \
+    --gtest_output=json:"$out/gemm-tests.json" > "$out/gemm-tests.log" 2>&1 ||
+    status=1
+  tail -3 "$out/gemm-tests.log"
+  for tool in memcheck racecheck synccheck; do
+    TILE_KERNEL_DIR=$splitk timeout 300 compute-sanitizer --tool "$tool" \
+      "$bundle/bin/tile-gpu-tests" \
+      --gtest_filter='GemmGpu.SmallAndOddShapesAreExactToRounding' \
+      > "$out/sanitizer-$tool.log" 2>&1 || status=1
+    echo "$tool: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|\[  PASSED|\[  FAILED' "$out/sanitizer-$tool.log" | tr '\n' ' ')"
+  done
+  TILE_KERNEL_DIR=$hopper "$bundle/bin/tile-bench-gemm" \
+    --benchmark_filter='^(cublas_(f16|bf16)_f32|gemm_[a-z0-9]+_f32_)[^/]*/[0-9]' \
+    --benchmark_out="$out/bench-gemm.json" --benchmark_out_format=json \
+    > "$out/bench-gemm.log" 2>&1 || status=1
+  summarize "$out/bench-gemm.json" | tee "$out/summary.md"
+  return $status
+}
+
+# Per problem and input type: cuBLAS, the mma.sync reference, the best
+# sm_90a variant without and with split-K (TFLOP/s from the median, ratio to
+# cuBLAS of the same call).
+summarize() {
+  python3 - "$1" <<'PY'
+import json, re, sys
+rows = {}
+for b in json.load(open(sys.argv[1]))["benchmarks"]:
+    if b.get("aggregate_name") != "median":
+        continue
+    name, problem = b["name"].split("/")[:2]
+    m = re.match(r"cublas_(f16|bf16)_f32$", name) or re.match(r"gemm_(f16|bf16)_f32_", name)
+    if not m:
+        continue
+    kind = ("cublas" if name.startswith("cublas") else
+            "splitk" if "_sk" in name else "ws" if name.endswith("_ws") else "mma")
+    row = rows.setdefault((problem, m.group(1)), {})
+    tflops = b["TFLOP/s"] / 1e12
+    if tflops > row.get(kind, (0, ""))[0]:
+        row[kind] = (tflops, name)
+print("| M x N x K | in -> f32 | cuBLAS | mma.sync | sm_90a | split-K sm_90a | best variant |")
+print("|---|---|---|---|---|---|---|")
+for (problem, dtype), row in rows.items():
+    base = row.get("cublas", (0, ""))[0]
+    cell = lambda k: (f"{row[k][0]:.0f} ({row[k][0] / base:.2f}x)"
+                      if k in row and base else "-")
+    best = max((row[k] for k in ("mma", "ws", "splitk") if k in row), default=(0, "-"))
+    print(f"| {problem} | {dtype} | {base:.0f} | {cell('mma')} | {cell('ws')} | "
+          f"{cell('splitk')} | `{best[1]}` |")
+PY
+}
+
+case "${1:-}" in
+  run) run ;;
+  summarize) summarize "${2:?usage: $0 summarize bench-gemm.json}" ;;
+  *) echo "usage: $0 run | summarize bench-gemm.json" >&2; exit 2 ;;
+esac
