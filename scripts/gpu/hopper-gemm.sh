@@ -2,9 +2,11 @@
 # The Hopper GEMM's GPU run, on the bundle of `scripts/gpu/run-gpu.sh
 # prepare`: the sm_90a (`_ws`) GEMM variants and one mma.sync reference
 # (128x256x64 t256 s3 r8), their GemmGpu tests against float64,
-# compute-sanitizer memcheck / racecheck / synccheck on the split-K ones,
+# compute-sanitizer memcheck / racecheck / synccheck on the split-K and
+# fused-epilogue ones,
 # and tile-bench-gemm against cuBLAS in the same process; the summary table
-# (best variant per problem, ratio to cuBLAS) last. Results of a run:
+# (best variant per problem, ratio to cuBLAS; the fused bias + GELU ones
+# against cuBLASLt's GELU_BIAS epilogue) last. Results of a run:
 # benchmarks/results/2026-12-03-hopper-gemm-splitk.
 #
 #   scripts/gpu/run-gpu.sh prepare
@@ -40,7 +42,7 @@ run() {
   export LD_LIBRARY_PATH="$bundle/lib:${LD_LIBRARY_PATH:-}"
   local hopper=/tmp/tile-hopper-kernels splitk=/tmp/tile-splitk-kernels
   subset "$hopper" '^gemm_.*_ws(_sk[0-9]+)?$|^gemm_f16_f32_128x256x64_t256_s3_r8_div8$'
-  subset "$splitk" '^gemm_.*_sk[0-9]+$'
+  subset "$splitk" '^gemm_.*(_sk[0-9]+|_bias_gelu.*_ws)$'
   TILE_KERNEL_DIR=$hopper "$bundle/bin/tile-gpu-tests" --gtest_filter='GemmGpu.*' \
     --gtest_output=json:"$out/gemm-tests.json" > "$out/gemm-tests.log" 2>&1 ||
     status=1
@@ -53,7 +55,7 @@ run() {
     echo "$tool: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|\[  PASSED|\[  FAILED' "$out/sanitizer-$tool.log" | tr '\n' ' ')"
   done
   TILE_KERNEL_DIR=$hopper "$bundle/bin/tile-bench-gemm" \
-    --benchmark_filter='^(cublas_(f16|bf16)_f32|gemm_[a-z0-9]+_f32_)[^/]*/[0-9]' \
+    --benchmark_filter='^(cublas_(f16|bf16)_f32|gemm_[a-z0-9]+_f32_)[^/]*/[0-9]|^epilogue_(paired_.*_ws|cublaslt)' \
     --benchmark_out="$out/bench-gemm.json" --benchmark_out_format=json \
     > "$out/bench-gemm.log" 2>&1 || status=1
   summarize "$out/bench-gemm.json" | tee "$out/summary.md"
@@ -89,6 +91,30 @@ for (problem, dtype), row in rows.items():
     best = max((row[k] for k in ("mma", "ws", "splitk") if k in row), default=(0, "-"))
     print(f"| {problem} | {dtype} | {base:.0f} | {cell('mma')} | {cell('ws')} | "
           f"{cell('splitk')} | `{best[1]}` |")
+# The fused epilogues (f16 -> f16, C = gelu(A B + bias)) against cuBLASLt's
+# GELU_BIAS, and the same sm_90a GEMM without the epilogue (paired runs).
+epilogue = {}
+for b in json.load(open(sys.argv[1]))["benchmarks"]:
+    if b.get("aggregate_name") != "median" or not b["name"].startswith("epilogue_"):
+        continue
+    name, problem = b["name"].split("/")[:2]
+    m, n, k = map(int, problem.split("x"))
+    us = b["real_time"] * {"us": 1, "ms": 1e3, "ns": 1e-3}[b["time_unit"]]
+    epilogue.setdefault(problem, {})[name] = (us, 2 * m * n * k / us / 1e6,
+                                              b.get("plain_us"))
+if epilogue:
+    print()
+    print("| M x N x K | cuBLASLt GELU_BIAS | fused sm_90a variant | TFLOP/s | ratio to cuBLASLt | plain GEMM us |")
+    print("|---|---|---|---|---|---|")
+    for problem, runs in epilogue.items():
+        lt = runs.get("epilogue_cublaslt_gelu_bias")
+        for name, (us, tflops, plain) in runs.items():
+            if not name.startswith("epilogue_paired_"):
+                continue
+            ratio = f"{lt[0] / us:.2f}x" if lt else "-"
+            print(f"| {problem} | {lt[1]:.0f} TFLOP/s | `gemm_{name[16:]}` | "
+                  f"{tflops:.0f} | {ratio} | {plain or 0:.0f} |" if lt else
+                  f"| {problem} | - | `gemm_{name[16:]}` | {tflops:.0f} | - | - |")
 PY
 }
 

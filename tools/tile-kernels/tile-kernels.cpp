@@ -266,6 +266,16 @@ std::vector<Variant> defaultVariants() {
       c.splitK = splits;
       variants.push_back(gemmVariant(c));
     }
+    // Fused bias + GELU (erf and tanh), C in the input type: the bias
+    // slice read into shared memory by the compute warpgroups after the
+    // loop, the epilogue on the accumulator in registers.
+    for (const char *epilogue : {"bias_gelu", "bias_gelu_tanh"}) {
+      GemmConfig c{128, 256, 64, 384, in, 4, 8, false, in};
+      c.divisibility = 8;
+      c.warpSpecialized = true;
+      c.epilogue = epilogue;
+      variants.push_back(gemmVariant(c));
+    }
     // The input type out (f32 accumulation), and B given N x K.
     for (auto [out, transposeB] :
          {std::pair<std::string, bool>{in, false}, {"f32", true}}) {

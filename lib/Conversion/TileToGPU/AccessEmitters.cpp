@@ -202,18 +202,28 @@ void KernelLowering::writeChunk(Location loc, const BufferStorage &dst,
   if (checks.wholeChunks)
     return;
   builder.setInsertionPointToStart(&branch.getElseRegion().front());
+  forEachLaneInBounds(
+      loc, checks, dst, g, vec, [&](int64_t lane, ArrayRef<Value> index) {
+        memref::StoreOp::create(
+            builder, loc, vector::ExtractOp::create(builder, loc, vector, lane),
+            dst.memref, index);
+      });
+}
+
+void KernelLowering::forEachLaneInBounds(
+    Location loc, const GlobalAccess &checks, const BufferStorage &global,
+    ArrayRef<Value> g, int64_t vec,
+    function_ref<void(int64_t, ArrayRef<Value>)> body) {
   int64_t last = g.size() - 1;
   for (int64_t lane = 0; lane < vec; ++lane) {
     SmallVector<Value> index(g);
     index[last] =
         arith::AddIOp::create(builder, loc, g[last], constant(loc, lane));
-    Value valid = laneInBounds(loc, checks, dst, index[last], lane);
+    Value valid = laneInBounds(loc, checks, global, index[last], lane);
     auto masked = scf::IfOp::create(builder, loc, valid);
     OpBuilder::InsertionGuard inner(builder);
     builder.setInsertionPointToStart(&masked.getThenRegion().front());
-    memref::StoreOp::create(
-        builder, loc, vector::ExtractOp::create(builder, loc, vector, lane),
-        dst.memref, index);
+    body(lane, index);
   }
 }
 
@@ -226,20 +236,13 @@ void KernelLowering::addChunk(Location loc, const BufferStorage &dst,
   for (auto [d, offset] : llvm::enumerate(offsets))
     g[d] = arith::AddIOp::create(builder, loc, offset, coords[d]);
   GlobalAccess checks = globalAccessChecks(loc, dst, offsets, g, /*vec=*/1);
-  int64_t last = g.size() - 1;
-  for (int64_t lane = 0; lane < vec; ++lane) {
-    SmallVector<Value> index(g);
-    index[last] =
-        arith::AddIOp::create(builder, loc, g[last], constant(loc, lane));
-    Value valid = laneInBounds(loc, checks, dst, index[last], lane);
-    auto masked = scf::IfOp::create(builder, loc, valid);
-    OpBuilder::InsertionGuard inner(builder);
-    builder.setInsertionPointToStart(&masked.getThenRegion().front());
-    memref::AtomicRMWOp::create(
-        builder, loc, arith::AtomicRMWKind::addf,
-        vector::ExtractOp::create(builder, loc, vector, lane), dst.memref,
-        index);
-  }
+  forEachLaneInBounds(
+      loc, checks, dst, g, vec, [&](int64_t lane, ArrayRef<Value> index) {
+        memref::AtomicRMWOp::create(
+            builder, loc, arith::AtomicRMWKind::addf,
+            vector::ExtractOp::create(builder, loc, vector, lane), dst.memref,
+            index);
+      });
 }
 
 Value KernelLowering::convertVector(Location loc, Value vector,

@@ -68,6 +68,20 @@ Value KernelLowering::getSharedPointer(Location loc, Value tile,
       builder, loc, LLVM::LLVMPointerType::get(getContext(), 3), address);
 }
 
+void KernelLowering::emitGroupBarrier(Location loc) {
+  if (group.wholeBlock) {
+    gpu::BarrierOp::create(builder, loc);
+    return;
+  }
+  // Barrier 0 is the block's (__syncthreads); 1 is the compute role's.
+  auto i32 = [&](int64_t v) -> Value {
+    return arith::ConstantOp::create(builder, loc,
+                                     builder.getI32IntegerAttr(v));
+  };
+  NVVM::BarrierOp::create(builder, loc, Type(), i32(1), i32(group.threads),
+                          NVVM::BarrierReductionAttr(), Value());
+}
+
 /// The pointer to mbarrier `index` of the mbarrier tile `bars`.
 static Value getMbarrier(KernelLowering &lowering, Location loc, Value bars,
                          Value index) {
@@ -395,8 +409,11 @@ struct WarpSpecializeOpLowering : public TileToGPUPattern<WarpSpecializeOp> {
         producerBody.getTerminator()->getIterator(),
         op.getProducerBlock().getOperations());
     rewriter.setInsertionPointToStart(&roles.getElseRegion().front());
-    NVVM::SetMaxRegisterOp::create(rewriter, loc, op.getComputeRegisters(),
-                                   NVVM::SetMaxRegisterAction::increase);
+    lowering.computeRoleStart =
+        NVVM::SetMaxRegisterOp::create(rewriter, loc, op.getComputeRegisters(),
+                                       NVVM::SetMaxRegisterAction::increase);
+    lowering.computeGroup = {Value(), lowering.numThreads - kWarpgroupThreads,
+                             /*wholeBlock=*/false};
     Block &computeBody = roles.getElseRegion().front();
     computeBody.getOperations().splice(
         computeBody.getTerminator()->getIterator(),

@@ -76,6 +76,7 @@ void KernelLowering::createFunction() {
   Block &entry = func.getBody().front();
   builder.setInsertionPointToStart(&entry);
   threadId = gpu::ThreadIdOp::create(builder, loc, gpu::Dimension::x);
+  group = {threadId, numThreads, /*wholeBlock=*/true};
 
   // Rebuild each global tensor from its pointer and sizes.
   unsigned nextDynamic = kernel.getNumParams();
@@ -320,7 +321,7 @@ struct BarrierOpLowering : public TileToGPUPattern<BarrierOp> {
   using TileToGPUPattern::TileToGPUPattern;
   LogicalResult matchAndRewrite(BarrierOp op,
                                 PatternRewriter &rewriter) const override {
-    gpu::BarrierOp::create(rewriter, op.getLoc());
+    lowering.emitGroupBarrier(op.getLoc());
     return success();
   }
 };

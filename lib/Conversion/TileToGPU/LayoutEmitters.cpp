@@ -9,6 +9,7 @@
 
 #include "LoweringState.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
@@ -67,7 +68,7 @@ void KernelLowering::forEachChunk(Location loc, const Distribution &dist,
                                   function_ref<void(int64_t, Value)> body) {
   for (int64_t round = 0; round < dist.chunksPerThread; ++round) {
     Value chunk = arith::AddIOp::create(
-        builder, loc, constant(loc, round * numThreads), threadId);
+        builder, loc, constant(loc, round * group.threads), getGroupThreadId());
     bool partial = dist.needsGuard && round == dist.chunksPerThread - 1;
     if (!partial) {
       body(round, chunk);
@@ -282,6 +283,29 @@ Value KernelLowering::isFirstThread(Location loc) {
                                constant(loc, 0));
 }
 
+void KernelLowering::enterGroupOf(Operation *op) {
+  Block *compute = computeRoleStart ? computeRoleStart->getBlock() : nullptr;
+  if (!compute || !compute->findAncestorOpInBlock(*op)) {
+    group = {threadId, numThreads, /*wholeBlock=*/true};
+    return;
+  }
+  group = computeGroup;
+}
+
+Value KernelLowering::getGroupThreadId() {
+  if (!group.threadId) {
+    // The compute role's, made once, where the role starts.
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointAfter(computeRoleStart);
+    Location loc = computeRoleStart->getLoc();
+    computeGroup.threadId =
+        arith::SubIOp::create(builder, loc, threadId,
+                              constant(loc, numThreads - computeGroup.threads));
+    group.threadId = computeGroup.threadId;
+  }
+  return group.threadId;
+}
+
 Value KernelLowering::getComputeWarpgroup(Location loc,
                                           WgmmaLayoutAttr layout) {
   Value warp = getWarpAndLane(loc).first;
@@ -338,7 +362,7 @@ void KernelLowering::forEachThreadChunk(
   }
   auto mma = dyn_cast_or_null<MmaLayoutAttr>(layout);
   if (!mma) {
-    forEachChunk(loc, distribute(shape, vec, numThreads),
+    forEachChunk(loc, distribute(shape, vec, group.threads),
                  [&](int64_t round, Value chunk) {
                    Value first = arith::MulIOp::create(builder, loc, chunk,
                                                        constant(loc, vec));

@@ -276,6 +276,12 @@ public:
   /// (g + lane), is inside the tensor.
   Value laneInBounds(Location loc, const GlobalAccess &checks,
                      const BufferStorage &global, Value index, int64_t lane);
+  /// Calls `body(lane, index)` under a guard of its own for each lane of the
+  /// `vec`-wide chunk at `g` of a global tensor that lies inside it.
+  void forEachLaneInBounds(Location loc, const GlobalAccess &checks,
+                           const BufferStorage &global, ArrayRef<Value> g,
+                           int64_t vec,
+                           function_ref<void(int64_t, ArrayRef<Value>)> body);
   Value convertVector(Location loc, Value vector, Type elementType);
   /// Where the element at `coords` of a shared tile is stored: the same
   /// place, or the #tile.swizzle position.
@@ -341,6 +347,29 @@ public:
   TileToGPUTypeConverter typeConverter;
   gpu::GPUFuncOp func;
   Value threadId;
+  /// The threads that share the chunks of a tile without a fragment layout
+  /// (shared tiles, their copies and loops) and that a tile.barrier
+  /// synchronizes: the whole block, or in the compute role of a
+  /// warp-specialized kernel its warpgroups alone, numbered from 0 there
+  /// (the producer does not run the epilogue).
+  struct ThreadGroup {
+    Value threadId;
+    int64_t threads = 0;
+    bool wholeBlock = true;
+  };
+  ThreadGroup group;
+  /// Where the compute role's ops were moved (its first op: the
+  /// setmaxnreg), set by the tile.warp_specialize lowering; its group's
+  /// thread id is made there when first needed.
+  Operation *computeRoleStart = nullptr;
+  ThreadGroup computeGroup;
+  /// Sets `group` to the threads that run `op`.
+  void enterGroupOf(Operation *op);
+  /// `group`'s thread id (the compute role's is made on first use).
+  Value getGroupThreadId();
+  /// A barrier of `group`: bar.sync 0 for the block, a named barrier
+  /// (bar.sync 1, threads) for the compute role.
+  void emitGroupBarrier(Location loc);
   Value dynamicSharedMemory;
   Value warpId, laneId;
   /// Groups committed so far (cp.async.commit_group); a wait names one that

@@ -377,7 +377,7 @@ void KernelLowering::waitForAsyncGroups(Operation *op, int64_t pending) {
     group = createAsyncGroup(builder, loc, -1);
   nvgpu::DeviceAsyncWaitOp::create(builder, loc, group,
                                    builder.getI32IntegerAttr(pending));
-  gpu::BarrierOp::create(builder, loc);
+  emitGroupBarrier(loc);
 }
 
 LogicalResult KernelLowering::lowerAsyncWait(AsyncWaitOp op) {

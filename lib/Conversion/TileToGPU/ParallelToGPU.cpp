@@ -219,7 +219,7 @@ LogicalResult KernelLowering::lowerParallel(ParallelOp op) {
           getWidestVector(shape.back(), fused.getDestType().getElementType());
       ownResults.resize(chunkVec);
     }
-    Distribution dist = distribute(shape, chunkVec, numThreads);
+    Distribution dist = distribute(shape, chunkVec, group.threads);
     // A fused loop computes several chunks per iteration (up to 32 values
     // of a thread, all before their stores): independent work for the
     // long latency of each value (an erf is ~20 dependent instructions),
@@ -245,8 +245,8 @@ LogicalResult KernelLowering::lowerParallel(ParallelOp op) {
                   arith::MulIOp::create(builder, loc, loop.getInductionVar(),
                                         constant(loc, unroll)),
                   constant(loc, u)),
-              constant(loc, numThreads)),
-          threadId);
+              constant(loc, group.threads)),
+          getGroupThreadId());
       if (dist.needsGuard) {
         auto inRange = scf::IfOp::create(
             builder, loc,

@@ -45,7 +45,7 @@ LogicalResult KernelLowering::lowerPrint(PrintOp op) {
   // Earlier writes to a shared tile become visible (every thread takes this
   // barrier; the printing thread is chosen below).
   if (buffer && buffer.isShared())
-    gpu::BarrierOp::create(builder, loc);
+    emitGroupBarrier(loc);
 
   auto equals = [&](Value v, int64_t c) {
     return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, v,

@@ -123,6 +123,7 @@ FailureOr<LaunchAttr> lowerKernel(KernelOp kernel, gpu::GPUModuleOp gpuModule) {
     if (lowering.isLowered(op))
       continue;
     lowering.builder.setInsertionPoint(op);
+    lowering.enterGroupOf(op);
     // A pattern that fails has said why on the op.
     bool patternFailed = false;
     if (succeeded(applicator.matchAndRewrite(

@@ -70,9 +70,10 @@ void GemmConfig::validate() const {
   if (warpSpecialized) {
     // The wgmma path: each compute warpgroup takes 64-row blocks of the
     // accumulator, one wgmma of the full block_n per K step.
-    if (transposeA || epilogue != "none")
-      check.fail("warp_specialized supports no transpose_a and no epilogue "
-                 "so far");
+    if (transposeA || (hasEpilogue && stagedEpilogue))
+      check.fail("warp_specialized supports no transpose_a and no staged "
+                 "epilogue so far (the staged accumulator would need its own "
+                 "shared memory beside the pipeline's stages)");
     if (blockM % 64 != 0 || threads != 128 * (1 + blockM / 64) ||
         blockN % 64 != 0 || blockN > 256 || blockK % 64 != 0)
       check.fail("warp_specialized expects block_m a multiple of 64 with "
@@ -151,9 +152,13 @@ std::string buildGemm(Program &program, const GemmConfig &config) {
         nt ? k.allocShared({bN, bK}, f16) : k.allocShared({bK, bN}, f16);
     Buffer acc = k.allocFragment({bM, bN}, f32);
     std::optional<Buffer> biasTile;
+    // The block's bias slice in shared memory: read before the loop, or,
+    // warp-specialized, after it by the compute warpgroups (the producer
+    // runs the loop alone).
     if (epilogue) {
       biasTile = k.allocShared({bN}, out);
-      k.copy(bias->at({col}), *biasTile);
+      if (!config.warpSpecialized)
+        k.copy(bias->at({col}), *biasTile);
     }
     k.clear(acc);
     Expr kTiles = ceilDiv(A.dim(ta ? 0 : 1), double(bK));
@@ -169,6 +174,8 @@ std::string buildGemm(Program &program, const GemmConfig &config) {
       k.copy(nt ? B.at({col, kOffset}) : B.at({kOffset, col}), Bs);
       k.gemm(As, Bs, acc, nt, ta);
     });
+    if (epilogue && config.warpSpecialized)
+      k.copy(bias->at({col}), *biasTile);
     // The epilogue runs on the accumulator in registers (the MMA
     // layout), reading the block's slice of the bias from shared
     // memory; the result leaves in one store.

@@ -203,3 +203,51 @@ tile.kernel @gram(%A: !tile.buffer<?x?xbf16, global>, %S: !tile.buffer<?x?xf32, 
   } {tile.num_stages = 2 : i64}
   tile.copy %acc to %S[%c0, %c0] : !tile.buffer<64x64xf32, fragment> to !tile.buffer<?x?xf32, global>
 }
+
+// -----
+
+// An epilogue through shared memory (a bias slice), in the compute role
+// alone: the 128 compute threads deal the copy's 16-byte chunks among
+// themselves (thread id - 128: one chunk each), the barrier after it is a
+// named one of those threads (bar.sync 1, 128; the producer has left).
+// CHECK-LABEL: gpu.func @ws_bias_epilogue(
+// CHECK: nvvm.setmaxregister increase 232
+// CHECK-NEXT: %[[C128:.*]] = arith.constant 128 : index
+// CHECK-NEXT: %[[TID:.*]] = arith.subi %{{.*}}, %[[C128]] : index
+// CHECK-NOT: gpu.barrier
+// CHECK: arith.addi %{{.*}}, %[[TID]] : index
+// CHECK: vector.store %{{.*}} : memref<128xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+// CHECK-NOT: gpu.barrier
+// CHECK: %[[N:.*]] = arith.constant 128 : i32
+// CHECK-NEXT: %[[ID:.*]] = arith.constant 1 : i32
+// CHECK-NEXT: nvvm.barrier id = %[[ID]] number_of_threads = %[[N]]
+// CHECK-NOT: gpu.barrier
+// CHECK: gpu.return
+tile.kernel @ws_bias_epilogue(%A: !tile.buffer<?x?xf16, global>, %B: !tile.buffer<?x?xf16, global>, %Bias: !tile.buffer<?xf32, global>, %C: !tile.buffer<?x?xf32, global>)
+    grid(%bx) = [ceildiv(%A[0], 64)] threads(256) warp_specialized {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %row = arith.muli %bx, %c64 : index
+  %a = tile.alloc_shared : !tile.buffer<64x64xf16, shared>
+  %b = tile.alloc_shared : !tile.buffer<64x128xf16, shared>
+  %acc = tile.alloc_fragment : !tile.buffer<64x128xf32, fragment>
+  %bias = tile.alloc_shared : !tile.buffer<128xf32, shared>
+  tile.clear %acc : !tile.buffer<64x128xf32, fragment>
+  %k = tile.dim %A[1] : !tile.buffer<?x?xf16, global>
+  %n = arith.ceildivui %k, %c64 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %k0 = arith.muli %i, %c64 : index
+    tile.copy %A[%row, %k0] to %a : !tile.buffer<?x?xf16, global> to !tile.buffer<64x64xf16, shared>
+    tile.copy %B[%k0, %c0] to %b : !tile.buffer<?x?xf16, global> to !tile.buffer<64x128xf16, shared>
+    tile.gemm %a, %b, %acc : !tile.buffer<64x64xf16, shared>, !tile.buffer<64x128xf16, shared>, !tile.buffer<64x128xf32, fragment>
+  } {tile.num_stages = 2 : i64}
+  tile.copy %Bias[%c0] to %bias : !tile.buffer<?xf32, global> to !tile.buffer<128xf32, shared>
+  tile.parallel (%i, %j) in [64, 128] {
+    %x = tile.load %acc[%i, %j] : !tile.buffer<64x128xf32, fragment>
+    %y = tile.load %bias[%j] : !tile.buffer<128xf32, shared>
+    %s = arith.addf %x, %y : f32
+    tile.store %s, %acc[%i, %j] : !tile.buffer<64x128xf32, fragment>
+  }
+  tile.copy %acc to %C[%row, %c0] : !tile.buffer<64x128xf32, fragment> to !tile.buffer<?x?xf32, global>
+}

@@ -500,27 +500,6 @@ tile.kernel @print_from_producer_warp(%A: !tile.buffer<?x?xf16, global>, %B: !ti
 
 // -----
 
-// The epilogue may not use shared tiles yet (no block-wide barrier in one role).
-tile.kernel @epilogue_through_shared(%A: !tile.buffer<?x?xf16, global>, %B: !tile.buffer<?x?xf16, global>, %C: !tile.buffer<?x?xf32, global>) grid(%bx) = [1] threads(256) warp_specialized {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %k = tile.dim %A[1] : !tile.buffer<?x?xf16, global>
-  %a = tile.alloc_shared : !tile.buffer<64x64xf16, shared>
-  %b = tile.alloc_shared : !tile.buffer<64x64xf16, shared>
-  %acc = tile.alloc_fragment : !tile.buffer<64x64xf32, fragment>
-  scf.for %i = %c0 to %k step %c1 {
-    tile.copy %A[%c0, %i] to %a : !tile.buffer<?x?xf16, global> to !tile.buffer<64x64xf16, shared>
-    tile.copy %B[%i, %c0] to %b : !tile.buffer<?x?xf16, global> to !tile.buffer<64x64xf16, shared>
-    tile.gemm %a, %b, %acc : !tile.buffer<64x64xf16, shared>, !tile.buffer<64x64xf16, shared>, !tile.buffer<64x64xf32, fragment>
-  } {tile.num_stages = 2 : i64}
-  %e = tile.alloc_shared : !tile.buffer<64x64xf32, shared>
-  // expected-error@+1 {{'tile.copy' op uses a shared tile in the epilogue of a warp_specialized kernel, which is not supported yet (its copies span the whole block, producer included)}}
-  tile.copy %acc to %e : !tile.buffer<64x64xf32, fragment> to !tile.buffer<64x64xf32, shared>
-  tile.copy %acc to %C[%c0, %c0] : !tile.buffer<64x64xf32, fragment> to !tile.buffer<?x?xf32, global>
-}
-
-// -----
-
 // Fragments other than the wgmma accumulator are spread over every thread.
 tile.kernel @row_major_fragment(%A: !tile.buffer<?x?xf16, global>, %B: !tile.buffer<?x?xf16, global>, %C: !tile.buffer<?x?xf32, global>) grid(%bx) = [1] threads(256) warp_specialized {
   %c0 = arith.constant 0 : index

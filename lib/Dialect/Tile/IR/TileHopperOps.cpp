@@ -113,9 +113,12 @@ LogicalResult WarpSpecializeOp::verify() {
              << getProducerRegisters() << " + " << kernel.getComputeThreads()
              << " x " << getComputeRegisters() << " = " << total;
   }
-  WalkResult barrier = walk([](BarrierOp op) {
-    op.emitOpError("expected no block-wide barrier in a warp-specialized "
-                   "role (the roles meet through mbarriers)");
+  // A barrier in the compute role synchronizes its threads alone (a named
+  // barrier); the producer runs on one thread.
+  WalkResult barrier = getProducerBlock().walk([](BarrierOp op) {
+    op.emitOpError("expected no tile.barrier in the producer role (one "
+                   "thread issues its copies; the roles meet through "
+                   "mbarriers)");
     return WalkResult::interrupt();
   });
   return failure(barrier.wasInterrupted());

@@ -132,9 +132,10 @@ std::string whyNotUnrolled(ParallelOp loop, CopyOp copy,
         .str();
   // The copy moves chunks of the fragment's own width; a layout without
   // chunks has none for the loop to store.
-  if (!isa_and_nonnull<MmaLayoutAttr, RowMajorLayoutAttr>(fragments.layout))
-    return "the fragment's layout has no chunks (expected #tile.row_major "
-           "or #tile.mma)";
+  if (!isa_and_nonnull<MmaLayoutAttr, WgmmaLayoutAttr, RowMajorLayoutAttr>(
+          fragments.layout))
+    return "the fragment's layout has no chunks (expected #tile.row_major, "
+           "#tile.mma or #tile.wgmma)";
   // Each iteration stores only its own element of the fragment, so a chunk
   // is final once its iterations ran; the loop must write the fragment
   // (otherwise there is nothing to gain).

@@ -135,8 +135,15 @@ void insertBarriers(KernelOp kernel) {
     if (op == kernel.getOperation())
       return WalkResult::advance();
     // The roles of a warp-specialized kernel meet through mbarriers, which
-    // their initialization makes visible itself.
-    if (isa<WarpSpecializeOp, MbarrierInitOp>(op))
+    // their initialization makes visible itself. The producer issues TMA
+    // alone; the compute role's epilogue shares its shared tiles among its
+    // own threads, whose barriers lower to a named barrier of them.
+    if (isa<MbarrierInitOp>(op))
+      return WalkResult::skip();
+    if (isa<WarpSpecializeOp>(op))
+      return WalkResult::advance();
+    if (auto roles = dyn_cast<WarpSpecializeOp>(op->getParentOp());
+        roles && op->getBlock() == &roles.getProducerBlock())
       return WalkResult::skip();
     auto loop = dyn_cast<ParallelOp>(op);
     if (loop) {

@@ -177,31 +177,11 @@ LogicalResult WarpSpecializer::analyze() {
   });
   if (fragments.wasInterrupted())
     return failure();
-  // The epilogue runs in the compute role, where nothing may synchronize
-  // the whole block: no shared tiles (their copies need block barriers and
-  // all threads) and no cross-warp reductions.
-  for (Operation *op = loop->getNextNode(); op; op = op->getNextNode()) {
-    WalkResult epilogue = op->walk([&](Operation *nested) {
-      if (isa<ReduceOp, BarrierOp>(nested)) {
-        nested->emitOpError("is not supported in the epilogue of a "
-                            "warp_specialized kernel yet (it synchronizes "
-                            "the whole block, producer included)");
-        return WalkResult::interrupt();
-      }
-      for (Value operand : nested->getOperands())
-        if (auto type = dyn_cast<BufferType>(operand.getType());
-            type && type.isShared()) {
-          nested->emitOpError("uses a shared tile in the epilogue of a "
-                              "warp_specialized kernel, which is not "
-                              "supported yet (its copies span the whole "
-                              "block, producer included)");
-          return WalkResult::interrupt();
-        }
-      return WalkResult::advance();
-    });
-    if (epilogue.wasInterrupted())
-      return failure();
-  }
+  // The epilogue runs in the compute role: shared tiles are shared among
+  // its threads and its barriers are named ones of those threads
+  // (KernelLowering::ThreadGroup). (Reductions, whose scratch protocol
+  // counts the whole block, cannot occur: their row values of a #tile.wgmma
+  // fragment have no layout yet.)
   return success();
 }
 

@@ -524,7 +524,9 @@ def Tile_BarrierOp : Tile_Op<"barrier",
 
     Every thread must reach it: it is not allowed inside `tile.parallel`,
     whose iterations the threads share (and it must not be put under a
-    condition that differs between threads).
+    condition that differs between threads). In the compute role of
+    `tile.warp_specialize` it synchronizes the compute threads alone (a
+    named barrier, `bar.sync 1, N`); the producer role has none.
 
     Example:
 

@@ -336,7 +336,10 @@ def TileInsertBarriers : Pass<"tile-insert-barriers", "ModuleOp"> {
     Barriers inside one op's own lowering (`tile.async_wait`, the
     cross-warp step of `tile.reduce`, `tile.print` of a shared tile) are
     left to `convert-tile-to-gpu`, which lowers each `tile.barrier` to
-    `gpu.barrier`.
+    `gpu.barrier`. In a `tile.warp_specialize`, the producer role (TMA,
+    meeting the compute role through mbarriers) gets none; the compute
+    role's epilogue gets them as above, and they lower to a named barrier
+    of the compute threads.
 
     Before:
 
