@@ -47,12 +47,14 @@ run() {
     --gtest_output=json:"$out/gemm-tests.json" > "$out/gemm-tests.log" 2>&1 ||
     status=1
   tail -3 "$out/gemm-tests.log"
+  : > "$out/sanitizer.log"
   for tool in memcheck racecheck synccheck; do
     TILE_KERNEL_DIR=$splitk timeout 300 compute-sanitizer --tool "$tool" \
       "$bundle/bin/tile-gpu-tests" \
       --gtest_filter='GemmGpu.SmallAndOddShapesAreExactToRounding' \
-      > "$out/sanitizer-$tool.log" 2>&1 || status=1
-    echo "$tool: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|\[  PASSED|\[  FAILED' "$out/sanitizer-$tool.log" | tr '\n' ' ')"
+      > /tmp/sanitizer-$tool.log 2>&1 || status=1
+    cat /tmp/sanitizer-$tool.log >> "$out/sanitizer.log"
+    echo "$tool: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|\[  PASSED|\[  FAILED' /tmp/sanitizer-$tool.log | tr '\n' ' ')"
   done
   TILE_KERNEL_DIR=$hopper "$bundle/bin/tile-bench-gemm" \
     --benchmark_filter='^(cublas_(f16|bf16)_f32|gemm_[a-z0-9]+_f32_)[^/]*/[0-9]|^epilogue_(paired_.*_ws|cublaslt)' \

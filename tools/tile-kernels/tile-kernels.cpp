@@ -31,6 +31,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <vector>
 
@@ -255,12 +256,15 @@ std::vector<Variant> defaultVariants() {
       c.warpSpecialized = true;
       variants.push_back(gemmVariant(c));
     }
-    // Split-K for small M (a single row of C tiles): 2 slices of K over
-    // 128x128 tiles, 4 over 128x256, about one block per SM at N = 8192.
-    // C (f32) is zero-filled at launch and summed into with atomics.
-    for (auto [blockN, splits] :
-         {std::pair<int64_t, int64_t>{128, 2}, {256, 4}}) {
-      GemmConfig c{128, blockN, 64, 384, "f32", 4, 0, false, in};
+    // Split-K for small M (a single row of C tiles), C (f32) zero-filled
+    // at launch and summed into with atomics: 4 slices of K over 128x256
+    // tiles (one block per SM at N = 8192), and 2 over 64x256 tiles with
+    // one compute warpgroup and 5 stages, the tuner's pick for M <= 64
+    // (benchmarks/results/2026-12-03-hopper-gemm-splitk).
+    for (auto [blockM, splits, stages] :
+         {std::tuple<int64_t, int64_t, int64_t>{128, 4, 4}, {64, 2, 5}}) {
+      GemmConfig c{blockM, 256,   64, 128 * (1 + blockM / 64), "f32", stages,
+                   0,      false, in};
       c.divisibility = 8;
       c.warpSpecialized = true;
       c.splitK = splits;
