@@ -96,7 +96,7 @@ tile.kernel @tma_barriers_layout(%A: !tile.buffer<?x?xf16, global>) grid(%bx) = 
 
 tile.kernel @mbarrier_init_not_specialized() grid(%bx) = [1] threads(256) {
   %bars = tile.alloc_shared : !tile.buffer<4xi64, shared>
-  // expected-error@+1 {{'tile.mbarrier_init' op expected to be in a warp_specialized kernel (mbarriers and wgmma are the sm_90a lowering's)}}
+  // expected-error@+1 {{'tile.mbarrier_init' op expected to be in a warp_specialized kernel (mbarriers, TMA and wgmma are the sm_90a lowering's)}}
   tile.mbarrier_init %bars count(1) : !tile.buffer<4xi64, shared>
 }
 
@@ -105,7 +105,7 @@ tile.kernel @mbarrier_init_not_specialized() grid(%bx) = [1] threads(256) {
 tile.kernel @mbarrier_arrive_not_specialized() grid(%bx) = [1] threads(256) {
   %c0 = arith.constant 0 : index
   %bars = tile.alloc_shared : !tile.buffer<4xi64, shared>
-  // expected-error@+1 {{'tile.mbarrier_arrive' op expected to be in a warp_specialized kernel (mbarriers and wgmma are the sm_90a lowering's)}}
+  // expected-error@+1 {{'tile.mbarrier_arrive' op expected to be in a warp_specialized kernel (mbarriers, TMA and wgmma are the sm_90a lowering's)}}
   tile.mbarrier_arrive %bars[%c0] expect_tx(1024) : !tile.buffer<4xi64, shared>
 }
 
@@ -114,7 +114,7 @@ tile.kernel @mbarrier_arrive_not_specialized() grid(%bx) = [1] threads(256) {
 tile.kernel @mbarrier_wait_not_specialized() grid(%bx) = [1] threads(256) {
   %c0 = arith.constant 0 : index
   %bars = tile.alloc_shared : !tile.buffer<4xi64, shared>
-  // expected-error@+1 {{'tile.mbarrier_wait' op expected to be in a warp_specialized kernel (mbarriers and wgmma are the sm_90a lowering's)}}
+  // expected-error@+1 {{'tile.mbarrier_wait' op expected to be in a warp_specialized kernel (mbarriers, TMA and wgmma are the sm_90a lowering's)}}
   tile.mbarrier_wait %bars[%c0], %c0 : !tile.buffer<4xi64, shared>
 }
 
@@ -414,6 +414,17 @@ func.func @tma_outside_kernel(%A: !tile.buffer<?x?xf16, global>, %a: !tile.buffe
 
 // -----
 
+// A TMA copy is the producer's, in a warp_specialized kernel only.
+tile.kernel @tma_not_specialized(%A: !tile.buffer<?x?xf16, global>) grid(%bx) = [1] threads(256) {
+  %c0 = arith.constant 0 : index
+  %a = tile.alloc_shared : !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>>
+  %bars = tile.alloc_shared : !tile.buffer<1xi64, shared>
+  // expected-error@+1 {{'tile.copy' op expected to be in a warp_specialized kernel (mbarriers, TMA and wgmma are the sm_90a lowering's)}}
+  tile.copy async %A[%c0, %c0] to %a barrier(%bars[%c0] : !tile.buffer<1xi64, shared>) : !tile.buffer<?x?xf16, global> to !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>>
+}
+
+// -----
+
 // A #tile.nvmma tile starts at a multiple of the 128-byte swizzle's period.
 tile.kernel @nvmma_offset() grid(%bx) = [1] threads(256) warp_specialized {
   // expected-error@+1 {{'tile.alloc_shared' op expected the offset of a #tile.nvmma tile to be a multiple of 1024 bytes (the swizzle's period), but got 128}}
@@ -425,6 +436,17 @@ tile.kernel @nvmma_offset() grid(%bx) = [1] threads(256) warp_specialized {
 //===----------------------------------------------------------------------===//
 // tile.gemm async
 //===----------------------------------------------------------------------===//
+
+// wgmma runs in the compute warpgroups of a warp_specialized kernel.
+tile.kernel @gemm_async_not_specialized() grid(%bx) = [1] threads(256) {
+  %a = tile.alloc_shared : !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>>
+  %b = tile.alloc_shared : !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>>
+  %acc = tile.alloc_fragment : !tile.buffer<64x64xf32, fragment, #tile.wgmma<warpgroups = [1, 1]>>
+  // expected-error@+1 {{'tile.gemm' op expected to be in a warp_specialized kernel (mbarriers, TMA and wgmma are the sm_90a lowering's)}}
+  tile.gemm async %a, %b, %acc : !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>>, !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>>, !tile.buffer<64x64xf32, fragment, #tile.wgmma<warpgroups = [1, 1]>>
+}
+
+// -----
 
 tile.kernel @gemm_async_mma_accumulator() grid(%bx) = [1] threads(256) warp_specialized {
   %a = tile.alloc_shared : !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>>

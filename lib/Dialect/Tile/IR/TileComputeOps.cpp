@@ -86,6 +86,8 @@ static LogicalResult verifyGemmOperands(Operation *op, BufferType a,
 /// The warpgroup MMA form: a #tile.wgmma accumulator of A and B tiles in
 /// #tile.nvmma panels that wgmma descriptors can address.
 static LogicalResult verifyWarpgroupGemm(GemmOp op) {
+  if (failed(tile::detail::verifyInWarpSpecializedKernel(op)))
+    return failure();
   BufferType a = op.getAType(), b = op.getBType(), c = op.getCType();
   if (!isa_and_nonnull<WgmmaLayoutAttr>(c.getLayout()))
     return op.emitOpError("expected an async gemm's accumulator to have a "

@@ -22,18 +22,18 @@ LogicalResult mlir::tile::detail::verifyMbarriers(Operation *op, Type type) {
   return success();
 }
 
-/// The mbarrier ops run in a warp-specialized kernel (sm_90a).
-static LogicalResult verifyInWarpSpecializedKernel(Operation *op) {
+LogicalResult mlir::tile::detail::verifyInWarpSpecializedKernel(Operation *op) {
   auto kernel = op->getParentOfType<KernelOp>();
   if (kernel && !kernel.getWarpSpecialized())
     return op->emitOpError("expected to be in a warp_specialized kernel "
-                           "(mbarriers and wgmma are the sm_90a lowering's)");
+                           "(mbarriers, TMA and wgmma are the sm_90a "
+                           "lowering's)");
   return success();
 }
 
 LogicalResult MbarrierInitOp::verify() {
   if (failed(detail::verifyMbarriers(*this, getBarriers().getType())) ||
-      failed(verifyInWarpSpecializedKernel(*this)))
+      failed(detail::verifyInWarpSpecializedKernel(*this)))
     return failure();
   if ((*this)->getParentOp() != (*this)->getParentOfType<KernelOp>())
     return emitOpError("expected to be in the kernel body itself (every "
@@ -47,7 +47,7 @@ LogicalResult MbarrierInitOp::verify() {
 
 LogicalResult MbarrierArriveOp::verify() {
   if (failed(detail::verifyMbarriers(*this, getBarriers().getType())) ||
-      failed(verifyInWarpSpecializedKernel(*this)))
+      failed(detail::verifyInWarpSpecializedKernel(*this)))
     return failure();
   // The transaction count of a phase is 20 bits wide.
   if (std::optional<int64_t> bytes = getExpectTx();
@@ -60,7 +60,7 @@ LogicalResult MbarrierArriveOp::verify() {
 LogicalResult MbarrierWaitOp::verify() {
   if (failed(detail::verifyMbarriers(*this, getBarriers().getType())))
     return failure();
-  return verifyInWarpSpecializedKernel(*this);
+  return detail::verifyInWarpSpecializedKernel(*this);
 }
 
 LogicalResult GemmWaitOp::verify() {

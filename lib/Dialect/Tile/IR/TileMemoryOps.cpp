@@ -199,7 +199,8 @@ LogicalResult CopyOp::verify() {
         !isa<KernelOp>(getSource().getParentBlock()->getParentOp()))
       return emitOpError("expected a TMA copy to read a kernel parameter "
                          "(its tensor map is encoded at launch)");
-    if (failed(detail::verifyMbarriers(*this, getBarriers().getType())))
+    if (failed(detail::verifyMbarriers(*this, getBarriers().getType())) ||
+        failed(detail::verifyInWarpSpecializedKernel(*this)))
       return failure();
   }
 

@@ -24,6 +24,9 @@ LogicalResult verifyPendingGroups(Operation *op, int64_t pending);
 
 /// An mbarrier operand: a 1-D shared tile of i64, one mbarrier each.
 LogicalResult verifyMbarriers(Operation *op, Type type);
+/// TMA copies, wgmma and the mbarrier ops run in a warp_specialized kernel
+/// (the sm_90a lowering's).
+LogicalResult verifyInWarpSpecializedKernel(Operation *op);
 
 /// Checks the launch contract (`requires`) of a kernel whose parameters
 /// are verified: each relation, repeats, and relations that never hold.

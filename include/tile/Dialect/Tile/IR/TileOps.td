@@ -291,7 +291,8 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
     launch), completing on mbarrier `%i` of `%bars` with the tile's bytes
     (`tile.mbarrier_arrive ... expect_tx` announces them). The hardware
     zero-fills the elements outside the tensor, and counts them.
-    `tile-warp-specialize` produces these.
+    `tile-warp-specialize` produces these; they are allowed in
+    `warp_specialized` kernels only.
 
     Lowering: the tile is cut into chunks following the fragment's layout
     (or a 16-byte row-major distribution for shared tiles); each thread
@@ -589,7 +590,8 @@ def Tile_GemmOp : Tile_Op<"gemm", [
 
     On `sm_90a`, an accumulator in the `#tile.wgmma` layout with A and B
     in `#tile.nvmma` shared tiles is computed by warpgroup MMA. `async`
-    (written by `tile-warp-specialize`) then only issues the product: one
+    (written by `tile-warp-specialize`; `warp_specialized` kernels only)
+    then only issues the product: one
     `wgmma.mma_async` per 64-row block and 16-wide K step after a
     `wgmma.fence`, closed by one `wgmma.commit_group`; `clear_accum`
     becomes scale-d = 0 on the first K step. The accumulator must not be
