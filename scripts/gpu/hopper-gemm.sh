@@ -47,6 +47,11 @@ run() {
     --gtest_output=json:"$out/gemm-tests.json" > "$out/gemm-tests.log" 2>&1 ||
     status=1
   tail -3 "$out/gemm-tests.log"
+  # A test that skips (no variant found, no GPU) is no pass here.
+  if grep -q '^\[  SKIPPED \]' "$out/gemm-tests.log"; then
+    echo "GemmGpu tests skipped: the sm_90a variants did not run" >&2
+    status=1
+  fi
   : > "$out/sanitizer.log"
   for tool in memcheck racecheck synccheck; do
     TILE_KERNEL_DIR=$splitk timeout 300 compute-sanitizer --tool "$tool" \
@@ -54,6 +59,7 @@ run() {
       --gtest_filter='GemmGpu.SmallAndOddShapesAreExactToRounding' \
       > /tmp/sanitizer-$tool.log 2>&1 || status=1
     cat /tmp/sanitizer-$tool.log >> "$out/sanitizer.log"
+    grep -q '^\[  SKIPPED \]' /tmp/sanitizer-$tool.log && status=1
     echo "$tool: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|\[  PASSED|\[  FAILED' /tmp/sanitizer-$tool.log | tr '\n' ' ')"
   done
   TILE_KERNEL_DIR=$hopper "$bundle/bin/tile-bench-gemm" \

@@ -412,7 +412,7 @@ struct WarpSpecializeOpLowering : public TileToGPUPattern<WarpSpecializeOp> {
     lowering.computeRoleStart =
         NVVM::SetMaxRegisterOp::create(rewriter, loc, op.getComputeRegisters(),
                                        NVVM::SetMaxRegisterAction::increase);
-    lowering.computeGroup = {Value(), lowering.numThreads - kWarpgroupThreads,
+    lowering.computeGroup = {Value(), lowering.kernel.getComputeThreads(),
                              /*wholeBlock=*/false};
     Block &computeBody = roles.getElseRegion().front();
     computeBody.getOperations().splice(

@@ -170,12 +170,12 @@ Value KernelLowering::getDynamicSharedMemory() {
 }
 
 /// What the kernel does with each buffer parameter, for the manifest:
-/// "read", "write" or "readwrite", from the memory effects of the tile ops
-/// on it and on its tile.subview views. A use whose effects are not known
-/// counts as both; a buffer whose sizes alone are used is "read". A buffer
-/// that only tile.atomic_add touches is "accumulate" (the runtime zeroes
-/// it first); atomic adds beside other accesses add into what the buffer
-/// holds ("readwrite").
+/// "read", "write", "readwrite" or "accumulate", from the memory effects of
+/// the tile ops on it and on its tile.subview views. A use whose effects are
+/// not known counts as both; a buffer whose sizes alone are used is "read".
+/// A buffer that only tile.atomic_add touches is "accumulate" (the runtime
+/// zeroes it first); atomic adds beside other accesses add into what the
+/// buffer holds ("readwrite").
 static SmallVector<StringRef> getBufferAccess(KernelOp kernel) {
   SmallVector<StringRef> access;
   for (unsigned i = 0; i < kernel.getNumParams(); ++i) {

@@ -294,13 +294,13 @@ void KernelLowering::enterGroupOf(Operation *op) {
 
 Value KernelLowering::getGroupThreadId() {
   if (!group.threadId) {
-    // The compute role's, made once, where the role starts.
+    // The compute role's, made once, where the role starts: its threads
+    // follow the producer warpgroup's.
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPointAfter(computeRoleStart);
     Location loc = computeRoleStart->getLoc();
-    computeGroup.threadId =
-        arith::SubIOp::create(builder, loc, threadId,
-                              constant(loc, numThreads - computeGroup.threads));
+    computeGroup.threadId = arith::SubIOp::create(
+        builder, loc, threadId, constant(loc, kWarpgroupThreads));
     group.threadId = computeGroup.threadId;
   }
   return group.threadId;
