@@ -25,6 +25,7 @@
 #include <memory>
 #include <optional>
 #include <random>
+#include <set>
 
 using namespace tile;
 
@@ -97,13 +98,17 @@ cudaDataType cudaType(const std::string &dtype) {
 
 /// Row-major C = A B is column-major C^T = B^T A^T. bf16 runs read the same
 /// random bits as the f16 ones (as bf16 values: small, random, non-zero).
-void cublasGemm(const Problem &p, const std::string &in,
-                const std::string &out) {
+/// With `transposeA`, A is stored K x M (column-major M x K, so cuBLAS
+/// transposes it); with `transposeB`, B is stored N x K.
+void cublasGemm(const Problem &p, const std::string &in, const std::string &out,
+                bool transposeA = false, bool transposeB = false) {
   float alpha = 1, beta = 0;
   cublasStatus_t status = cublasGemmEx(
-      fixture->handle, CUBLAS_OP_N, CUBLAS_OP_N, p.n, p.m, p.k, &alpha,
-      reinterpret_cast<void *>(fixture->B.ptr()), cudaType(in), p.n,
-      reinterpret_cast<void *>(fixture->A.ptr()), cudaType(in), p.k, &beta,
+      fixture->handle, transposeB ? CUBLAS_OP_T : CUBLAS_OP_N,
+      transposeA ? CUBLAS_OP_T : CUBLAS_OP_N, p.n, p.m, p.k, &alpha,
+      reinterpret_cast<void *>(fixture->B.ptr()), cudaType(in),
+      transposeB ? p.k : p.n, reinterpret_cast<void *>(fixture->A.ptr()),
+      cudaType(in), transposeA ? p.m : p.k, &beta,
       reinterpret_cast<void *>(fixture->C.ptr()), cudaType(out), p.n,
       CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
   if (status != CUBLAS_STATUS_SUCCESS)
@@ -112,9 +117,9 @@ void cublasGemm(const Problem &p, const std::string &in,
 }
 
 void benchCublas(benchmark::State &state, Problem p, const std::string &in,
-                 const std::string &out) {
+                 const std::string &out, bool transposeA, bool transposeB) {
   runTimed(
-      state, [&] { cublasGemm(p, in, out); }, p);
+      state, [&] { cublasGemm(p, in, out, transposeA, transposeB); }, p);
 }
 
 /// The launch arguments of `variant` for problem `p` on the fixture's
@@ -308,14 +313,26 @@ int main(int argc, char **argv) {
   auto configure = [](benchmark::internal::Benchmark *b) {
     bench::configureRuns(b, kRepetitions);
   };
+  // cuBLAS in every operand layout that a variant has ("_tn": A given
+  // K x M, as the variants' names say), so that each variant has its peer.
+  std::set<std::pair<bool, bool>> layouts{{false, false}};
+  for (const auto &variant : variants)
+    layouts.insert({variant.config.getOrDefault(config::gemm::transposeA),
+                    variant.config.getOrDefault(config::gemm::transposeB)});
   for (const Problem &p : problems) {
     for (std::string in : {"f16", "bf16"})
       for (std::string out : {std::string("f32"), in})
-        configure(benchmark::RegisterBenchmark(
-            ("cublas_" + in + "_" + out + "/" + p.label()).c_str(),
-            [p, in, out](benchmark::State &state) {
-              benchCublas(state, p, in, out);
-            }));
+        for (auto [ta, tb] : layouts)
+          configure(benchmark::RegisterBenchmark(
+              ("cublas_" + in + "_" + out +
+               (ta || tb
+                    ? std::string("_") + (ta ? "t" : "n") + (tb ? "t" : "n")
+                    : std::string()) +
+               "/" + p.label())
+                  .c_str(),
+              [p, in, out, ta, tb](benchmark::State &state) {
+                benchCublas(state, p, in, out, ta, tb);
+              }));
     for (const auto &variant : variants)
       configure(
           benchmark::RegisterBenchmark((variant.name + "/" + p.label()).c_str(),

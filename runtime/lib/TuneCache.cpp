@@ -24,7 +24,8 @@ json keyToJson(const TuneKey &key) {
           {"generator", key.generator},
           {"shape", key.shape},
           {"dtypes", key.dtypes},
-          {"toolchain", key.toolchain}};
+          {"toolchain", key.toolchain},
+          {"layout", key.layout}};
 }
 } // namespace
 
@@ -47,13 +48,13 @@ TuneCache::TuneCache(std::string path) : filePath(std::move(path)) {
           detail::configFromJson(entry.at("config"), configError);
       if (!config)
         throw std::invalid_argument("config: " + configError);
-      results.push_back(
-          {{k.at("gpu"), k.at("compute_capability"), k.at("generator"),
-            k.at("shape"), k.at("dtypes"), k.at("toolchain")},
-           entry.at("winner"),
-           std::move(*config),
-           entry.at("median_us"),
-           entry.value("date", "")});
+      results.push_back({{k.at("gpu"), k.at("compute_capability"),
+                          k.at("generator"), k.at("shape"), k.at("dtypes"),
+                          k.at("toolchain"), k.value("layout", "nn")},
+                         entry.at("winner"),
+                         std::move(*config),
+                         entry.at("median_us"),
+                         entry.value("date", "")});
     }
   } catch (const std::exception &e) {
     // The JSON library's parse, type and missing-field errors, and the

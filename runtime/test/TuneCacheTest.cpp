@@ -20,8 +20,10 @@ using namespace tile::rt;
 namespace {
 
 TuneKey h200Key() {
-  return {"NVIDIA H200",    "9.0",      "gemm",
-          "4096x4096x4096", "f16->f32", "LLVM 22.1.8; ptxas V13.0.88; PTX 0x1"};
+  return {"NVIDIA H200", "9.0",
+          "gemm",        "4096x4096x4096",
+          "f16->f32",    "LLVM 22.1.8; ptxas V13.0.88; PTX 0x1",
+          "nn"};
 }
 
 TEST(TuneCache, ReusesOnlyAnExactKey) {
@@ -54,11 +56,11 @@ TEST(TuneCache, ReusesOnlyAnExactKey) {
   EXPECT_DOUBLE_EQ(hit->medianUs, 340.5);
 
   // Any part of the key that differs misses.
-  for (int part = 0; part < 6; ++part) {
+  for (int part = 0; part < 7; ++part) {
     TuneKey other = h200Key();
-    std::string *fields[] = {&other.gpu,       &other.computeCapability,
-                             &other.generator, &other.shape,
-                             &other.dtypes,    &other.toolchain};
+    std::string *fields[] = {
+        &other.gpu,    &other.computeCapability, &other.generator, &other.shape,
+        &other.dtypes, &other.toolchain,         &other.layout};
     *fields[part] += "'";
     EXPECT_FALSE(reloaded.lookup(other)) << "part " << part;
   }
@@ -69,6 +71,27 @@ TEST(TuneCache, ReusesOnlyAnExactKey) {
   EXPECT_EQ(reloaded.size(), 1u);
   EXPECT_EQ(TuneCache(path).lookup(h200Key())->winner,
             "gemm_f16_f32_256x128x64_t256_s3");
+  std::remove(path.c_str());
+}
+
+/// Caches written before the key had an operand layout hold NN searches.
+TEST(TuneCache, AnEntryWithoutALayoutIsNN) {
+  std::string path =
+      (std::filesystem::temp_directory_path() / "tile-tune-cache-nn.json")
+          .string();
+  std::ofstream(path)
+      << "{\"results\": [{\"key\": {\"gpu\": \"NVIDIA H200\", "
+         "\"compute_capability\": \"9.0\", \"generator\": \"gemm\", "
+         "\"shape\": \"4096x4096x4096\", \"dtypes\": \"f16->f32\", "
+         "\"toolchain\": \"LLVM 22.1.8; ptxas V13.0.88; PTX 0x1\"}, "
+         "\"winner\": \"w\", \"config\": {}, \"median_us\": 1.5}]}";
+  TuneCache cache(path);
+  EXPECT_TRUE(cache.error().empty()) << cache.error();
+  ASSERT_TRUE(cache.lookup(h200Key()));
+  TuneKey tn = h200Key();
+  tn.layout = "tn";
+  EXPECT_FALSE(cache.lookup(tn));
+  EXPECT_NE(h200Key().toJson().find("\"layout\":\"nn\""), std::string::npos);
   std::remove(path.c_str());
 }
 
@@ -117,7 +140,8 @@ TEST(TuneCache, MalformedEntriesStartEmptyWithTheReason) {
 TEST(TuneCache, KeyAsJson) {
   EXPECT_EQ(h200Key().toJson(),
             "{\"compute_capability\":\"9.0\",\"dtypes\":\"f16->f32\","
-            "\"generator\":\"gemm\",\"gpu\":\"NVIDIA H200\",\"shape\":"
+            "\"generator\":\"gemm\",\"gpu\":\"NVIDIA H200\",\"layout\":"
+            "\"nn\",\"shape\":"
             "\"4096x4096x4096\",\"toolchain\":\"LLVM 22.1.8; ptxas V13.0.88; "
             "PTX 0x1\"}");
 }

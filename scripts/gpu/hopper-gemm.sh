@@ -2,8 +2,9 @@
 # The Hopper GEMM's GPU run, on the bundle of `scripts/gpu/run-gpu.sh
 # prepare`: the sm_90a (`_ws`) GEMM variants and one mma.sync reference
 # (128x256x64 t256 s3 r8), their GemmGpu tests against float64,
-# compute-sanitizer memcheck / racecheck / synccheck on the split-K and
-# fused-epilogue ones,
+# the runtime's choice of variant over the whole library (choice.log),
+# compute-sanitizer memcheck / racecheck / synccheck on the split-K,
+# fused-epilogue and f16 TN ones,
 # and tile-bench-gemm against cuBLAS in the same process; the summary table
 # (best variant per problem, ratio to cuBLAS; the fused bias + GELU ones
 # against cuBLASLt's GELU_BIAS epilogue) last. Results of a run:
@@ -42,7 +43,7 @@ run() {
   export LD_LIBRARY_PATH="$bundle/lib:${LD_LIBRARY_PATH:-}"
   local hopper=/tmp/tile-hopper-kernels splitk=/tmp/tile-splitk-kernels
   subset "$hopper" '^gemm_.*_ws(_sk[0-9]+)?$|^gemm_f16_f32_128x256x64_t256_s3_r8_div8$'
-  subset "$splitk" '^gemm_.*(_sk[0-9]+|_bias_gelu.*_ws)$'
+  subset "$splitk" '^gemm_.*(_sk[0-9]+|_bias_gelu.*_ws)$|^gemm_f16_f32_.*_tn_div8_ws$'
   TILE_KERNEL_DIR=$hopper "$bundle/bin/tile-gpu-tests" --gtest_filter='GemmGpu.*' \
     --gtest_output=json:"$out/gemm-tests.json" > "$out/gemm-tests.log" 2>&1 ||
     status=1
@@ -52,6 +53,14 @@ run() {
     echo "GemmGpu tests skipped: the sm_90a variants did not run" >&2
     status=1
   fi
+  # The runtime's choice over the whole library (sm_90a first, the
+  # fallback and its reasons when a shape breaks TMA's promise), each
+  # chosen variant checked against float64; the choices are in the log.
+  TILE_KERNEL_DIR=$bundle/kernels "$bundle/bin/tile-gpu-tests" \
+    --gtest_filter='GemmGpu.LibraryChoiceFallsBackWithTheReason' \
+    > "$out/choice.log" 2>&1 || status=1
+  grep -q '^\[  PASSED  \] 1 test' "$out/choice.log" || status=1
+  tail -1 "$out/choice.log"
   : > "$out/sanitizer.log"
   for tool in memcheck racecheck synccheck; do
     TILE_KERNEL_DIR=$splitk timeout 300 compute-sanitizer --tool "$tool" \
@@ -70,7 +79,7 @@ run() {
   return $status
 }
 
-# Per problem and input type: cuBLAS, the mma.sync reference, the best
+# Per problem, input type and operand layout: cuBLAS, the mma.sync reference, the best
 # sm_90a variant without and with split-K (TFLOP/s from the median, ratio to
 # cuBLAS of the same call).
 summarize() {
@@ -81,23 +90,28 @@ for b in json.load(open(sys.argv[1]))["benchmarks"]:
     if b.get("aggregate_name") != "median":
         continue
     name, problem = b["name"].split("/")[:2]
-    m = re.match(r"cublas_(f16|bf16)_f32$", name) or re.match(r"gemm_(f16|bf16)_f32_", name)
+    m = re.match(r"cublas_(f16|bf16)_f32(?:_(nt|tn|tt))?$", name) or \
+        re.match(r"gemm_(f16|bf16)_f32_(?:.*_(nt|tn|tt)_)?", name)
     if not m:
         continue
     kind = ("cublas" if name.startswith("cublas") else
             "splitk" if "_sk" in name else "ws" if name.endswith("_ws") else "mma")
-    row = rows.setdefault((problem, m.group(1)), {})
+    # A and B as stored: NN (A M x K, B K x N), NT (B N x K), TN (A K x M).
+    layout = (m.group(2) or "nn").upper()
+    row = rows.setdefault((problem, m.group(1), layout), {})
     tflops = b["TFLOP/s"] / 1e12
     if tflops > row.get(kind, (0, ""))[0]:
         row[kind] = (tflops, name)
-print("| M x N x K | in -> f32 | cuBLAS | mma.sync | sm_90a | split-K sm_90a | best variant |")
-print("|---|---|---|---|---|---|---|")
-for (problem, dtype), row in rows.items():
+print("| M x N x K | in -> f32 | layout | cuBLAS | mma.sync | sm_90a | split-K sm_90a | best variant |")
+print("|---|---|---|---|---|---|---|---|")
+for (problem, dtype, layout), row in rows.items():
+    if len(row) == 1 and "cublas" in row:
+        continue  # a layout no variant of this run has
     base = row.get("cublas", (0, ""))[0]
     cell = lambda k: (f"{row[k][0]:.0f} ({row[k][0] / base:.2f}x)"
                       if k in row and base else "-")
     best = max((row[k] for k in ("mma", "ws", "splitk") if k in row), default=(0, "-"))
-    print(f"| {problem} | {dtype} | {base:.0f} | {cell('mma')} | {cell('ws')} | "
+    print(f"| {problem} | {dtype} | {layout} | {base:.0f} | {cell('mma')} | {cell('ws')} | "
           f"{cell('splitk')} | `{best[1]}` |")
 # The fused epilogues (f16 -> f16, C = gelu(A B + bias)) against cuBLASLt's
 # GELU_BIAS, and the same sm_90a GEMM without the epilogue (paired runs).

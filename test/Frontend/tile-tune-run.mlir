@@ -27,6 +27,9 @@
 // RUN: echo '{"format": "tile-tune-search", "generator": "gemm", "dtypes": "f16", "toolchain": "t"}' > %t/tune.json
 // RUN: not tile-tune-run %t --shape=128x128x128 2>&1 | FileCheck %s --check-prefix=DTYPES
 // DTYPES: tile-tune-run: {{.*}}/tune.json is not a tile-tune search: dtypes 'f16': expected IN->OUT, IN f16 or bf16, OUT f32, f16 or bf16
+// RUN: echo '{"format": "tile-tune-search", "generator": "gemm", "dtypes": "f16->f32", "toolchain": "t", "layout": "xn"}' > %t/tune.json
+// RUN: not tile-tune-run %t --shape=128x128x128 2>&1 | FileCheck %s --check-prefix=LAYOUT
+// LAYOUT: tile-tune-run: {{.*}}/tune.json is not a tile-tune search: expected "layout" to be "nn", "nt", "tn" or "tt", but got "xn"
 //
 // A good tune.json with a missing, truncated or odd index.json.
 // RUN: echo '{"format": "tile-tune-search", "generator": "gemm", "dtypes": "f16->f32", "toolchain": "t"}' > %t/tune.json

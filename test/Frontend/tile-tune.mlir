@@ -76,6 +76,16 @@
 // RUN: tile-tune --dry-run --out-dtype=f16 --block-m=128 --block-n=128 --block-k=64 --stages=3 --num-threads=128 --raster-panel=0 --split-k=2 | FileCheck %s --check-prefix=SPLITKF16
 // SPLITKF16: pruned gemm_f16_f16_128x128x64_t128_s3_div8_sk2: gemm: split_k > 1 adds partial sums into C with f32 atomics: expected out_dtype f32 and no epilogue, but got out_dtype f16 and epilogue none
 //
+// The operand layout is the problem's, not an axis: --transpose-a and
+// --transpose-b give every candidate it (names `_tn`, both forms), and
+// tune.json records it for tile-tune-run's inputs and its cache key.
+// RUN: rm -rf %t.tn && tile-tune --out-dir=%t.tn --warp-specialized --transpose-a --block-m=128 --block-n=256 --block-k=64 --stages=4 --num-threads=256 --raster-panel=8 | FileCheck %s --check-prefix=TN
+// TN-DAG: gemm_f16_f32_128x256x64_t256_s4_r8_tn_div8{{ +}}{{[0-9]+}}
+// TN-DAG: gemm_f16_f32_128x256x64_t384_s4_r8_tn_div8_ws{{ +}}{{[0-9]+}}{{ +}}0{{ +}}
+// TN: 2 candidates compiled into
+// RUN: FileCheck %s --check-prefix=TNSEARCH < %t.tn/tune.json
+// TNSEARCH: "layout": "tn"
+//
 // A deliberately wrong candidate (an NT kernel recorded as NN) for the GPU
 // side to reject.
 // RUN: tile-tune --dry-run --block-m=128 --block-n=128 --block-k=64 --stages=3 --num-threads=128 --raster-panel=0 --add-wrong-candidate | FileCheck %s --check-prefix=WRONG

@@ -12,6 +12,7 @@
 #include "common/GemmArgs.h"
 
 #include "tile/runtime/Half.h"
+#include "tile/runtime/KernelChoice.h"
 #include "tile/runtime/Runtime.h"
 
 #include <gtest/gtest.h>
@@ -20,6 +21,7 @@
 #include <map>
 #include <optional>
 #include <random>
+#include <set>
 #include <tuple>
 
 using namespace tile;
@@ -327,6 +329,83 @@ TEST_F(GemmGpu, LargeShapesSampled) {
       std::cout << variant.name << " " << s.m << "x" << s.n << "x" << s.k
                 << ": relative error " << error << "\n";
     }
+}
+
+/// The library's choice (rt::chooseGemm) on this GPU, for every operand
+/// layout the library has: with rows that are multiples of 8 an sm_90a
+/// variant wins on compute capability 9.0 where one exists; 260x516x260
+/// (rows of 520 or 1032 bytes in every layout, which TMA's 16-byte row
+/// strides and the divisibility promise refuse) passes every sm_90a variant
+/// over with that reason and falls back to a variant for any shape, or, in
+/// a library without one, reports every refusal. The chosen variant runs
+/// and matches the float64 reference.
+TEST_F(GemmGpu, LibraryChoiceFallsBackWithTheReason) {
+  rt::Device device = rt::Device::open();
+  std::string chip = device.chip();
+  std::set<std::tuple<std::string, std::string, bool, bool>> kinds;
+  for (const auto &variant : variants)
+    if (variant.config.getOrDefault(key::epilogue) == "none")
+      kinds.insert({variant.config.getOrDefault(key::inDtype),
+                    variant.config.get(key::outDtype),
+                    variant.config.getOrDefault(key::transposeA),
+                    variant.config.getOrDefault(key::transposeB)});
+  for (auto [in, out, ta, tb] : kinds) {
+    for (Shape s : {Shape{256, 512, 256}, Shape{260, 516, 260}}) {
+      rt::DType inType = *rt::parseDType(in), outType = *rt::parseDType(out);
+      rt::DeviceBuffer A(device, s.m * s.k * 2), B(device, s.k * s.n * 2),
+          C(device, s.m * s.n * rt::dtypeSize(outType));
+      rt::GemmRequest request{
+          rt::Arg::buffer(A, inType,
+                          ta ? std::vector<int64_t>{s.k, s.m}
+                             : std::vector<int64_t>{s.m, s.k}),
+          rt::Arg::buffer(B, inType,
+                          tb ? std::vector<int64_t>{s.n, s.k}
+                             : std::vector<int64_t>{s.k, s.n}),
+          rt::Arg::buffer(C, outType, {s.m, s.n}),
+          ta,
+          tb,
+          "none",
+          std::nullopt};
+      std::vector<rt::KernelVariant> candidates =
+          rt::gemmCandidates(variants, request, chip);
+      rt::KernelChoice choice = rt::chooseGemm(variants, request, chip);
+      std::string where = in + " -> " + out + " " + (ta ? "T" : "N") +
+                          (tb ? "T" : "N") + " " + std::to_string(s.m) + "x" +
+                          std::to_string(s.n) + "x" + std::to_string(s.k);
+      std::cout << where << ": " << choice.explain();
+      ASSERT_FALSE(candidates.empty()) << where;
+      std::set<std::string> sm90a;
+      for (const rt::KernelVariant &v : candidates)
+        if (v.chip == "sm_90a")
+          sm90a.insert(v.name);
+      if (s.m == 256) {
+        // Nothing refuses an aligned shape: the first candidate wins, an
+        // sm_90a one on compute capability 9.0 when the library has one.
+        ASSERT_TRUE(choice.chosen) << where << ": " << choice.explain();
+        EXPECT_EQ(choice.chosen->name, candidates.front().name) << where;
+        EXPECT_TRUE(choice.passedOver.empty()) << where;
+        if (!sm90a.empty())
+          EXPECT_EQ(choice.chosen->chip, "sm_90a") << where;
+      } else {
+        size_t refusedSm90a = 0;
+        for (const rt::PassedOver &p : choice.passedOver)
+          if (sm90a.count(p.variant)) {
+            ++refusedSm90a;
+            EXPECT_NE(p.reason.find("multiples of 8"), std::string::npos)
+                << where << ": " << p.reason;
+          }
+        EXPECT_EQ(refusedSm90a, sm90a.size()) << where;
+        if (!choice.chosen) {
+          EXPECT_EQ(choice.passedOver.size(), candidates.size()) << where;
+          continue;
+        }
+        EXPECT_NE(choice.chosen->chip, "sm_90a") << where;
+      }
+      double error = gemmRelativeError(device, *choice.chosen, s, false);
+      EXPECT_GE(error, 0) << where << ": NaN or write past the end";
+      EXPECT_LE(error, tolerance(*choice.chosen)) << where;
+    }
+  }
 }
 
 } // namespace

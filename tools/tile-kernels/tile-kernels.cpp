@@ -280,10 +280,14 @@ std::vector<Variant> defaultVariants() {
       c.epilogue = epilogue;
       variants.push_back(gemmVariant(c));
     }
-    // The input type out (f32 accumulation), and B given N x K.
-    for (auto [out, transposeB] :
-         {std::pair<std::string, bool>{in, false}, {"f32", true}}) {
-      GemmConfig c{128, 256, 64, 384, out, 4, 8, transposeB, in};
+    // The input type out (f32 accumulation), and the transposed operands:
+    // A given K x M, B given N x K.
+    for (auto [out, transposeA, transposeB] :
+         {std::tuple<std::string, bool, bool>{in, false, false},
+          {"f32", false, true},
+          {"f32", true, false},
+          {"f32", true, true}}) {
+      GemmConfig c{128, 256, 64, 384, out, 4, 8, transposeB, in, transposeA};
       c.divisibility = 8;
       c.warpSpecialized = true;
       variants.push_back(gemmVariant(c));

@@ -128,6 +128,11 @@ struct Search {
   std::string generator, dtypes, toolchain;
   bool inBf16 = false;
   std::string outType;
+  /// How A and B are stored ("nn", "nt", "tn", "tt"); "nn" in searches
+  /// written before tune.json had it.
+  std::string layout = "nn";
+  bool transposeA() const { return layout[0] == 't'; }
+  bool transposeB() const { return layout[1] == 't'; }
 };
 
 /// Reads `dir`/tune.json; nullopt after saying on stderr what is wrong
@@ -178,6 +183,17 @@ std::optional<Search> readSearch(const std::string &dir) {
                    "': expected IN->OUT, IN f16 or bf16, OUT f32, f16 or "
                    "bf16");
   search.inBf16 = in == "bf16";
+  if (json.contains("layout")) {
+    const nlohmann::json &layout = json["layout"];
+    const std::vector<std::string> layouts{"nn", "nt", "tn", "tt"};
+    if (!layout.is_string() ||
+        std::find(layouts.begin(), layouts.end(), layout.get<std::string>()) ==
+            layouts.end())
+      return invalid("expected \"layout\" to be \"nn\", \"nt\", \"tn\" or "
+                     "\"tt\", but got " +
+                     layout.dump());
+    search.layout = layout.get<std::string>();
+  }
   return search;
 }
 
@@ -241,7 +257,8 @@ static int run(int argc, char **argv) {
   rt::TuneKey key{
       device.name(),  std::to_string(cc.major) + "." + std::to_string(cc.minor),
       generator,      shape,
-      search->dtypes, search->toolchain};
+      search->dtypes, search->toolchain,
+      search->layout};
   rt::TuneCache cache(options->cache);
   if (!cache.error().empty())
     std::cerr << "tile-tune-run: " << options->cache
@@ -267,9 +284,20 @@ static int run(int argc, char **argv) {
     x = rt::floatToLow(dist(rng), inBf16);
   for (auto &x : b)
     x = rt::floatToLow(dist(rng), inBf16);
-  rt::DeviceBuffer A(device, a.size() * 2), B(device, b.size() * 2);
-  A.copyFromHost(a.data(), a.size() * 2);
-  B.copyFromHost(b.data(), b.size() * 2);
+  // Stored as the search's layout says: A K x M, B N x K when transposed
+  // (the reference below reads the M x K and K x N values).
+  auto transposed = [](const std::vector<uint16_t> &matrix, int64_t rows,
+                       int64_t cols) {
+    std::vector<uint16_t> result(matrix.size());
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t c = 0; c < cols; ++c)
+        result[c * rows + r] = matrix[r * cols + c];
+    return result;
+  };
+  rt::DeviceBuffer A = rt::DeviceBuffer::fromHost(
+      device, search->transposeA() ? transposed(a, m, k) : a);
+  rt::DeviceBuffer B = rt::DeviceBuffer::fromHost(
+      device, search->transposeB() ? transposed(b, k, n) : b);
   size_t outBytes = outType == "f32" ? 4 : 2;
   rt::DeviceBuffer C(device, m * n * outBytes);
   // Sampled outputs and their float64 values.

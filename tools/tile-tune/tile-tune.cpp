@@ -51,6 +51,12 @@ static cl::opt<std::string> outDtype(flag(key::outDtype),
                                      cl::desc("gemm: f32, f16 or bf16"),
                                      cl::init(key::outDtype.defaultValue),
                                      cl::cat(category));
+static cl::opt<bool> transposeA(flag(key::transposeA),
+                                cl::desc("gemm: A is stored K x M (C = A^T B)"),
+                                cl::init(false), cl::cat(category));
+static cl::opt<bool> transposeB(flag(key::transposeB),
+                                cl::desc("gemm: B is stored N x K (C = A B^T)"),
+                                cl::init(false), cl::cat(category));
 static cl::opt<std::string> chip("chip", cl::desc("Target chip"),
                                  cl::init("sm_90"), cl::cat(category));
 static cl::opt<std::string>
@@ -232,6 +238,8 @@ int main(int argc, char **argv) {
   restrict(axes.splitK, splitKs);
   if (warpSpecialized)
     axes.warpSpecialized = {false, true};
+  axes.transposeA = transposeA;
+  axes.transposeB = transposeB;
   TuneSpace space = gemmTuneSpace(inDtype, outDtype, axes);
   if (addWrongCandidate) {
     GemmConfig c;
@@ -316,6 +324,8 @@ int main(int argc, char **argv) {
                      {"version", 1},
                      {"generator", space.generator},
                      {"dtypes", inDtype + "->" + outDtype},
+                     {"layout", std::string(transposeA ? "t" : "n") +
+                                    (transposeB ? "t" : "n")},
                      {"toolchain", toolchainId(candidates, toolkit)},
                      {"chip", std::string(chip)},
                      {"limits",

@@ -178,9 +178,12 @@ LogicalResult KernelLowering::lowerWarpgroupGemm(GemmOp op) {
   BufferType aType = op.getAType(), bType = op.getBType();
   auto wgmma = cast<WgmmaLayoutAttr>(op.getCType().getLayout());
   auto [rows, cols] = wgmma.getWarpgroupTile(op.getCType().getShape());
-  int64_t m = aType.getDimSize(0), k = aType.getDimSize(1);
-  bool kMajorB = op.getTransposeB();
+  // K-major operands are A (M x K) and B with transpose_b (N x K); the
+  // others are MN-major: A with transpose_a (K x M) and B (K x N).
+  bool kMajorA = !op.getTransposeA(), kMajorB = op.getTransposeB();
+  int64_t aRows = aType.getDimSize(0); // M, or K with transpose_a
   int64_t bRows = bType.getDimSize(0); // K, or N with transpose_b
+  int64_t k = kMajorA ? aType.getDimSize(1) : aRows;
   Type element = aType.getElementType();
   int64_t panel = 128; // bytes of a swizzled row
 
@@ -191,18 +194,23 @@ LogicalResult KernelLowering::lowerWarpgroupGemm(GemmOp op) {
     return arith::IndexCastUIOp::create(builder, loc, builder.getI64Type(),
                                         index);
   };
-  Value aRows = toI64(arith::MulIOp::create(
+  // The byte offset of an operand's `first` row of C (A) or column (B): a
+  // row of a K-major operand, a 64-element panel (of `tileRows` K rows) of
+  // an MN-major one.
+  auto operandOffset = [&](bool kMajor, int64_t first, int64_t tileRows) {
+    return kMajor ? first * panel : (first / 64) * tileRows * panel;
+  };
+  // The warpgroup's first A row and B column.
+  Value aFirst = toI64(arith::MulIOp::create(
       builder, loc, arith::DivUIOp::create(builder, loc, group, groupsN),
-      constant(loc, rows * panel)));
-  // The warpgroup's first B column: a panel of an MN-major B, a row of a
-  // K-major one.
-  Value bColumns = toI64(arith::MulIOp::create(
+      constant(loc, operandOffset(kMajorA, rows, aRows))));
+  Value bFirst = toI64(arith::MulIOp::create(
       builder, loc, arith::RemUIOp::create(builder, loc, group, groupsN),
-      constant(loc, kMajorB ? cols * panel : (cols / 64) * bRows * panel)));
+      constant(loc, operandOffset(kMajorB, cols, bRows))));
   Value aBase = arith::AddIOp::create(builder, loc,
-                                      getSharedAddress(loc, op.getA()), aRows);
-  Value bBase = arith::AddIOp::create(
-      builder, loc, getSharedAddress(loc, op.getB()), bColumns);
+                                      getSharedAddress(loc, op.getA()), aFirst);
+  Value bBase = arith::AddIOp::create(builder, loc,
+                                      getSharedAddress(loc, op.getB()), bFirst);
   auto descriptor = [&](Value base, int64_t offset, int64_t high) -> Value {
     Value address = arith::AddIOp::create(
         builder, loc, base,
@@ -217,16 +225,21 @@ LogicalResult KernelLowering::lowerWarpgroupGemm(GemmOp op) {
         builder, loc, field,
         arith::ConstantIntOp::create(builder, loc, high, 64));
   };
-  // K-major (A, and B with transpose_b): 8-row groups 1024 bytes apart
-  // (SBO; LBO unused when swizzled); a K step of 16 moves 32 bytes within a
-  // 64-element panel, the next panel holds the tile's next 64 K. MN-major
-  // B: 64-column panels K x 128 bytes apart (LBO), 8 K rows 1024 apart
-  // (SBO); a K step moves 16 rows.
+  // K-major: 8-row groups 1024 bytes apart (SBO; LBO unused when
+  // swizzled); a K step of 16 moves 32 bytes within a 64-element panel, the
+  // next panel holds the tile's next 64 K. MN-major: 64-element panels K x
+  // 128 bytes apart (LBO), 8 K rows 1024 apart (SBO); a K step moves 16
+  // rows.
   int64_t kMajorHigh = descriptorHighBits(16, 1024);
-  int64_t mnMajorHigh = descriptorHighBits(bRows * panel, 1024);
-  auto kMajorOffset = [&](int64_t step, int64_t tileRows) {
+  auto stepDescriptor = [&](Value base, bool kMajor, int64_t offset,
+                            int64_t tileRows, int64_t step) {
+    if (!kMajor)
+      return descriptor(base, offset + step * 16 * panel,
+                        descriptorHighBits(tileRows * panel, 1024));
     int64_t kk = step * 16;
-    return (kk / 64) * tileRows * panel + (kk % 64) * 2;
+    return descriptor(base,
+                      offset + (kk / 64) * tileRows * panel + (kk % 64) * 2,
+                      kMajorHigh);
   };
 
   Type f32 = builder.getF32Type();
@@ -249,11 +262,10 @@ LogicalResult KernelLowering::lowerWarpgroupGemm(GemmOp op) {
       }
     }
     for (int64_t step = 0; step < k / 16; ++step) {
-      Value descA = descriptor(
-          aBase, block * 64 * panel + kMajorOffset(step, m), kMajorHigh);
-      Value descB =
-          kMajorB ? descriptor(bBase, kMajorOffset(step, bRows), kMajorHigh)
-                  : descriptor(bBase, step * 16 * panel, mnMajorHigh);
+      Value descA = stepDescriptor(aBase, kMajorA,
+                                   operandOffset(kMajorA, block * 64, aRows),
+                                   aRows, step);
+      Value descB = stepDescriptor(bBase, kMajorB, 0, bRows, step);
       bool zero = op.getClearAccum() && step == 0;
       acc = NVVM::WgmmaMmaAsyncOp::create(
           builder, loc, accType, acc, descA, descB,
@@ -261,7 +273,7 @@ LogicalResult KernelLowering::lowerWarpgroupGemm(GemmOp op) {
           wgmmaType, NVVM::WGMMATypes::f32,
           zero ? NVVM::WGMMAScaleOut::zero : NVVM::WGMMAScaleOut::one,
           NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
-          NVVM::MMALayout::row,
+          kMajorA ? NVVM::MMALayout::row : NVVM::MMALayout::col,
           kMajorB ? NVVM::MMALayout::col : NVVM::MMALayout::row,
           /*satfinite=*/NVVM::MMAIntOverflowAttr());
     }

@@ -70,10 +70,10 @@ void GemmConfig::validate() const {
   if (warpSpecialized) {
     // The wgmma path: each compute warpgroup takes 64-row blocks of the
     // accumulator, one wgmma of the full block_n per K step.
-    if (transposeA || (hasEpilogue && stagedEpilogue))
-      check.fail("warp_specialized supports no transpose_a and no staged "
-                 "epilogue so far (the staged accumulator would need its own "
-                 "shared memory beside the pipeline's stages)");
+    if (hasEpilogue && stagedEpilogue)
+      check.fail("warp_specialized supports no staged epilogue so far (the "
+                 "staged accumulator would need its own shared memory beside "
+                 "the pipeline's stages)");
     if (blockM % 64 != 0 || threads != 128 * (1 + blockM / 64) ||
         blockN % 64 != 0 || blockN > 256 || blockK % 64 != 0)
       check.fail("warp_specialized expects block_m a multiple of 64 with "

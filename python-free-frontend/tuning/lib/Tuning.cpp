@@ -176,6 +176,8 @@ TuneSpace gemmTuneSpace(const std::string &inDtype, const std::string &outDtype,
                     c.divisibility = divisibility;
                     c.warpSpecialized = warpSpecialized;
                     c.splitK = splitK;
+                    c.transposeA = axes.transposeA;
+                    c.transposeB = axes.transposeB;
                     space.candidates.push_back(gemmVariant(c));
                   }
             }

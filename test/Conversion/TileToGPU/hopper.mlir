@@ -206,6 +206,55 @@ tile.kernel @gram(%A: !tile.buffer<?x?xbf16, global>, %S: !tile.buffer<?x?xf32, 
 
 // -----
 
+// A^T x B (transpose_a): A's tile is K x M, MN-major like B. wgmma reads
+// it column-major through MN-major descriptors: the leading byte offset is
+// the 64-element panel's K x 128 bytes (64 x 128 = 8192, 512 units), the
+// stride 1024 bytes (8 K rows, 64 units), so both descriptors' high bits
+// are 2^62 | 64 << 32 | 512 << 16; a K step moves 16 rows (2048 bytes).
+// CHECK-LABEL: gpu.func @ws_gemm_tn(
+// CHECK-SAME: %[[MAPA:arg[0-9]+]]: !llvm.ptr, %[[MAPB:arg[0-9]+]]: !llvm.ptr) kernel
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[MAPA]]
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[MAPB]]
+// CHECK: nvvm.setmaxregister  increase 232
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK: %[[HIGHA:.*]] = arith.constant 4611686293338849280 : i64
+// CHECK-NEXT: %[[A0:.*]] = arith.ori %{{.*}}, %[[HIGHA]] : i64
+// CHECK: %[[HIGHB:.*]] = arith.constant 4611686293338849280 : i64
+// CHECK-NEXT: %[[B0:.*]] = arith.ori %{{.*}}, %[[HIGHB]] : i64
+// CHECK: nvvm.wgmma.mma_async %[[A0]], %[[B0]], %{{.*}}, <m = 64, n = 128, k = 16>, D[<f32>, <zero>], A[<f16>, <one>, <col>], B[<f16>, <one>, <row>]
+// CHECK: arith.constant 2048 : i64
+// CHECK-COUNT-3: nvvm.wgmma.mma_async %{{.*}}, %{{.*}}, %{{.*}}, <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <col>], B[<f16>, <one>, <row>]
+// The loop from 1: four accumulating steps.
+// CHECK: scf.for
+// CHECK-COUNT-4: nvvm.wgmma.mma_async %{{.*}}, %{{.*}}, %{{.*}}, <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <col>], B[<f16>, <one>, <row>]
+// CHECK-NOT: nvvm.wgmma.mma_async
+// CHECK: gpu.return
+
+// NVVM-LABEL: llvm.func @ws_gemm_tn(
+// NVVM: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+tile.kernel @ws_gemm_tn(%A: !tile.buffer<?x?xf16, global>, %B: !tile.buffer<?x?xf16, global>, %C: !tile.buffer<?x?xf32, global>)
+    grid(%bx) = [ceildiv(%A[1], 64)] threads(256) warp_specialized {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %col = arith.muli %bx, %c64 : index
+  %a = tile.alloc_shared : !tile.buffer<64x64xf16, shared>
+  %b = tile.alloc_shared : !tile.buffer<64x128xf16, shared>
+  %acc = tile.alloc_fragment : !tile.buffer<64x128xf32, fragment>
+  tile.clear %acc : !tile.buffer<64x128xf32, fragment>
+  %k = tile.dim %A[0] : !tile.buffer<?x?xf16, global>
+  %n = arith.ceildivui %k, %c64 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %k0 = arith.muli %i, %c64 : index
+    tile.copy %A[%k0, %col] to %a : !tile.buffer<?x?xf16, global> to !tile.buffer<64x64xf16, shared>
+    tile.copy %B[%k0, %c0] to %b : !tile.buffer<?x?xf16, global> to !tile.buffer<64x128xf16, shared>
+    tile.gemm %a, %b, %acc {transpose_a} : !tile.buffer<64x64xf16, shared>, !tile.buffer<64x128xf16, shared>, !tile.buffer<64x128xf32, fragment>
+  } {tile.num_stages = 2 : i64}
+  tile.copy %acc to %C[%col, %c0] : !tile.buffer<64x128xf32, fragment> to !tile.buffer<?x?xf32, global>
+}
+
+// -----
+
 // An epilogue through shared memory (a bias slice), in the compute role
 // alone: the 128 compute threads deal the copy's 16-byte chunks among
 // themselves (thread id - 128: one chunk each), the barrier after it is a

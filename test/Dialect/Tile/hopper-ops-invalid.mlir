@@ -490,16 +490,6 @@ tile.kernel @gemm_async_a_fragment() grid(%bx) = [1] threads(256) warp_specializ
 
 // -----
 
-tile.kernel @gemm_async_transpose_a() grid(%bx) = [1] threads(256) warp_specialized {
-  %a = tile.alloc_shared : !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>>
-  %b = tile.alloc_shared : !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>>
-  %acc = tile.alloc_fragment : !tile.buffer<64x64xf32, fragment, #tile.wgmma<warpgroups = [1, 1]>>
-  // expected-error@+1 {{'tile.gemm' op expected an async gemm without transpose_a (a K-major A); a K x M A is not supported yet}}
-  tile.gemm async %a, %b, %acc {transpose_a} : !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>>, !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>>, !tile.buffer<64x64xf32, fragment, #tile.wgmma<warpgroups = [1, 1]>>
-}
-
-// -----
-
 tile.kernel @gemm_async_prefetched() grid(%bx) = [1] threads(256) warp_specialized {
   %a = tile.alloc_shared : !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>>
   %b = tile.alloc_shared : !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>>

@@ -98,9 +98,6 @@ static LogicalResult verifyWarpgroupGemm(GemmOp op) {
     return op.emitOpError("expected an async gemm's A and B to be shared "
                           "tiles with a #tile.nvmma layout, but got ")
            << a << " and " << b;
-  if (op.getTransposeA())
-    return op.emitOpError("expected an async gemm without transpose_a (a "
-                          "K-major A); a K x M A is not supported yet");
   if (op.getPrefetched() || op.getNextA())
     return op.emitOpError("expected no operand prefetch on an async gemm "
                           "(wgmma reads shared memory itself)");

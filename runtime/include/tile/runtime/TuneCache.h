@@ -2,7 +2,8 @@
 //
 // The winner of a search is kept under a key of everything that can change
 // the answer: the GPU's name and compute capability, the generator, the
-// problem shape, the types and the toolchain that compiled the candidates.
+// problem shape, the types, the operand layout and the toolchain that
+// compiled the candidates.
 // A lookup matches every part of the key exactly; a search whose key
 // differs in any part runs again. tile-tune-run writes and reads it:
 //
@@ -30,6 +31,9 @@ struct TuneKey {
   std::string shape;             // "4096x4096x4096"
   std::string dtypes;            // "f16->f32"
   std::string toolchain;         // what compiled the candidates
+  /// How A and B are stored: "nn" (A M x K, B K x N), "nt" (B N x K),
+  /// "tn" (A K x M) or "tt". A cache entry without it is "nn".
+  std::string layout = "nn";
 
   /// The key as the cache file writes it: a compact JSON object.
   std::string toJson() const;
@@ -37,7 +41,7 @@ struct TuneKey {
   bool operator==(const TuneKey &o) const {
     return gpu == o.gpu && computeCapability == o.computeCapability &&
            generator == o.generator && shape == o.shape && dtypes == o.dtypes &&
-           toolchain == o.toolchain;
+           toolchain == o.toolchain && layout == o.layout;
   }
   bool operator!=(const TuneKey &o) const { return !(*this == o); }
 };
