@@ -211,6 +211,9 @@ static llvm::json::Value toJSON(LaunchAttr launch) {
       {"params", std::move(params)}};
   if (!contract.empty())
     object["requires"] = std::move(contract);
+  if (launch.getPersistent() > 0)
+    object["persistent"] =
+        llvm::json::Object{{"blocks_per_sm", launch.getPersistent()}};
   return object;
 }
 

@@ -42,8 +42,8 @@ run() {
   mkdir -p "$out"
   export LD_LIBRARY_PATH="$bundle/lib:${LD_LIBRARY_PATH:-}"
   local hopper=/tmp/tile-hopper-kernels splitk=/tmp/tile-splitk-kernels
-  subset "$hopper" '^gemm_.*_ws(_sk[0-9]+)?$|^gemm_f16_f32_128x256x64_t256_s3_r8_div8$'
-  subset "$splitk" '^gemm_.*(_sk[0-9]+|_bias_gelu.*_ws)$|^gemm_f16_f32_.*_tn_div8_ws$'
+  subset "$hopper" '^gemm_.*_ws(_sk[0-9]+|_persistent)?$|^gemm_f16_f32_128x256x64_t256_s3_r8_div8$'
+  subset "$splitk" '^gemm_.*(_sk[0-9]+|_bias_gelu.*_ws)$|^gemm_f16_f32_.*_tn_div8_ws$|^gemm_f16_f32_.*_persistent$'
   TILE_KERNEL_DIR=$hopper "$bundle/bin/tile-gpu-tests" --gtest_filter='GemmGpu.*' \
     --gtest_output=json:"$out/gemm-tests.json" > "$out/gemm-tests.log" 2>&1 ||
     status=1
@@ -95,24 +95,26 @@ for b in json.load(open(sys.argv[1]))["benchmarks"]:
     if not m:
         continue
     kind = ("cublas" if name.startswith("cublas") else
-            "splitk" if "_sk" in name else "ws" if name.endswith("_ws") else "mma")
+            "splitk" if "_sk" in name else "ws" if name.endswith("_ws") else
+            "persistent" if name.endswith("_persistent") else "mma")
     # A and B as stored: NN (A M x K, B K x N), NT (B N x K), TN (A K x M).
     layout = (m.group(2) or "nn").upper()
     row = rows.setdefault((problem, m.group(1), layout), {})
     tflops = b["TFLOP/s"] / 1e12
     if tflops > row.get(kind, (0, ""))[0]:
         row[kind] = (tflops, name)
-print("| M x N x K | in -> f32 | layout | cuBLAS | mma.sync | sm_90a | split-K sm_90a | best variant |")
-print("|---|---|---|---|---|---|---|---|")
+print("| M x N x K | in -> f32 | layout | cuBLAS | mma.sync | sm_90a | persistent sm_90a | split-K sm_90a | best variant |")
+print("|---|---|---|---|---|---|---|---|---|")
 for (problem, dtype, layout), row in rows.items():
     if len(row) == 1 and "cublas" in row:
         continue  # a layout no variant of this run has
     base = row.get("cublas", (0, ""))[0]
     cell = lambda k: (f"{row[k][0]:.0f} ({row[k][0] / base:.2f}x)"
                       if k in row and base else "-")
-    best = max((row[k] for k in ("mma", "ws", "splitk") if k in row), default=(0, "-"))
+    best = max((row[k] for k in ("mma", "ws", "persistent", "splitk") if k in row),
+               default=(0, "-"))
     print(f"| {problem} | {dtype} | {layout} | {base:.0f} | {cell('mma')} | {cell('ws')} | "
-          f"{cell('splitk')} | `{best[1]}` |")
+          f"{cell('persistent')} | {cell('splitk')} | `{best[1]}` |")
 # The fused epilogues (f16 -> f16, C = gelu(A B + bias)) against cuBLASLt's
 # GELU_BIAS, and the same sm_90a GEMM without the epilogue (paired runs).
 epilogue = {}

@@ -82,6 +82,13 @@
 // RUN: not tile-kernels --kernel=gemm --divisibility=0 2>&1 | FileCheck %s --check-prefix=BADDIV
 // BADDIV: tile-kernels: gemm: divisibility must be at least 1 (1: any shape; the promised row multiple), but got 0
 
+// A persistent GEMM (`--persistent`, sm_90a): `persistent` on the kernel,
+// `_persistent` in the name; only in the warp-specialized form.
+// RUN: tile-kernels --kernel=gemm --chip=sm_90a --warp-specialized --persistent --block-m=128 --block-n=256 --block-k=64 --num-threads=384 --stages=4 --raster-panel=8 --divisibility=8 --emit=mlir | FileCheck %s --check-prefix=PERSISTENT
+// PERSISTENT: tile.kernel @gemm_f16_f32_128x256x64_t384_s4_r8_div8_ws_persistent({{.*}} threads(384) warp_specialized persistent divisible(
+// RUN: not tile-kernels --kernel=gemm --persistent 2>&1 | FileCheck %s --check-prefix=BADPERSISTENT
+// BADPERSISTENT: tile-kernels: gemm: persistent walks C tiles in the warp-specialized pipeline: expected warp_specialized and split_k 1, but got warp_specialized false and split_k 1
+
 // The staged epilogue (`--staged-epilogue`): the accumulator goes to a shared
 // tile (the pipeline's freed stages: no more shared memory than without),
 // the epilogue is a loop over its 16-byte chunks of C (eight f16 values,

@@ -76,6 +76,11 @@
 // RUN: tile-tune --dry-run --out-dtype=f16 --block-m=128 --block-n=128 --block-k=64 --stages=3 --num-threads=128 --raster-panel=0 --split-k=2 | FileCheck %s --check-prefix=SPLITKF16
 // SPLITKF16: pruned gemm_f16_f16_128x128x64_t128_s3_div8_sk2: gemm: split_k > 1 adds partial sums into C with f32 atomics: expected out_dtype f32 and no epilogue, but got out_dtype f16 and epilogue none
 //
+// The persistent form (--persistent) of each warp-specialized candidate
+// without split-K: 1 mma.sync + 1 + 1 persistent here.
+// RUN: tile-tune --dry-run --warp-specialized --persistent --block-m=128 --block-n=256 --block-k=64 --stages=4 --num-threads=256 --raster-panel=8 | FileCheck %s --check-prefix=PERSISTENT
+// PERSISTENT: gemm: 3 configurations, 0 pruned before compiling, 3 to compile
+//
 // The operand layout is the problem's, not an axis: --transpose-a and
 // --transpose-b give every candidate it (names `_tn`, both forms), and
 // tune.json records it for tile-tune-run's inputs and its cache key.

@@ -98,6 +98,7 @@ tile.kernel @heads(%Q: !tile.buffer<?x?x64xf16, global>,
 // CHECK-NEXT: "params": [
 // CHECK: "access": "write",
 // CHECK-NOT: "requires"
+// CHECK-NOT: "persistent"
 // CHECK: "target": {
 tile.kernel @no_contract(%A: !tile.buffer<?xf32, global>)
     grid(%bx) = [ceildiv(%A[0], 128)] threads(128) {

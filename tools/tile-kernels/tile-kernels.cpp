@@ -292,6 +292,15 @@ std::vector<Variant> defaultVariants() {
       c.warpSpecialized = true;
       variants.push_back(gemmVariant(c));
     }
+    // Persistent: one block per SM walking the C tiles in raster order, the
+    // next tile's loads overlapping the last one's epilogue.
+    for (const std::string &out : {std::string("f32"), std::string(in)}) {
+      GemmConfig c{128, 256, 64, 384, out, 4, 8, false, in};
+      c.divisibility = 8;
+      c.warpSpecialized = true;
+      c.persistent = true;
+      variants.push_back(gemmVariant(c));
+    }
   }
   // f16 -> f32 only: no pipelining (the baseline, any shape), a K step of
   // 32 with 4 stages, and the transposed operands (also as 64 x 64 tiles

@@ -122,6 +122,11 @@ static cl::opt<bool> warpSpecialized(
              "tile shape (TMA + wgmma, threads = 128 x (1 + block_m / 64)), "
              "compiled for sm_90a"),
     cl::init(false));
+static cl::opt<bool> persistent(
+    flag(key::persistent),
+    cl::desc("gemm: with --warp-specialized, also the persistent form of "
+             "each warp-specialized candidate without split-K"),
+    cl::init(false), cl::cat(category));
 static cl::opt<bool> addWrongCandidate(
     "add-wrong-candidate",
     cl::desc("Add a deliberately wrong candidate (an NT kernel recorded as "
@@ -238,6 +243,8 @@ int main(int argc, char **argv) {
   restrict(axes.splitK, splitKs);
   if (warpSpecialized)
     axes.warpSpecialized = {false, true};
+  if (persistent)
+    axes.persistent = {false, true};
   axes.transposeA = transposeA;
   axes.transposeB = transposeB;
   TuneSpace space = gemmTuneSpace(inDtype, outDtype, axes);

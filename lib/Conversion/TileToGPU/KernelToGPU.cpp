@@ -121,32 +121,22 @@ void KernelLowering::createFunction() {
     setConvertedBuffer(param, global);
   }
 
+  // The block indices. A persistent kernel's body reads the coordinates of
+  // its tiles instead (tile.tile_coords); it keeps the plain block ids.
   static const gpu::Dimension dims[] = {gpu::Dimension::x, gpu::Dimension::y,
                                         gpu::Dimension::z};
   SmallVector<Value> blockIds;
   for (unsigned d = 0; d < kernel.getGridRank(); ++d)
     blockIds.push_back(gpu::BlockIdOp::create(builder, loc, dims[d]));
-  if (std::optional<int64_t> panel = kernel.getRasterPanel()) {
-    // Rasterization: the linear block id walks panels of `panel` grid rows,
-    // down a column of the panel first (the last panel may be shorter).
+  if (std::optional<int64_t> panel = kernel.getRasterPanel();
+      panel && !kernel.getPersistent()) {
     Value gridX = gpu::GridDimOp::create(builder, loc, gpu::Dimension::x);
     Value gridY = gpu::GridDimOp::create(builder, loc, gpu::Dimension::y);
     Value linear = arith::AddIOp::create(
         builder, loc, arith::MulIOp::create(builder, loc, blockIds[1], gridX),
         blockIds[0]);
-    Value panelSize = constant(loc, *panel);
-    Value perPanel = arith::MulIOp::create(builder, loc, panelSize, gridX);
-    Value firstRow = arith::MulIOp::create(
-        builder, loc, arith::DivUIOp::create(builder, loc, linear, perPanel),
-        panelSize);
-    Value rows = arith::MinUIOp::create(
-        builder, loc, arith::SubIOp::create(builder, loc, gridY, firstRow),
-        panelSize);
-    Value inPanel = arith::RemUIOp::create(builder, loc, linear, perPanel);
-    blockIds[1] = arith::AddIOp::create(
-        builder, loc, firstRow,
-        arith::RemUIOp::create(builder, loc, inPanel, rows));
-    blockIds[0] = arith::DivUIOp::create(builder, loc, inPanel, rows);
+    std::tie(blockIds[0], blockIds[1]) =
+        rasterize(loc, linear, gridX, gridY, *panel);
   }
   for (unsigned d = 0; d < kernel.getGridRank(); ++d)
     kernel.getBlockIndex(d).replaceAllUsesWith(blockIds[d]);
@@ -157,6 +147,45 @@ void KernelLowering::createFunction() {
   Block &body = kernel.getEntryBlock();
   prologueEnd = body.empty() ? terminator : &body.front();
   entry.getOperations().splice(terminator->getIterator(), body.getOperations());
+}
+
+std::pair<Value, Value> KernelLowering::rasterize(Location loc, Value linear,
+                                                  Value tilesX, Value tilesY,
+                                                  int64_t panel) {
+  // The linear index walks panels of `panel` grid rows, down a column of
+  // the panel first (the last panel may be shorter).
+  Value panelSize = constant(loc, panel);
+  Value perPanel = arith::MulIOp::create(builder, loc, panelSize, tilesX);
+  Value firstRow = arith::MulIOp::create(
+      builder, loc, arith::DivUIOp::create(builder, loc, linear, perPanel),
+      panelSize);
+  Value rows = arith::MinUIOp::create(
+      builder, loc, arith::SubIOp::create(builder, loc, tilesY, firstRow),
+      panelSize);
+  Value inPanel = arith::RemUIOp::create(builder, loc, linear, perPanel);
+  Value y = arith::AddIOp::create(
+      builder, loc, firstRow,
+      arith::RemUIOp::create(builder, loc, inPanel, rows));
+  Value x = arith::DivUIOp::create(builder, loc, inPanel, rows);
+  return {x, y};
+}
+
+SmallVector<Value> KernelLowering::emitGridExtents(Location loc) {
+  SmallVector<Value> extents;
+  for (auto extent : kernel.getGrid().getAsRange<GridExtentAttr>()) {
+    if (extent.isConstant()) {
+      extents.push_back(constant(loc, extent.getDivisor()));
+      continue;
+    }
+    Value size = getConvertedBuffer(kernel.getParam(extent.getParam()))
+                     ->sizes[extent.getDim()];
+    extents.push_back(
+        extent.getDivisor() == 1
+            ? size
+            : arith::CeilDivUIOp::create(builder, loc, size,
+                                         constant(loc, extent.getDivisor())));
+  }
+  return extents;
 }
 
 Value KernelLowering::getDynamicSharedMemory() {
@@ -309,7 +338,8 @@ FailureOr<LaunchAttr> KernelLowering::finish(ArrayRef<Operation *> tileOps) {
       [&] { return kernel.emitOpError("has an invalid launch description: "); },
       ctx, kernel.getSymName(), ArrayRef<int64_t>(block),
       ArrayRef<GridRuleAttr>(grid), sharedBytes, ArrayRef<Attribute>(params),
-      ArrayRef<SizeRelationAttr>(contract));
+      ArrayRef<SizeRelationAttr>(contract),
+      /*persistent=*/int64_t(kernel.getPersistent() ? 1 : 0));
 }
 
 } // namespace mlir::tile::lowering
@@ -326,9 +356,67 @@ struct BarrierOpLowering : public TileToGPUPattern<BarrierOp> {
   }
 };
 
+/// tile.tile_range: the block's index, the number of blocks (the runtime
+/// launches a persistent kernel in x alone) and the grid's tiles.
+struct TileRangeOpLowering : public TileToGPUPattern<TileRangeOp> {
+  using TileToGPUPattern::TileToGPUPattern;
+  LogicalResult matchAndRewrite(TileRangeOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value count;
+    for (Value extent : lowering.emitGridExtents(loc))
+      count =
+          count ? arith::MulIOp::create(rewriter, loc, count, extent) : extent;
+    op.getFirst().replaceAllUsesWith(
+        gpu::BlockIdOp::create(rewriter, loc, gpu::Dimension::x));
+    op.getStep().replaceAllUsesWith(
+        gpu::GridDimOp::create(rewriter, loc, gpu::Dimension::x));
+    op.getCount().replaceAllUsesWith(count);
+    return success();
+  }
+};
+
+/// tile.tile_coords: the linear tile unraveled over the grid's extents, x
+/// fastest, or rasterized as the kernel's block ids would be.
+struct TileCoordsOpLowering : public TileToGPUPattern<TileCoordsOp> {
+  using TileToGPUPattern::TileToGPUPattern;
+  LogicalResult matchAndRewrite(TileCoordsOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    SmallVector<Value> extents = lowering.emitGridExtents(loc);
+    SmallVector<Value> coords;
+    Value tile = op.getTile();
+    if (std::optional<int64_t> panel = lowering.getKernel().getRasterPanel()) {
+      // Rasterized within one x-y plane; z is the plane.
+      Value linear = tile, plane;
+      if (extents.size() > 2) {
+        plane = arith::MulIOp::create(rewriter, loc, extents[0], extents[1]);
+        linear = arith::RemUIOp::create(rewriter, loc, tile, plane);
+      }
+      auto [x, y] =
+          lowering.rasterize(loc, linear, extents[0], extents[1], *panel);
+      coords = {x, y};
+      if (plane)
+        coords.push_back(arith::DivUIOp::create(rewriter, loc, tile, plane));
+    } else {
+      Value rest = tile;
+      for (size_t d = 0; d + 1 < extents.size(); ++d) {
+        coords.push_back(
+            arith::RemUIOp::create(rewriter, loc, rest, extents[d]));
+        rest = arith::DivUIOp::create(rewriter, loc, rest, extents[d]);
+      }
+      coords.push_back(rest);
+    }
+    for (auto [result, value] : llvm::zip(op.getCoords(), coords))
+      result.replaceAllUsesWith(value);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::tile::populateTileKernelToGPUPatterns(
     lowering::KernelLowering &lowering, RewritePatternSet &patterns) {
-  patterns.add<BarrierOpLowering>(lowering);
+  patterns.add<BarrierOpLowering, TileRangeOpLowering, TileCoordsOpLowering>(
+      lowering);
 }

@@ -149,6 +149,14 @@ public:
   FailureOr<LaunchAttr> finish(ArrayRef<Operation *> tileOps);
   void createFunction();
   Value getDynamicSharedMemory();
+  /// The kernel's grid extents (tiles per dimension, from its buffers'
+  /// sizes), computed at the insertion point.
+  SmallVector<Value> emitGridExtents(Location loc);
+  /// Block (or tile) coordinates (x, y) of linear index `linear` over a
+  /// tilesX x tilesY grid walked in panels of `panel` rows (raster_panel).
+  std::pair<Value, Value> rasterize(Location loc, Value linear, Value tilesX,
+                                    Value tilesY, int64_t panel);
+  KernelOp getKernel() { return kernel; }
 
   // Tile operations (MemoryToGPU.cpp unless noted).
   LogicalResult lowerAllocShared(AllocSharedOp op);

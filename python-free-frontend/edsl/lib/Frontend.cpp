@@ -653,6 +653,12 @@ void Kernel::warpSpecialized(SourceLoc loc) {
   specialized = true;
 }
 
+void Kernel::persistent(SourceLoc loc) {
+  if (op)
+    misuse(loc, "Kernel::persistent: must be called before Kernel::body");
+  persistentTiles = true;
+}
+
 void Kernel::divisible(const Buffer &tensor, int dim, int64_t divisor,
                        SourceLoc loc) {
   if (op)
@@ -703,6 +709,8 @@ void Kernel::body(std::vector<GridExtent> grid,
     kernel.setRasterPanelAttr(b.getI64IntegerAttr(raster));
   if (specialized)
     kernel.setWarpSpecialized(true);
+  if (persistentTiles)
+    kernel.setPersistent(true);
   if (!divisibility.empty()) {
     SmallVector<Attribute> promises;
     for (const Divisibility &promise : divisibility)

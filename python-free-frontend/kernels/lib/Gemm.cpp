@@ -30,7 +30,8 @@ std::string GemmConfig::kernelName() const {
          (stagedEpilogue && epilogue != "none" ? "_staged" : "") +
          (divisibility > 1 ? "_div" + std::to_string(divisibility) : "") +
          (warpSpecialized ? "_ws" : "") +
-         (splitK > 1 ? "_sk" + std::to_string(splitK) : "");
+         (splitK > 1 ? "_sk" + std::to_string(splitK) : "") +
+         (persistent ? "_persistent" : "");
 }
 
 int64_t GemmConfig::sharedMemoryBytes() const {
@@ -67,6 +68,12 @@ void GemmConfig::validate() const {
     check.fail("split_k > 1 adds partial sums into C with f32 atomics: "
                "expected out_dtype f32 and no epilogue, but got out_dtype " +
                outDtype + " and epilogue " + epilogue);
+  if (persistent && (!warpSpecialized || splitK > 1))
+    check.fail("persistent walks C tiles in the warp-specialized pipeline: "
+               "expected warp_specialized and split_k 1, but got "
+               "warp_specialized " +
+               std::string(warpSpecialized ? "true" : "false") +
+               " and split_k " + std::to_string(splitK));
   if (warpSpecialized) {
     // The wgmma path: each compute warpgroup takes 64-row blocks of the
     // accumulator, one wgmma of the full block_n per K step.
@@ -129,6 +136,8 @@ std::string buildGemm(Program &program, const GemmConfig &config) {
   k.rasterPanel(config.rasterPanel);
   if (config.warpSpecialized)
     k.warpSpecialized();
+  if (config.persistent)
+    k.persistent();
   if (config.divisibility > 1) {
     for (const Buffer &tensor : {A, B, C})
       k.divisible(tensor, 1, config.divisibility);

@@ -255,6 +255,65 @@ tile.kernel @ws_gemm_tn(%A: !tile.buffer<?x?xf16, global>, %B: !tile.buffer<?x?x
 
 // -----
 
+// A persistent kernel: the launch says `persistent = 1` (the manifest's
+// "persistent", one block per SM); tile.tile_range is the block id, the
+// number of blocks and the product of the grid's extents, each role's tile
+// loop runs from the first to the count in steps of the blocks, and
+// tile.tile_coords rasterizes the linear tile as the block ids of a
+// non-persistent kernel would be (panels of 8 rows of the 2-D grid).
+// CHECK-LABEL: gpu.module @tile_kernels
+// CHECK-SAME: #tile.launch<name = "ws_persistent"
+// CHECK-SAME: persistent = 1>
+// CHECK: gpu.func @ws_persistent(
+// CHECK: nvvm.setmaxregister  decrease 40
+// CHECK: %[[TX:.*]] = arith.ceildivui %arg6, %{{.*}} : index
+// CHECK: %[[TY:.*]] = arith.ceildivui %arg3, %{{.*}} : index
+// CHECK-NEXT: %[[COUNT:.*]] = arith.muli %[[TX]], %[[TY]] : index
+// CHECK-NEXT: %[[FIRST:.*]] = gpu.block_id  x
+// CHECK-NEXT: %[[STEP:.*]] = gpu.grid_dim  x
+// CHECK-NEXT: scf.for %[[T:.*]] = %[[FIRST]] to %[[COUNT]] step %[[STEP]] iter_args(%{{.*}} = %{{.*}}) -> (index) {
+// CHECK: %[[PX:.*]] = arith.ceildivui %arg6
+// CHECK: %[[PY:.*]] = arith.ceildivui %arg3
+// CHECK-NEXT: %[[P8:.*]] = arith.constant 8 : index
+// CHECK-NEXT: %[[PER:.*]] = arith.muli %[[P8]], %[[PX]] : index
+// CHECK-NEXT: %[[PANEL:.*]] = arith.divui %[[T]], %[[PER]] : index
+// CHECK: %[[IN:.*]] = arith.remui %[[T]], %[[PER]] : index
+// CHECK: cp.async.bulk.tensor
+// CHECK: nvvm.setmaxregister  increase 232
+// CHECK: gpu.block_id  x
+// CHECK-NEXT: gpu.grid_dim  x
+// CHECK-NEXT: scf.for
+// CHECK: nvvm.wgmma.mma_async
+// CHECK: gpu.return
+
+// NVVM-LABEL: llvm.func @ws_persistent(
+// NVVM: nvvm.read.ptx.sreg.nctaid.x
+// NVVM: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+tile.kernel @ws_persistent(%A: !tile.buffer<?x?xf16, global>, %B: !tile.buffer<?x?xf16, global>, %C: !tile.buffer<?x?xf32, global>)
+    grid(%bx, %by) = [ceildiv(%B[1], 128), ceildiv(%A[0], 64)] threads(256) warp_specialized persistent attributes {raster_panel = 8 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %row = arith.muli %by, %c64 : index
+  %col = arith.muli %bx, %c128 : index
+  %a = tile.alloc_shared : !tile.buffer<64x64xf16, shared>
+  %b = tile.alloc_shared : !tile.buffer<64x128xf16, shared>
+  %acc = tile.alloc_fragment : !tile.buffer<64x128xf32, fragment>
+  tile.clear %acc : !tile.buffer<64x128xf32, fragment>
+  %k = tile.dim %A[1] : !tile.buffer<?x?xf16, global>
+  %n = arith.ceildivui %k, %c64 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %k0 = arith.muli %i, %c64 : index
+    tile.copy %A[%row, %k0] to %a : !tile.buffer<?x?xf16, global> to !tile.buffer<64x64xf16, shared>
+    tile.copy %B[%k0, %col] to %b : !tile.buffer<?x?xf16, global> to !tile.buffer<64x128xf16, shared>
+    tile.gemm %a, %b, %acc : !tile.buffer<64x64xf16, shared>, !tile.buffer<64x128xf16, shared>, !tile.buffer<64x128xf32, fragment>
+  } {tile.num_stages = 2 : i64}
+  tile.copy %acc to %C[%row, %col] : !tile.buffer<64x128xf32, fragment> to !tile.buffer<?x?xf32, global>
+}
+
+// -----
+
 // An epilogue through shared memory (a bias slice), in the compute role
 // alone: the 128 compute threads deal the copy's 16-byte chunks among
 // themselves (thread id - 128: one chunk each), the barrier after it is a

@@ -532,3 +532,24 @@ tile.kernel @gemm_async_partial_panels() grid(%bx) = [1] threads(384) warp_speci
     tile.gemm async %a, %b, %acc {clear_accum} : !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>>, !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>>, !tile.buffer<64x64xf32, fragment, #tile.wgmma<warpgroups = [1, 2]>>
   }
 }
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op expected a persistent kernel to be warp_specialized (tile-warp-specialize writes its tile loop)}}
+tile.kernel @persistent_not_specialized() grid(%bx) = [4] threads(256) persistent {
+}
+
+// -----
+
+tile.kernel @tile_range_not_persistent() grid(%bx) = [4] threads(256) warp_specialized {
+  // expected-error@+1 {{'tile.tile_range' op expected to be in a persistent kernel (a non-persistent one runs one tile per block: its block indices)}}
+  %first, %step, %count = tile.tile_range : index, index, index
+}
+
+// -----
+
+tile.kernel @tile_coords_rank(%A: !tile.buffer<?x?xf16, global>) grid(%bx, %by) = [ceildiv(%A[1], 256), ceildiv(%A[0], 128)] threads(256) warp_specialized persistent {
+  %c0 = arith.constant 0 : index
+  // expected-error@+1 {{'tile.tile_coords' op expected one index per grid dimension (2), but got 1}}
+  %x = tile.tile_coords %c0 : index
+}

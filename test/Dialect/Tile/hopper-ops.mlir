@@ -2,7 +2,8 @@
 // assembly formats: the `warp_specialized` flag of tile.kernel, the ops of
 // TileHopperOps.td (tile.mbarrier_init, tile.mbarrier_arrive with and
 // without expect_tx, tile.mbarrier_wait, tile.gemm_wait,
-// tile.warp_specialize with its register counts), the TMA form of tile.copy
+// tile.warp_specialize with its register counts, tile.tile_range and
+// tile.tile_coords of a `persistent` kernel), the TMA form of tile.copy
 // (`async ... barrier(...)`) and `tile.gemm async`, at the limits their
 // verifiers accept. The diagnostics are in hopper-ops-invalid.mlir.
 //
@@ -124,4 +125,20 @@ tile.kernel @flag_order(%A: !tile.buffer<?x?xf16, global>)
 // CHECK-LABEL: tile.kernel @not_specialized()
 // CHECK-SAME: threads(384) {
 tile.kernel @not_specialized() grid(%bx) = [1] threads(384) {
+}
+
+// A persistent kernel and its tile ops: the flag after warp_specialized,
+// the block's tile range and a tile's coordinates (one per grid
+// dimension).
+// CHECK-LABEL: tile.kernel @persistent(
+// CHECK-SAME: threads(384) warp_specialized persistent divisible(%A[1] by 8) {
+// CHECK: %[[FIRST:.*]], %[[STEP:.*]], %[[COUNT:.*]] = tile.tile_range : index, index, index
+// CHECK: scf.for %[[T:.*]] = %[[FIRST]] to %[[COUNT]] step %[[STEP]] {
+// CHECK-NEXT: %{{.*}}:3 = tile.tile_coords %[[T]] : index, index, index
+tile.kernel @persistent(%A: !tile.buffer<?x?xf16, global>)
+    grid(%bx, %by, %bz) = [ceildiv(%A[1], 256), ceildiv(%A[0], 128), 2] threads(384) warp_specialized persistent divisible(%A[1] by 8) {
+  %first, %step, %count = tile.tile_range : index, index, index
+  scf.for %t = %first to %count step %step {
+    %x, %y, %z = tile.tile_coords %t : index, index, index
+  }
 }

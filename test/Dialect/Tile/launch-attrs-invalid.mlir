@@ -172,6 +172,12 @@ func.func private @launch_name_missing() attributes {launch = #tile.launch<block
 
 // -----
 
+// As the runtime reads "blocks_per_sm".
+// expected-error@+1 {{expected persistent (blocks per multiprocessor) from 0 to 32, but got 33}}
+func.func private @launch_persistent_range() attributes {launch = #tile.launch<name = "k", block = [32, 1, 1], grid = [#tile.grid_rule<1>], dynamic_shared_memory = 0, persistent = 33>}
+
+// -----
+
 // The dictionary's keys are gone: an unknown one is refused.
 // expected-error@+1 {{duplicate or unknown struct parameter name: dynamic_shared_mem}}
 func.func private @launch_unknown_field() attributes {launch = #tile.launch<name = "k", block = [32, 1, 1], grid = [#tile.grid_rule<1>], dynamic_shared_mem = 0>}

@@ -114,3 +114,15 @@ module attributes {gpu.container_module} {
                            #tile.tensor_map_param<name = "X.tma3", buffer = "X", box = [4, 8, 16, 32, 16], swizzle = 64>]>]} {
   }
 }
+
+// A persistent kernel's launch: blocks per multiprocessor, printed only
+// when not 0.
+// CHECK-LABEL: gpu.module @persistent
+// CHECK-SAME: #tile.launch<name = "persistent", block = [384, 1, 1], grid = [#tile.grid_rule<4>], dynamic_shared_memory = 0, persistent = 1>
+module attributes {gpu.container_module} {
+  gpu.module @persistent attributes {tile.kernels = [
+    #tile.launch<name = "persistent", block = [384, 1, 1],
+                 grid = [#tile.grid_rule<4>], dynamic_shared_memory = 0,
+                 persistent = 1>]} {
+  }
+}

@@ -9,7 +9,8 @@
 // loop from 1 with one group in flight, the release of the previous stage,
 // the final wait, the clear for K = 0) and the epilogue in the compute role.
 // Kernels that are not warp_specialized are left alone. The diagnostics
-// are in warp-specialize-invalid.mlir.
+// are in warp-specialize-invalid.mlir. A persistent kernel (@persistent)
+// gets each role a loop over its tiles.
 //
 // RUN: tile-opt %s -split-input-file --tile-assign-layouts --tile-warp-specialize | FileCheck %s
 
@@ -289,4 +290,85 @@ tile.kernel @split_k(%A: !tile.buffer<?x?xf16, global>, %B: !tile.buffer<?x?xf16
     tile.gemm %a, %b, %acc : !tile.buffer<128x64xf16, shared>, !tile.buffer<64x128xf16, shared>, !tile.buffer<128x128xf32, fragment>
   } {tile.num_stages = 3 : i64}
   tile.atomic_add %acc to %C[%row, %col] : !tile.buffer<128x128xf32, fragment> to !tile.buffer<?x?xf32, global>
+}
+
+// -----
+
+// A persistent kernel: each role walks the block's tiles (tile.tile_range,
+// tile.tile_coords) with the pipeline iteration carried across tiles
+// (iter_args %base, + the tile's trips each time), so the stages and
+// parities continue from the last tile's; the values read from the block
+// indices (%row, %col) are recomputed per tile in each role, the compute
+// role gives the tile's last stage back after its final wait, and the
+// epilogue runs per tile, on the tile's values.
+// CHECK-LABEL: tile.kernel @persistent(
+// CHECK-SAME: threads(384) warp_specialized persistent {
+// CHECK-NOT: arith.muli %by
+// CHECK: %[[N:.*]] = arith.ceildivui
+// CHECK: %[[ZERO:.*]] = arith.constant 0 : index
+// CHECK-NEXT: %[[ONE:.*]] = arith.constant 1 : index
+// CHECK-NEXT: tile.warp_specialize producer(registers = 40) {
+// CHECK-NEXT: %[[FIRST:.*]], %[[STEP:.*]], %[[COUNT:.*]] = tile.tile_range : index, index, index
+// CHECK-NEXT: scf.for %[[T:.*]] = %[[FIRST]] to %[[COUNT]] step %[[STEP]] iter_args(%[[BASE:.*]] = %[[ZERO]]) -> (index) {
+// CHECK-NEXT: %[[XY:.*]]:2 = tile.tile_coords %[[T]] : index, index
+// CHECK-NEXT: %[[ROW:.*]] = arith.muli %[[XY]]#1, %c128 : index
+// CHECK-NEXT: %[[COL:.*]] = arith.muli %[[XY]]#0, %c128 : index
+// CHECK-NEXT: scf.for %[[I:.*]] = %[[ZERO]] to %[[N]] step %[[ONE]] {
+// CHECK-NEXT: %[[G:.*]] = arith.addi %[[BASE]], %[[I]] : index
+// CHECK: arith.remui %[[G]]
+// CHECK: tile.mbarrier_wait
+// CHECK: tile.copy async %A[%[[ROW]], %{{.*}}]
+// CHECK: tile.copy async %B[%{{.*}}, %[[COL]]]
+// CHECK: }
+// CHECK-NEXT: %[[NEXT:.*]] = arith.addi %[[BASE]], %[[N]] : index
+// CHECK-NEXT: scf.yield %[[NEXT]] : index
+// CHECK: } compute(registers = 232) {
+// CHECK-NEXT: %[[CFIRST:.*]], %[[CSTEP:.*]], %[[CCOUNT:.*]] = tile.tile_range : index, index, index
+// CHECK-NEXT: scf.for %[[CT:.*]] = %[[CFIRST]] to %[[CCOUNT]] step %[[CSTEP]] iter_args(%[[CBASE:.*]] = %[[ZERO]]) -> (index) {
+// CHECK-NEXT: %[[CXY:.*]]:2 = tile.tile_coords %[[CT]] : index, index
+// CHECK-NEXT: %[[CROW:.*]] = arith.muli %[[CXY]]#1, %c128 : index
+// CHECK-NEXT: %[[CCOL:.*]] = arith.muli %[[CXY]]#0, %c128 : index
+// CHECK-NEXT: arith.cmpi sgt, %[[N]], %[[ZERO]] : index
+// CHECK: arith.addi %[[CBASE]], %[[ZERO]] : index
+// CHECK: tile.gemm async {{.*}} {clear_accum}
+// CHECK: scf.for %[[J:.*]] = %[[ONE]] to %[[N]] step %[[ONE]] {
+// CHECK-NEXT: arith.addi %[[CBASE]], %[[J]] : index
+// CHECK: tile.mbarrier_arrive %[[EMPTY:.*]][%{{.*}}] : !tile.buffer<3xi64, shared>
+// CHECK-NEXT: }
+// CHECK-NEXT: tile.gemm_wait 0
+// CHECK-NEXT: %[[END:.*]] = arith.addi %[[CBASE]], %[[N]] : index
+// CHECK-NEXT: %[[LAST:.*]] = arith.subi %[[END]], %[[ONE]] : index
+// CHECK-NEXT: %[[C3:.*]] = arith.constant 3 : index
+// CHECK-NEXT: %[[LASTSTAGE:.*]] = arith.remui %[[LAST]], %[[C3]] : index
+// CHECK-NEXT: tile.mbarrier_arrive %[[EMPTY]][%[[LASTSTAGE]]] : !tile.buffer<3xi64, shared>
+// CHECK-NEXT: } else {
+// CHECK-NEXT: tile.clear
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[CNEXT:.*]] = arith.addi %[[CBASE]], %[[N]] : index
+// CHECK-NEXT: tile.copy %{{.*}} to %C[%[[CROW]], %[[CCOL]]]
+// CHECK-NEXT: scf.yield %[[CNEXT]] : index
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+tile.kernel @persistent(%A: !tile.buffer<?x?xf16, global>, %B: !tile.buffer<?x?xf16, global>, %C: !tile.buffer<?x?xf32, global>)
+    grid(%bx, %by) = [ceildiv(%B[1], 128), ceildiv(%A[0], 128)] threads(384) warp_specialized persistent {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %row = arith.muli %by, %c128 : index
+  %col = arith.muli %bx, %c128 : index
+  %a = tile.alloc_shared : !tile.buffer<128x64xf16, shared>
+  %b = tile.alloc_shared : !tile.buffer<64x128xf16, shared>
+  %acc = tile.alloc_fragment : !tile.buffer<128x128xf32, fragment>
+  tile.clear %acc : !tile.buffer<128x128xf32, fragment>
+  %k = tile.dim %A[1] : !tile.buffer<?x?xf16, global>
+  %n = arith.ceildivui %k, %c64 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %k0 = arith.muli %i, %c64 : index
+    tile.copy %A[%row, %k0] to %a : !tile.buffer<?x?xf16, global> to !tile.buffer<128x64xf16, shared>
+    tile.copy %B[%k0, %col] to %b : !tile.buffer<?x?xf16, global> to !tile.buffer<64x128xf16, shared>
+    tile.gemm %a, %b, %acc : !tile.buffer<128x64xf16, shared>, !tile.buffer<64x128xf16, shared>, !tile.buffer<128x128xf32, fragment>
+  } {tile.num_stages = 3 : i64}
+  tile.copy %acc to %C[%row, %col] : !tile.buffer<128x128xf32, fragment> to !tile.buffer<?x?xf32, global>
 }

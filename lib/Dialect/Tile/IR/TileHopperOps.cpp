@@ -123,3 +123,25 @@ LogicalResult WarpSpecializeOp::verify() {
   });
   return failure(barrier.wasInterrupted());
 }
+
+/// A persistent kernel's tile ops: in one, in its body or a region of it.
+static LogicalResult verifyInPersistentKernel(Operation *op) {
+  auto kernel = op->getParentOfType<KernelOp>();
+  if (kernel && !kernel.getPersistent())
+    return op->emitOpError("expected to be in a persistent kernel (a "
+                           "non-persistent one runs one tile per block: its "
+                           "block indices)");
+  return success();
+}
+
+LogicalResult TileRangeOp::verify() { return verifyInPersistentKernel(*this); }
+
+LogicalResult TileCoordsOp::verify() {
+  if (failed(verifyInPersistentKernel(*this)))
+    return failure();
+  auto kernel = (*this)->getParentOfType<KernelOp>();
+  if (kernel && getCoords().size() != kernel.getGridRank())
+    return emitOpError("expected one index per grid dimension (")
+           << kernel.getGridRank() << "), but got " << getCoords().size();
+  return success();
+}

@@ -118,6 +118,9 @@ ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
   if (succeeded(parser.parseOptionalKeyword("warp_specialized")))
     result.addAttribute(getWarpSpecializedAttrName(result.name),
                         builder.getUnitAttr());
+  if (succeeded(parser.parseOptionalKeyword("persistent")))
+    result.addAttribute(getPersistentAttrName(result.name),
+                        builder.getUnitAttr());
 
   // Divisibility promises: `divisible(%A[1] by 8, ...)`.
   SmallVector<Attribute> divisibility;
@@ -243,6 +246,8 @@ void KernelOp::print(OpAsmPrinter &p) {
   p << "] threads(" << getThreads() << ')';
   if (getWarpSpecialized())
     p << " warp_specialized";
+  if (getPersistent())
+    p << " persistent";
   if (std::optional<ArrayAttr> promises = getDivisibility()) {
     p << " divisible(";
     llvm::interleaveComma(promises->getAsRange<DivisibilityAttr>(), p,
@@ -273,7 +278,8 @@ void KernelOp::print(OpAsmPrinter &p) {
       (*this)->getAttrs(),
       {getSymNameAttrName(), getFunctionTypeAttrName(), getParamNamesAttrName(),
        getGridAttrName(), getThreadsAttrName(), getWarpSpecializedAttrName(),
-       getDivisibilityAttrName(), getRequirementsAttrName()});
+       getPersistentAttrName(), getDivisibilityAttrName(),
+       getRequirementsAttrName()});
   p << ' ';
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false,
                 /*printBlockTerminators=*/false);
@@ -386,6 +392,11 @@ LogicalResult KernelOp::verify() {
                        "multiple of 128 threads, at least 256 (a producer "
                        "warpgroup and compute warpgroups), but got ")
            << threads;
+
+  // Only the warp-specialized pipeline walks tiles so far.
+  if (getPersistent() && !getWarpSpecialized())
+    return emitOpError("expected a persistent kernel to be warp_specialized "
+                       "(tile-warp-specialize writes its tile loop)");
 
   if (std::optional<int64_t> panel = getRasterPanel()) {
     if (*panel < 1)

@@ -283,14 +283,18 @@ private:
 
 } // namespace
 
-LogicalResult LaunchAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                 StringRef name, ArrayRef<int64_t> block,
-                                 ArrayRef<GridRuleAttr> grid,
-                                 int64_t dynamicSharedMemory,
-                                 ArrayRef<Attribute> params,
-                                 ArrayRef<SizeRelationAttr> contract) {
+LogicalResult
+LaunchAttr::verify(function_ref<InFlightDiagnostic()> emitError, StringRef name,
+                   ArrayRef<int64_t> block, ArrayRef<GridRuleAttr> grid,
+                   int64_t dynamicSharedMemory, ArrayRef<Attribute> params,
+                   ArrayRef<SizeRelationAttr> contract, int64_t persistent) {
   if (failed(verifyName(emitError, "a kernel name", name)))
     return failure();
+  // As the runtime reads it (blocks_per_sm from 1 to 32).
+  if (persistent < 0 || persistent > 32)
+    return emitError() << "expected persistent (blocks per multiprocessor) "
+                          "from 0 to 32, but got "
+                       << persistent;
 
   // The block: what the kernel function was compiled for.
   if (block.size() != 3)

@@ -53,6 +53,24 @@ private:
   }
   /// `(i / stages + flip) mod 2` and `i mod stages` of iteration `i`.
   std::pair<Value, Value> stageAndParity(Value i, int64_t flip);
+  /// The loop's trip count, its bounds looked up in `tile` (a persistent
+  /// kernel's per-tile values; empty otherwise).
+  Value tripCount(IRMapping &tile);
+  /// The original loop's index at trip `i`.
+  Value loopIndex(IRMapping &tile, Value i);
+  /// The pipeline iteration of trip `i`: `base + i` in a persistent kernel
+  /// (the mbarrier phases run on across tiles), `i` otherwise.
+  Value iteration(Value base, Value i);
+  /// The producer's loop over one tile's `trips` stages.
+  void emitProducer(IRMapping &tile, Value trips, Value base);
+  /// The compute role's loop over one tile's stages and its final wait.
+  void emitCompute(IRMapping &tile, Value trips, Value base);
+  /// A persistent kernel's loop over its tiles in the current role: maps
+  /// the block indices to the tile's coordinates and clones the ops before
+  /// the pipelined loop that depend on them into `tile`; `body` emits one
+  /// tile's work given its trip count and first pipeline iteration.
+  scf::ForOp emitTileLoop(IRMapping &tile,
+                          function_ref<void(Value trips, Value base)> body);
 
   KernelOp kernel;
   scf::ForOp loop;
@@ -65,6 +83,15 @@ private:
   /// The copied shared tiles and their staged replacements.
   SmallVector<Value> tiles;
   DenseMap<Value, Value> staged;
+  /// The mbarriers of full and empty stages, and the bytes TMA writes
+  /// into one stage.
+  Value full, empty;
+  int64_t stageBytes = 0;
+  /// Index constants made before the roles split.
+  Value c0, c1;
+  /// The ops before the loop computed from the block indices (a persistent
+  /// kernel recomputes them per tile), in program order.
+  SmallVector<Operation *> perTileOps;
 };
 
 LogicalResult WarpSpecializer::analyze() {
@@ -144,6 +171,20 @@ LogicalResult WarpSpecializer::analyze() {
                           "warp_specialized kernel (it would run in both "
                           "roles)");
   }
+  // What a persistent kernel recomputes per tile: the ops before the loop
+  // that read a block index, directly or through each other.
+  DenseSet<Value> perTile;
+  for (unsigned d = 0; d < kernel.getGridRank(); ++d)
+    perTile.insert(kernel.getBlockIndex(d));
+  for (Operation &op : kernel.getBody().front()) {
+    if (&op == loop.getOperation())
+      break;
+    if (llvm::any_of(op.getOperands(),
+                     [&](Value v) { return perTile.contains(v); })) {
+      perTileOps.push_back(&op);
+      perTile.insert(op.result_begin(), op.result_end());
+    }
+  }
   // The ops after the loop run in the compute role only: a print from a
   // producer thread would print nothing.
   int64_t threads = kernel.getThreads();
@@ -204,7 +245,6 @@ LogicalResult WarpSpecializer::run() {
 
   // Staged tiles, mbarriers and their initialization, before the loop.
   builder.setInsertionPoint(loop);
-  int64_t stageBytes = 0;
   for (Value tile : tiles) {
     auto type = cast<BufferType>(tile.getType());
     SmallVector<int64_t> shape{stages};
@@ -217,70 +257,168 @@ LogicalResult WarpSpecializer::run() {
   }
   auto barsType =
       BufferType::get(ArrayRef<int64_t>{stages}, i64, MemoryScope::Shared);
-  Value full = AllocSharedOp::create(builder, loc, barsType);
-  Value empty = AllocSharedOp::create(builder, loc, barsType);
+  full = AllocSharedOp::create(builder, loc, barsType);
+  empty = AllocSharedOp::create(builder, loc, barsType);
   MbarrierInitOp::create(builder, loc, full, 1);
   MbarrierInitOp::create(builder, loc, empty, kernel.getComputeThreads());
 
   // Both roles run the loop's trip count, counting stages from 0; with
   // none (K = 0, or an empty slice of a split K loop) the compute role
-  // stores the cleared accumulator and nothing waits.
-  Value c0 = index(0), c1 = index(1);
-  Value lower = loop.getLowerBound(), trips = loop.getUpperBound();
-  bool fromZero = getConstantIntValue(lower) == 0;
-  if (!fromZero)
-    trips = arith::MaxSIOp::create(
-        builder, loc, arith::SubIOp::create(builder, loc, trips, lower), c0);
-  // The original loop's index at trip `i`.
-  auto loopIndex = [&](Value i) -> Value {
-    return fromZero ? i : arith::AddIOp::create(builder, loc, lower, i);
-  };
+  // stores the cleared accumulator and nothing waits. A persistent kernel
+  // counts them per tile, in each role's tile loop.
+  bool persistent = kernel.getPersistent();
+  c0 = index(0);
+  c1 = index(1);
+  IRMapping noTile;
+  Value trips = persistent ? Value() : tripCount(noTile);
 
   auto split =
       WarpSpecializeOp::create(builder, loc, kProducerRegisters,
                                computeRegisters(kernel.getComputeThreads()));
 
-  // The producer: wait for an empty stage, announce its bytes, fill it.
   builder.setInsertionPointToStart(&split.getProducerBlock());
-  auto produce = scf::ForOp::create(builder, loc, c0, trips, c1);
-  builder.setInsertionPointToStart(produce.getBody());
-  {
-    Value iv = produce.getInductionVar();
-    auto [stage, parity] = stageAndParity(iv, /*flip=*/1);
-    MbarrierWaitOp::create(builder, loc, empty, stage, parity);
-    MbarrierArriveOp::create(builder, loc, full, stage,
-                             builder.getI64IntegerAttr(stageBytes));
-    IRMapping mapping;
-    mapping.map(loop.getInductionVar(), loopIndex(iv));
-    for (Operation &op : loop.getBody()->without_terminator()) {
-      if (auto copy = dyn_cast<CopyOp>(op)) {
-        Value view = StageOp::create(builder, copy.getLoc(), copy.getDestType(),
-                                     staged[copy.getDest()], stage);
-        SmallVector<Value> offsets =
-            llvm::map_to_vector(copy.getSourceOffsets(), [&](Value v) {
-              return mapping.lookupOrDefault(v);
-            });
-        CopyOp::create(builder, copy.getLoc(), copy.getSource(), offsets, view,
-                       ValueRange{}, /*async=*/true, full, stage);
-        continue;
-      }
-      if (!isa<GemmOp>(op))
-        builder.clone(op, mapping);
-    }
-  }
+  IRMapping producerTile;
+  if (persistent)
+    emitTileLoop(producerTile, [&](Value tileTrips, Value base) {
+      emitProducer(producerTile, tileTrips, base);
+    });
+  else
+    emitProducer(noTile, trips, Value());
 
+  // The epilogue: everything after the loop, in the compute role (in a
+  // persistent kernel, in its tile loop, reading the tile's values).
+  builder.setInsertionPointToStart(&split.getComputeBlock());
+  Block &body = kernel.getBody().front();
+  Block *epilogue = &split.getComputeBlock();
+  Block::iterator epilogueAt = epilogue->end();
+  IRMapping computeTile;
+  if (persistent) {
+    scf::ForOp tileLoop =
+        emitTileLoop(computeTile, [&](Value tileTrips, Value base) {
+          emitCompute(computeTile, tileTrips, base);
+        });
+    epilogue = tileLoop.getBody();
+    epilogueAt = epilogue->getTerminator()->getIterator();
+  } else {
+    emitCompute(noTile, trips, Value());
+  }
+  Block::iterator first = std::next(loop->getIterator());
+  bool any = first != body.end();
+  Operation *firstMoved = any ? &*first : nullptr;
+  epilogue->getOperations().splice(epilogueAt, body.getOperations(), first,
+                                   body.end());
+  if (persistent && any) {
+    for (Operation *op = firstMoved; op != &*epilogueAt; op = op->getNextNode())
+      op->walk([&](Operation *nested) {
+        for (OpOperand &operand : nested->getOpOperands())
+          if (Value perTile = computeTile.lookupOrNull(operand.get()))
+            operand.set(perTile);
+      });
+  }
+  if (clear)
+    clear.erase();
+  loop.erase();
+  for (Value tile : tiles)
+    tile.getDefiningOp()->erase();
+  // The block-index values the tile loops recomputed.
+  for (Operation *op : llvm::reverse(perTileOps))
+    if (op->use_empty())
+      op->erase();
+  return success();
+}
+
+Value WarpSpecializer::tripCount(IRMapping &tile) {
+  Location loc = loop.getLoc();
+  Value lower = tile.lookupOrDefault(loop.getLowerBound());
+  Value upper = tile.lookupOrDefault(loop.getUpperBound());
+  if (getConstantIntValue(loop.getLowerBound()) == 0)
+    return upper;
+  return arith::MaxSIOp::create(
+      builder, loc, arith::SubIOp::create(builder, loc, upper, lower), c0);
+}
+
+Value WarpSpecializer::loopIndex(IRMapping &tile, Value i) {
+  if (getConstantIntValue(loop.getLowerBound()) == 0)
+    return i;
+  return arith::AddIOp::create(builder, loop.getLoc(),
+                               tile.lookupOrDefault(loop.getLowerBound()), i);
+}
+
+Value WarpSpecializer::iteration(Value base, Value i) {
+  return base ? arith::AddIOp::create(builder, loop.getLoc(), base, i) : i;
+}
+
+scf::ForOp WarpSpecializer::emitTileLoop(
+    IRMapping &tile, function_ref<void(Value trips, Value base)> body) {
+  Location loc = loop.getLoc();
+  Type indexType = builder.getIndexType();
+  auto range =
+      TileRangeOp::create(builder, loc, indexType, indexType, indexType);
+  auto tiles =
+      scf::ForOp::create(builder, loc, range.getFirst(), range.getCount(),
+                         range.getStep(), ValueRange{c0});
+  builder.setInsertionPointToStart(tiles.getBody());
+  SmallVector<Type> indexTypes(kernel.getGridRank(), builder.getIndexType());
+  auto coords =
+      TileCoordsOp::create(builder, loc, indexTypes, tiles.getInductionVar());
+  for (unsigned d = 0; d < kernel.getGridRank(); ++d)
+    tile.map(kernel.getBlockIndex(d), coords.getResult(d));
+  for (Operation *op : perTileOps)
+    builder.clone(*op, tile);
+  Value trips = tripCount(tile);
+  Value base = tiles.getRegionIterArg(0);
+  body(trips, base);
+  builder.setInsertionPointToEnd(tiles.getBody());
+  scf::YieldOp::create(
+      builder, loc,
+      ValueRange{arith::AddIOp::create(builder, loc, base, trips)});
+  builder.setInsertionPointAfter(tiles);
+  return tiles;
+}
+
+void WarpSpecializer::emitProducer(IRMapping &tile, Value trips, Value base) {
+  // The producer: wait for an empty stage, announce its bytes, fill it.
+  Location loc = loop.getLoc();
+  auto produce = scf::ForOp::create(builder, loc, c0, trips, c1);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(produce.getBody());
+  Value iv = produce.getInductionVar();
+  auto [stage, parity] = stageAndParity(iteration(base, iv), /*flip=*/1);
+  MbarrierWaitOp::create(builder, loc, empty, stage, parity);
+  MbarrierArriveOp::create(builder, loc, full, stage,
+                           builder.getI64IntegerAttr(stageBytes));
+  IRMapping mapping = tile;
+  mapping.map(loop.getInductionVar(), loopIndex(tile, iv));
+  for (Operation &op : loop.getBody()->without_terminator()) {
+    if (auto copy = dyn_cast<CopyOp>(op)) {
+      Value view = StageOp::create(builder, copy.getLoc(), copy.getDestType(),
+                                   staged[copy.getDest()], stage);
+      SmallVector<Value> offsets =
+          llvm::map_to_vector(copy.getSourceOffsets(), [&](Value v) {
+            return mapping.lookupOrDefault(v);
+          });
+      CopyOp::create(builder, copy.getLoc(), copy.getSource(), offsets, view,
+                     ValueRange{}, /*async=*/true, full, stage);
+      continue;
+    }
+    if (!isa<GemmOp>(op))
+      builder.clone(op, mapping);
+  }
+}
+
+void WarpSpecializer::emitCompute(IRMapping &tile, Value trips, Value base) {
   // The compute role: one gemm group per stage with one in flight; once
   // group i is issued, group i - 1 is done and its stage goes back to the
   // producer. Iteration 0 is peeled so that its gemm writes the accumulator
   // (wgmma scale-d = 0) in place of the loop's tile.clear: zeros written by
   // other instructions make ptxas fence the wgmma (C7519). With no
   // iterations (K = 0) the clear runs instead.
-  builder.setInsertionPointToStart(&split.getComputeBlock());
+  Location loc = loop.getLoc();
   auto consumeStage = [&](Value iv, bool first) {
-    auto [stage, parity] = stageAndParity(iv, /*flip=*/0);
+    auto [stage, parity] = stageAndParity(iteration(base, iv), /*flip=*/0);
     MbarrierWaitOp::create(builder, loc, full, stage, parity);
-    IRMapping mapping;
-    mapping.map(loop.getInductionVar(), loopIndex(iv));
+    IRMapping mapping = tile;
+    mapping.map(loop.getInductionVar(), loopIndex(tile, iv));
     for (Operation &op : loop.getBody()->without_terminator())
       if (!isa<CopyOp, GemmOp>(op))
         builder.clone(op, mapping);
@@ -296,7 +434,8 @@ LogicalResult WarpSpecializer::run() {
     GemmWaitOp::create(builder, loc, 1, gemm.getC());
     if (first)
       return;
-    Value previous = arith::SubIOp::create(builder, loc, iv, c1);
+    Value previous =
+        arith::SubIOp::create(builder, loc, iteration(base, iv), c1);
     Value previousStage =
         arith::RemUIOp::create(builder, loc, previous, index(stages));
     MbarrierArriveOp::create(builder, loc, empty, previousStage,
@@ -312,22 +451,20 @@ LogicalResult WarpSpecializer::run() {
   consumeStage(consume.getInductionVar(), /*first=*/false);
   builder.setInsertionPointAfter(consume);
   GemmWaitOp::create(builder, loc, 0, gemm.getC());
+  // The next tile reuses the stages: the last one goes back too.
+  if (base) {
+    Value last =
+        arith::SubIOp::create(builder, loc, iteration(base, trips), c1);
+    MbarrierArriveOp::create(
+        builder, loc, empty,
+        arith::RemUIOp::create(builder, loc, last, index(stages)),
+        /*expect_tx=*/IntegerAttr());
+  }
   if (clear) {
     builder.setInsertionPointToStart(guard.elseBlock());
     ClearOp::create(builder, clear.getLoc(), clear.getDest());
   }
   builder.setInsertionPointAfter(guard);
-  // The epilogue: everything after the loop, in the compute role.
-  Block &body = kernel.getBody().front();
-  Block &compute = split.getComputeBlock();
-  compute.getOperations().splice(compute.end(), body.getOperations(),
-                                 std::next(loop->getIterator()), body.end());
-  if (clear)
-    clear.erase();
-  loop.erase();
-  for (Value tile : tiles)
-    tile.getDefiningOp()->erase();
-  return success();
 }
 
 struct TileWarpSpecializePass

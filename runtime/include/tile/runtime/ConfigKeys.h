@@ -213,6 +213,11 @@ inline constexpr BoolKey warpSpecialized{
     "warp_specialized", false, "warp-specialized",
     "sm_90a: a TMA producer warpgroup and wgmma compute warpgroups (threads "
     "= 128 x (1 + block_m / 64)); needs --chip=sm_90a"};
+inline constexpr BoolKey persistent{
+    "persistent", false, "persistent",
+    "sm_90a: one block per multiprocessor, each walking the C tiles (its "
+    "producer loads the next tile during the last one's epilogue); with "
+    "--warp-specialized"};
 inline constexpr IntKey splitK{
     "split_k", 1, "split-k",
     "blocks per C tile, each summing one slice of the K loop into C with "

@@ -167,4 +167,46 @@ def Tile_WarpSpecializeOp : Tile_Op<"warp_specialize", [
   }];
 }
 
+def Tile_TileRangeOp : Tile_Op<"tile_range", [Pure]> {
+  let summary = "the tiles a block of a persistent kernel walks";
+  let description = [{
+    In a `persistent` kernel, the linear tiles this block runs: `%first`
+    (the block's index), then every `%step` (the number of blocks
+    launched), below `%count` (the tiles of the kernel's grid, the product
+    of its extents). `tile-warp-specialize` writes each role's tile loop
+    over them; `tile.tile_coords` turns a linear tile into block indices.
+
+    Example:
+
+    ```mlir
+    %first, %step, %count = tile.tile_range : index, index, index
+    scf.for %t = %first to %count step %step { ... }
+    ```
+  }];
+  let results = (outs Index:$first, Index:$step, Index:$count);
+  let assemblyFormat = "attr-dict `:` type(results)";
+  let hasVerifier = 1;
+}
+
+def Tile_TileCoordsOp : Tile_Op<"tile_coords", [Pure]> {
+  let summary = "the block indices of a linear tile of a persistent kernel";
+  let description = [{
+    The grid position of linear tile `%tile` of a `persistent` kernel, one
+    index per grid dimension: what the kernel's block indices are in the
+    body of a non-persistent kernel, rasterized the same way
+    (`raster_panel`): x fastest, or panel by panel, down a column of the
+    panel first.
+
+    Example:
+
+    ```mlir
+    %bx, %by = tile.tile_coords %t : index, index
+    ```
+  }];
+  let arguments = (ins Index:$tile);
+  let results = (outs Variadic<Index>:$coords);
+  let assemblyFormat = "$tile attr-dict `:` type($coords)";
+  let hasVerifier = 1;
+}
+
 #endif // TILE_DIALECT_TILE_IR_TILEHOPPEROPS_TD

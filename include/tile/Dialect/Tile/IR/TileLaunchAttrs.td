@@ -240,7 +240,10 @@ def Tile_LaunchAttr : Tile_Attr<"Launch", "launch"> {
     `#tile.dim_param` per dynamic size, then the `#tile.tensor_map_param`s
     of a TMA kernel) and the launch `contract`
     (`#tile.size_relation`s, the manifest's `"requires"`; not printed when
-    empty).
+    empty). A `persistent` kernel (`persistent = 1`: blocks per
+    multiprocessor; not printed for other kernels) walks the tiles of its
+    grid itself: the manifest says `"persistent": {"blocks_per_sm": 1}` and
+    the runtime launches at most that many blocks per multiprocessor.
 
     `convert-tile-to-gpu` writes one per kernel into the `tile.kernels`
     array of the gpu.module; `tile-translate --emit=manifest` (and
@@ -279,7 +282,10 @@ def Tile_LaunchAttr : Tile_Attr<"Launch", "launch"> {
                           "#tile.buffer_param, #tile.scalar_param, "
                           "#tile.dim_param or #tile.tensor_map_param">:$params,
                         Tile_ListParameter<"SizeRelationAttr", "the launch "
-                          "contract">:$contract);
+                          "contract">:$contract,
+                        DefaultValuedParameter<"int64_t", "0", "blocks per "
+                          "multiprocessor of a persistent kernel (0: one "
+                          "block per tile)">:$persistent);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
 }

@@ -69,6 +69,16 @@ def Tile_KernelOp : Tile_Op<"kernel", [
     the compute threads (`threads - 128`); `threads` is a multiple of 128
     of at least 256.
 
+    `persistent` (with `warp_specialized`) launches one block per
+    multiprocessor instead of one per tile: each block walks the grid's
+    tiles `t = blockIdx.x, blockIdx.x + gridDim.x, ...` (rasterized as
+    above), running the body once per tile, and its producer loads the next
+    tile while the compute warpgroups finish the last one's epilogue
+    (`tile-warp-specialize`; the mbarrier phases run on across tiles). The
+    grid still says how many tiles there are; the manifest marks the kernel
+    `persistent` and the runtime launches `min(tiles, multiprocessors)`
+    blocks.
+
     The kernel name must be a PTX identifier that LLVM's NVPTX back end can
     print: a letter followed by letters, digits, `_` and `$`, or `_` or `$`
     followed by at least one of those; `WARP_SZ` (PTX), `vprintf` and names
@@ -111,6 +121,7 @@ def Tile_KernelOp : Tile_Op<"kernel", [
                                           "grid extents">:$grid,
                        I64Attr:$threads,
                        UnitAttr:$warp_specialized,
+                       UnitAttr:$persistent,
                        OptionalAttr<I64Attr>:$raster_panel,
                        OptionalAttr<TypedArrayAttrBase<Tile_DivisibilityAttr,
                                     "size divisibility promises">>:$divisibility,

@@ -153,6 +153,15 @@ def TileWarpSpecialize : Pass<"tile-warp-specialize", "ModuleOp"> {
     ops, allocations and the accumulator's `tile.clear` before it. Kernels
     that are not `warp_specialized` are left alone.
 
+    In a `persistent` kernel each role runs this inside a loop over the
+    block's tiles (`tile.tile_range`, `tile.tile_coords`): the ops before
+    the loop that read a block index are recomputed per tile from the
+    tile's coordinates, the pipeline iteration that stages and parities
+    come from runs on across tiles (a loop-carried base, plus each tile's
+    trips), the compute role also gives the tile's last stage back after
+    its final wait, and the epilogue runs per tile. The producer thus loads
+    the next tile while the compute warpgroups store the last one.
+
     Before (`threads(384) warp_specialized`):
 
     ```mlir

@@ -311,6 +311,9 @@ public:
   /// warpgroups (the kernel's `warp_specialized`, sm_90a); call before
   /// `body`.
   void warpSpecialized(SourceLoc loc = {});
+  /// Launches one block per multiprocessor, each walking the grid's tiles
+  /// (the kernel's `persistent`; with warpSpecialized); call before `body`.
+  void persistent(SourceLoc loc = {});
   /// Promises that dimension `dim` of tensor parameter `tensor` is a
   /// multiple of `divisor` at every launch (the kernel's `divisible`; the
   /// runtime checks it); call before `body`.
@@ -436,6 +439,7 @@ private:
   std::vector<std::string> paramNames;
   int64_t raster = 0;
   bool specialized = false;
+  bool persistentTiles = false;
   struct Divisibility {
     int param, dim;
     int64_t divisor;

@@ -145,9 +145,14 @@ struct GemmConfig {
   /// atomics; C is an "accumulate" parameter the runtime zero-fills. For
   /// shapes with too few C tiles to fill the GPU (small M).
   int64_t splitK = config::gemm::splitK.defaultValue;
+  /// With warpSpecialized (`_persistent`): one block per multiprocessor,
+  /// each walking the C tiles in raster order; the producer loads the next
+  /// tile while the compute warpgroups store the last one.
+  bool persistent = config::gemm::persistent.defaultValue;
 
   /// e.g. gemm_f16_f32_128x128x32_t128_s3 (input, output, tile, threads,
-  /// stages[, raster panel][, _nt][, _bias_gelu][, _div8][, _ws][, _skN]).
+  /// stages[, raster panel][, _nt][, _bias_gelu][, _div8][, _ws][, _skN]
+  /// [, _persistent]).
   std::string kernelName() const;
   /// The shared memory its tiles need at least (the pipeline's stages of
   /// the A and B tiles, or the staged accumulator, and the bias), in
@@ -178,6 +183,7 @@ struct GemmConfig {
     visit(config::gemm::stagedEpilogue, c.stagedEpilogue);
     visit(config::gemm::warpSpecialized, c.warpSpecialized);
     visit(config::gemm::splitK, c.splitK);
+    visit(config::gemm::persistent, c.persistent);
   }
 };
 

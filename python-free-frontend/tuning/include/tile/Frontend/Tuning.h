@@ -64,6 +64,9 @@ struct GemmSpaceAxes {
   std::vector<bool> warpSpecialized = {false};
   /// Split-K slices (1: off); more than 1 needs f32 output (atomic adds).
   std::vector<int64_t> splitK = {1};
+  /// With true, the persistent form of each warp-specialized candidate
+  /// without split-K too.
+  std::vector<bool> persistent = {false};
   /// The problem's operand layout, the same for every candidate: A stored
   /// K x M, B stored N x K.
   bool transposeA = false, transposeB = false;
