@@ -43,7 +43,7 @@ run() {
   export LD_LIBRARY_PATH="$bundle/lib:${LD_LIBRARY_PATH:-}"
   local hopper=/tmp/tile-hopper-kernels splitk=/tmp/tile-splitk-kernels
   subset "$hopper" '^gemm_.*_ws(_sk[0-9]+|_persistent)?$|^gemm_f16_f32_128x256x64_t256_s3_r8_div8$'
-  subset "$splitk" '^gemm_.*(_sk[0-9]+|_bias_gelu.*_ws)$|^gemm_f16_f32_.*_tn_div8_ws$|^gemm_f16_f32_.*_persistent$'
+  subset "$splitk" '^gemm_.*(_sk[0-9]+|_bias_gelu.*_ws)$|^gemm_f16_f32_.*_tn_div8_ws$|^gemm_f16_f(16|32)_.*_persistent$'
   TILE_KERNEL_DIR=$hopper "$bundle/bin/tile-gpu-tests" --gtest_filter='GemmGpu.*' \
     --gtest_output=json:"$out/gemm-tests.json" > "$out/gemm-tests.log" 2>&1 ||
     status=1

@@ -273,13 +273,18 @@ std::vector<Variant> defaultVariants() {
     // Fused bias + GELU (erf and tanh), C in the input type: the bias
     // slice read into shared memory by the compute warpgroups after the
     // loop, the epilogue on the accumulator in registers.
-    for (const char *epilogue : {"bias_gelu", "bias_gelu_tanh"}) {
-      GemmConfig c{128, 256, 64, 384, in, 4, 8, false, in};
-      c.divisibility = 8;
-      c.warpSpecialized = true;
-      c.epilogue = epilogue;
-      variants.push_back(gemmVariant(c));
-    }
+    // Also persistent: the next tile's loads overlap the epilogue (a
+    // barrier of the compute role after it keeps the bias slice until every
+    // thread has read it).
+    for (bool persistent : {false, true})
+      for (const char *epilogue : {"bias_gelu", "bias_gelu_tanh"}) {
+        GemmConfig c{128, 256, 64, 384, in, 4, 8, false, in};
+        c.divisibility = 8;
+        c.warpSpecialized = true;
+        c.epilogue = epilogue;
+        c.persistent = persistent;
+        variants.push_back(gemmVariant(c));
+      }
     // The input type out (f32 accumulation), and the transposed operands:
     // A given K x M, B given N x K.
     for (auto [out, transposeA, transposeB] :
