@@ -8,7 +8,7 @@
 # and tile-bench-gemm against cuBLAS in the same process; the summary table
 # (best variant per problem, ratio to cuBLAS; the fused bias + GELU ones
 # against cuBLASLt's GELU_BIAS epilogue) last. Results of a run:
-# benchmarks/results/2026-12-03-hopper-gemm-splitk.
+# benchmarks/results/2026-12-03-hopper-gemm-persistent.
 #
 #   scripts/gpu/run-gpu.sh prepare
 #   scripts/gpu/hopper-gemm.sh run     # on the GPU machine (gpu-bundle/)
