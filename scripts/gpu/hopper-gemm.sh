@@ -4,7 +4,7 @@
 # (128x256x64 t256 s3 r8), their GemmGpu tests against float64,
 # the runtime's choice of variant over the whole library (choice.log),
 # compute-sanitizer memcheck / racecheck / synccheck on the split-K,
-# fused-epilogue and f16 TN ones,
+# fused-epilogue, f16 TN and f16 persistent ones,
 # and tile-bench-gemm against cuBLAS in the same process; the summary table
 # (best variant per problem, ratio to cuBLAS; the fused bias + GELU ones
 # against cuBLASLt's GELU_BIAS epilogue) last. Results of a run:
