@@ -48,6 +48,18 @@ gemmArgs(const rt::KernelConfig &config, const rt::DeviceBuffer &a,
   return args;
 }
 
+/// The cols x rows transpose of a row-major rows x cols matrix: how a
+/// transposed operand is stored (A as K x M, B as N x K).
+template <typename T>
+std::vector<T> transposed(const std::vector<T> &matrix, int64_t rows,
+                          int64_t cols) {
+  std::vector<T> result(matrix.size());
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c)
+      result[c * rows + r] = matrix[r * cols + c];
+  return result;
+}
+
 /// Whether an M x N x K problem keeps the variant's `divisibility` promise:
 /// the rows of A (K, or M with transpose_a), B (N, or K with transpose_b)
 /// and C (N) are multiples of it. The runtime refuses to launch otherwise.

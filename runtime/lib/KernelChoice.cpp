@@ -69,7 +69,7 @@ static bool isArchSpecificFor(const std::string &kernelChip,
          kernelChip.substr(0, kernelChip.size() - 1) == deviceChip;
 }
 
-/// The request's operand layout as the variants' names write it.
+/// The request's operand layout, as the GEMM's documentation writes it.
 static std::string layoutText(const GemmRequest &request) {
   return std::string(request.transposeA ? "A K x M" : "A M x K") +
          (request.transposeB ? ", B N x K" : ", B K x N");

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The Hopper GEMM's GPU run, on the bundle of `scripts/gpu/run-gpu.sh
 # prepare`: the sm_90a (`_ws`) GEMM variants and one mma.sync reference
-# (128x256x64 t256 s3 r8), their GemmGpu tests against float64,
+# (128x256x64 t256 s3 r8), f32 and f16/bf16 outputs, with and without the
+# TMA-store epilogue (`_tma`), their GemmGpu tests against float64,
 # the runtime's choice of variant over the whole library (choice.log),
 # compute-sanitizer memcheck / racecheck / synccheck on the split-K,
-# fused-epilogue, f16 TN and f16 persistent ones,
+# fused-epilogue, f16 TN, f16 persistent and f16 TMA-store ones,
 # and tile-bench-gemm against cuBLAS in the same process; the summary table
 # (best variant per problem, ratio to cuBLAS; the fused bias + GELU ones
 # against cuBLASLt's GELU_BIAS epilogue) last. Results of a run:
@@ -42,8 +43,8 @@ run() {
   mkdir -p "$out"
   export LD_LIBRARY_PATH="$bundle/lib:${LD_LIBRARY_PATH:-}"
   local hopper=/tmp/tile-hopper-kernels splitk=/tmp/tile-splitk-kernels
-  subset "$hopper" '^gemm_.*_ws(_sk[0-9]+|_persistent)?$|^gemm_f16_f32_128x256x64_t256_s3_r8_div8$'
-  subset "$splitk" '^gemm_.*(_sk[0-9]+|_bias_gelu.*_ws)$|^gemm_f16_f32_.*_tn_div8_ws$|^gemm_f16_f(16|32)_.*_persistent$'
+  subset "$hopper" '^gemm_.*_ws(_tma)?(_sk[0-9]+|_persistent)?$|^gemm_f16_f32_128x256x64_t256_s3_r8_div8$'
+  subset "$splitk" '^gemm_.*(_sk[0-9]+|_bias_gelu.*_ws)$|^gemm_f16_f32_.*_tn_div8_ws$|^gemm_f16_f(16|32)_.*_persistent$|^gemm_f16_.*_tma(_persistent)?$'
   TILE_KERNEL_DIR=$hopper "$bundle/bin/tile-gpu-tests" --gtest_filter='GemmGpu.*' \
     --gtest_output=json:"$out/gemm-tests.json" > "$out/gemm-tests.log" 2>&1 ||
     status=1
@@ -72,7 +73,7 @@ run() {
     echo "$tool: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|\[  PASSED|\[  FAILED' /tmp/sanitizer-$tool.log | tr '\n' ' ')"
   done
   TILE_KERNEL_DIR=$hopper "$bundle/bin/tile-bench-gemm" \
-    --benchmark_filter='^(cublas_(f16|bf16)_f32|gemm_[a-z0-9]+_f32_)[^/]*/[0-9]|^epilogue_(paired_.*_ws|cublaslt)' \
+    --benchmark_filter='^(cublas|gemm)_[^/]*/[0-9]|^epilogue_(paired_.*_ws.*|cublaslt)' \
     --benchmark_out="$out/bench-gemm.json" --benchmark_out_format=json \
     > "$out/bench-gemm.log" 2>&1 || status=1
   summarize "$out/bench-gemm.json" | tee "$out/summary.md"
@@ -90,31 +91,32 @@ for b in json.load(open(sys.argv[1]))["benchmarks"]:
     if b.get("aggregate_name") != "median":
         continue
     name, problem = b["name"].split("/")[:2]
-    m = re.match(r"cublas_(f16|bf16)_f32(?:_(nt|tn|tt))?$", name) or \
-        re.match(r"gemm_(f16|bf16)_f32_(?:.*_(nt|tn|tt)_)?", name)
-    if not m:
+    m = re.match(r"cublas_(f16|bf16)_(f32|f16|bf16)(?:_(nt|tn|tt))?$", name) or \
+        re.match(r"gemm_(f16|bf16)_(f32|f16|bf16)_(?:.*_(nt|tn|tt)_)?", name)
+    if not m or "_bias_gelu" in name:
         continue
     kind = ("cublas" if name.startswith("cublas") else
-            "splitk" if "_sk" in name else "ws" if name.endswith("_ws") else
+            "splitk" if "_sk" in name else
+            "tma" if "_tma" in name else "ws" if name.endswith("_ws") else
             "persistent" if name.endswith("_persistent") else "mma")
     # A and B as stored: NN (A M x K, B K x N), NT (B N x K), TN (A K x M).
-    layout = (m.group(2) or "nn").upper()
-    row = rows.setdefault((problem, m.group(1), layout), {})
+    layout = (m.group(3) or "nn").upper()
+    row = rows.setdefault((problem, m.group(1) + " -> " + m.group(2), layout), {})
     tflops = b["TFLOP/s"] / 1e12
     if tflops > row.get(kind, (0, ""))[0]:
         row[kind] = (tflops, name)
-print("| M x N x K | in -> f32 | layout | cuBLAS | mma.sync | sm_90a | persistent sm_90a | split-K sm_90a | best variant |")
-print("|---|---|---|---|---|---|---|---|---|")
+print("| M x N x K | in -> out | layout | cuBLAS | mma.sync | sm_90a | persistent sm_90a | TMA-store sm_90a | split-K sm_90a | best variant |")
+print("|---|---|---|---|---|---|---|---|---|---|")
 for (problem, dtype, layout), row in rows.items():
     if len(row) == 1 and "cublas" in row:
         continue  # a layout no variant of this run has
     base = row.get("cublas", (0, ""))[0]
     cell = lambda k: (f"{row[k][0]:.0f} ({row[k][0] / base:.2f}x)"
                       if k in row and base else "-")
-    best = max((row[k] for k in ("mma", "ws", "persistent", "splitk") if k in row),
-               default=(0, "-"))
+    best = max((row[k] for k in ("mma", "ws", "persistent", "tma", "splitk")
+                if k in row), default=(0, "-"))
     print(f"| {problem} | {dtype} | {layout} | {base:.0f} | {cell('mma')} | {cell('ws')} | "
-          f"{cell('persistent')} | {cell('splitk')} | `{best[1]}` |")
+          f"{cell('persistent')} | {cell('tma')} | {cell('splitk')} | `{best[1]}` |")
 # The fused epilogues (f16 -> f16, C = gelu(A B + bias)) against cuBLASLt's
 # GELU_BIAS, and the same sm_90a GEMM without the epilogue (paired runs).
 epilogue = {}

@@ -89,6 +89,25 @@
 // RUN: not tile-kernels --kernel=gemm --persistent 2>&1 | FileCheck %s --check-prefix=BADPERSISTENT
 // BADPERSISTENT: tile-kernels: gemm: persistent walks C tiles in the warp-specialized pipeline: expected warp_specialized and split_k 1, but got warp_specialized false and split_k 1
 
+// The TMA-store epilogue (`--tma-store`, sm_90a): C is staged in a shared
+// tile of the output type (`_tma` in the name), which tile-warp-specialize
+// stores with TMA through one more tensor map (C's, box 128 x 64: one
+// 128-byte panel of f16 columns); its bytes come beside the stages. Only in
+// the warp-specialized form without split-K, and a tile that does not fit
+// beside the stages is refused before compiling.
+// RUN: tile-kernels --kernel=gemm --chip=sm_90a --warp-specialized --tma-store --persistent --block-m=128 --block-n=256 --block-k=64 --num-threads=384 --stages=3 --raster-panel=8 --divisibility=8 --out-dtype=f16 --emit=mlir | FileCheck %s --check-prefix=TMASTORE
+// TMASTORE: tile.kernel @gemm_f16_f16_128x256x64_t384_s3_r8_div8_ws_tma_persistent(
+// TMASTORE: %[[ST:.*]] = tile.alloc_shared : !tile.buffer<128x256xf16, shared>
+// TMASTORE: tile.copy %{{.*}} to %[[ST]] :
+// TMASTORE-NEXT: tile.copy %[[ST]] to %C[
+// RUN: tile-kernels --kernel=gemm --chip=sm_90a --warp-specialized --tma-store --persistent --block-m=128 --block-n=256 --block-k=64 --num-threads=384 --stages=3 --raster-panel=8 --divisibility=8 --out-dtype=f16 --emit=manifest | FileCheck %s --check-prefix=TMASTOREMANIFEST
+// TMASTOREMANIFEST: "dynamic_shared_memory": 213144
+// TMASTOREMANIFEST: "name": "C.tma2"
+// RUN: not tile-kernels --kernel=gemm --tma-store --block-m=128 --block-n=128 --block-k=32 --num-threads=128 2>&1 | FileCheck %s --check-prefix=BADTMASTORE
+// BADTMASTORE: tile-kernels: gemm: tma_store stores C from the compute warpgroups of the warp-specialized pipeline: expected warp_specialized and split_k 1, but got warp_specialized false and split_k 1
+// RUN: not tile-kernels --kernel=gemm --chip=sm_90a --warp-specialized --tma-store --block-m=128 --block-n=256 --block-k=64 --num-threads=384 --stages=4 --divisibility=8 2>&1 | FileCheck %s --check-prefix=TMASTORESMEM
+// TMASTORESMEM: tile-kernels: gemm: needs at least 320 KiB of shared memory per block (4 stages of its 128x64 A and 64x256 B f16 tiles, and its 128x256 f32 tile for the TMA store)
+
 // The staged epilogue (`--staged-epilogue`): the accumulator goes to a shared
 // tile (the pipeline's freed stages: no more shared memory than without),
 // the epilogue is a loop over its 16-byte chunks of C (eight f16 values,

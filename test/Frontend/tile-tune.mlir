@@ -81,6 +81,11 @@
 // RUN: tile-tune --dry-run --warp-specialized --persistent --block-m=128 --block-n=256 --block-k=64 --stages=4 --num-threads=256 --raster-panel=8 | FileCheck %s --check-prefix=PERSISTENT
 // PERSISTENT: gemm: 3 configurations, 0 pruned before compiling, 3 to compile
 //
+// The TMA-store epilogue (--tma-store) of each warp-specialized candidate
+// without split-K, persistent or not: 1 mma.sync + 2 x 2 here.
+// RUN: tile-tune --dry-run --warp-specialized --persistent --tma-store --out-dtype=f16 --block-m=128 --block-n=256 --block-k=64 --stages=3 --num-threads=256 --raster-panel=8 | FileCheck %s --check-prefix=TMASTORE
+// TMASTORE: gemm: 5 configurations, 0 pruned before compiling, 5 to compile
+//
 // The operand layout is the problem's, not an axis: --transpose-a and
 // --transpose-b give every candidate it (names `_tn`, both forms), and
 // tune.json records it for tile-tune-run's inputs and its cache key.

@@ -39,16 +39,6 @@ struct Shape {
   int64_t m, n, k;
 };
 
-/// The cols x rows transpose of a row-major rows x cols matrix.
-std::vector<uint16_t> transposed(const std::vector<uint16_t> &matrix,
-                                 int64_t rows, int64_t cols) {
-  std::vector<uint16_t> result(matrix.size());
-  for (int64_t r = 0; r < rows; ++r)
-    for (int64_t c = 0; c < cols; ++c)
-      result[c * rows + r] = matrix[r * cols + c];
-  return result;
-}
-
 /// The fused epilogue of a variant ("none", "bias_gelu", "bias_gelu_tanh")
 /// in float64.
 double applyEpilogue(const std::string &epilogue, double x, double bias) {
@@ -101,9 +91,9 @@ double gemmRelativeError(rt::Device &device, const rt::KernelVariant &variant,
   bool transposeA = variant.config.getOrDefault(key::transposeA);
   bool transposeB = variant.config.getOrDefault(key::transposeB);
   rt::DeviceBuffer A = rt::DeviceBuffer::fromHost(
-      device, transposeA ? transposed(a, s.m, s.k) : a);
+      device, transposeA ? bench::transposed(a, s.m, s.k) : a);
   rt::DeviceBuffer B = rt::DeviceBuffer::fromHost(
-      device, transposeB ? transposed(b, s.k, s.n) : b);
+      device, transposeB ? bench::transposed(b, s.k, s.n) : b);
   // Epilogue variants add a bias of N output-type values.
   std::string epilogue = variant.config.getOrDefault(key::epilogue);
   std::vector<uint16_t> biasBits(s.n);

@@ -306,6 +306,25 @@ std::vector<Variant> defaultVariants() {
       c.persistent = true;
       variants.push_back(gemmVariant(c));
     }
+    // The TMA-store epilogue (`_tma`): C staged in a swizzled shared tile
+    // of the output type beside the stages and stored in whole lines, in a
+    // persistent kernel while the next tile's products start. 128x256 in
+    // the input type takes 64 KiB (3 stages beside it), f32 128x128 as
+    // much (4 stages of the smaller tiles); also fused bias + GELU.
+    for (auto [blockN, out, stages, epilogue, persistent] :
+         {std::tuple<int64_t, std::string, int64_t, std::string, bool>{
+              256, in, 3, "none", true},
+          {256, in, 3, "none", false},
+          {256, in, 3, "bias_gelu", true},
+          {128, "f32", 4, "none", true}}) {
+      GemmConfig c{128, blockN, 64, 384, out, stages, 8, false, in};
+      c.divisibility = 8;
+      c.warpSpecialized = true;
+      c.persistent = persistent;
+      c.tmaStore = true;
+      c.epilogue = epilogue;
+      variants.push_back(gemmVariant(c));
+    }
   }
   // f16 -> f32 only: no pipelining (the baseline, any shape), a K step of
   // 32 with 4 stages, and the transposed operands (also as 64 x 64 tiles

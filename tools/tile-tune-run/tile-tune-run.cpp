@@ -286,18 +286,10 @@ static int run(int argc, char **argv) {
     x = rt::floatToLow(dist(rng), inBf16);
   // Stored as the search's layout says: A K x M, B N x K when transposed
   // (the reference below reads the M x K and K x N values).
-  auto transposed = [](const std::vector<uint16_t> &matrix, int64_t rows,
-                       int64_t cols) {
-    std::vector<uint16_t> result(matrix.size());
-    for (int64_t r = 0; r < rows; ++r)
-      for (int64_t c = 0; c < cols; ++c)
-        result[c * rows + r] = matrix[r * cols + c];
-    return result;
-  };
   rt::DeviceBuffer A = rt::DeviceBuffer::fromHost(
-      device, search->transposeA() ? transposed(a, m, k) : a);
+      device, search->transposeA() ? bench::transposed(a, m, k) : a);
   rt::DeviceBuffer B = rt::DeviceBuffer::fromHost(
-      device, search->transposeB() ? transposed(b, k, n) : b);
+      device, search->transposeB() ? bench::transposed(b, k, n) : b);
   size_t outBytes = outType == "f32" ? 4 : 2;
   rt::DeviceBuffer C(device, m * n * outBytes);
   // Sampled outputs and their float64 values.

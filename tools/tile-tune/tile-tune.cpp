@@ -127,6 +127,11 @@ static cl::opt<bool> persistent(
     cl::desc("gemm: with --warp-specialized, also the persistent form of "
              "each warp-specialized candidate without split-K"),
     cl::init(false), cl::cat(category));
+static cl::opt<bool> tmaStore(
+    flag(key::tmaStore),
+    cl::desc("gemm: with --warp-specialized, also the TMA-store epilogue of "
+             "each warp-specialized candidate without split-K"),
+    cl::init(false), cl::cat(category));
 static cl::opt<bool> addWrongCandidate(
     "add-wrong-candidate",
     cl::desc("Add a deliberately wrong candidate (an NT kernel recorded as "
@@ -245,6 +250,8 @@ int main(int argc, char **argv) {
     axes.warpSpecialized = {false, true};
   if (persistent)
     axes.persistent = {false, true};
+  if (tmaStore)
+    axes.tmaStore = {false, true};
   axes.transposeA = transposeA;
   axes.transposeB = transposeB;
   TuneSpace space = gemmTuneSpace(inDtype, outDtype, axes);

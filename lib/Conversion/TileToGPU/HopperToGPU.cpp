@@ -1,12 +1,13 @@
 //===- HopperToGPU.cpp - The sm_90a op family: TMA, mbarrier, wgmma -------===//
 //
 // The Hopper lowering beside the mma.sync one (GemmToGPU.cpp), for the IR
-// that tile-warp-specialize writes: TMA copies into #tile.nvmma panels
-// (cp.async.bulk.tensor through a tensor-map parameter), mbarriers, the
-// asynchronous warpgroup MMA on #tile.wgmma accumulators with its wait, and
-// the producer/compute split with setmaxnreg. NVVM ops throughout; inline
-// asm only for the wait that threads the accumulators, which NVVM's
-// operand-less wgmma.wait_group cannot express (../shared/HOPPER.md §3.5).
+// that tile-warp-specialize writes: TMA copies into and out of #tile.nvmma
+// panels (cp.async.bulk.tensor through a tensor-map parameter; the stores
+// in bulk groups), mbarriers, the asynchronous warpgroup MMA on #tile.wgmma
+// accumulators with its wait, and the producer/compute split with
+// setmaxnreg. NVVM ops throughout; inline asm only for the wait that
+// threads the accumulators, which NVVM's operand-less wgmma.wait_group
+// cannot express (../shared/HOPPER.md §3.5).
 //
 //===----------------------------------------------------------------------===//
 
@@ -101,10 +102,10 @@ static Value toI32(OpBuilder &b, Location loc, Value index) {
 
 std::pair<SmallVector<int64_t>, int64_t>
 KernelLowering::getTmaBox(CopyOp copy) {
-  BufferType dest = copy.getDestType();
-  auto nvmma = cast<NvmmaLayoutAttr>(dest.getLayout());
-  SmallVector<int64_t> box(dest.getShape());
-  box.back() = nvmma.getPanelWidth(dest.getElementType());
+  auto tile = cast<BufferType>(copy.getTmaTile().getType());
+  auto nvmma = cast<NvmmaLayoutAttr>(tile.getLayout());
+  SmallVector<int64_t> box(tile.getShape());
+  box.back() = nvmma.getPanelWidth(tile.getElementType());
   return {box, nvmma.getSwizzle()};
 }
 
@@ -155,6 +156,61 @@ LogicalResult KernelLowering::lowerTmaCopy(CopyOp op) {
         NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false,
         /*group=*/NVVM::CTAGroupKindAttr(), /*predicate=*/Value());
   }
+  return success();
+}
+
+LogicalResult KernelLowering::lowerTmaStore(CopyOp op) {
+  Location loc = op.getLoc();
+  BufferType source = op.getSourceType();
+  auto [box, swizzle] = getTmaBox(op);
+  Value map = getTensorMap(op.getDest(), box);
+  if (!map)
+    return op.emitOpError("has no tensor map parameter");
+  SmallVector<Value> offsets(op.getDestOffsets());
+  if (offsets.empty())
+    offsets.assign(source.getRank(), constant(loc, 0));
+  // The group's writes of the tile (generic proxy) before TMA (the async
+  // proxy) reads it: each thread fences its own, then all meet.
+  NVVM::FenceProxyOp::create(
+      builder, loc, NVVM::ProxyKind::async_shared,
+      NVVM::SharedSpaceAttr::get(getContext(), NVVM::SharedSpace::shared_cta));
+  emitGroupBarrier(loc);
+  Value first = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                                      getGroupThreadId(), constant(loc, 0));
+  auto guard = scf::IfOp::create(builder, loc, first);
+  OpBuilder::InsertionGuard insertion(builder);
+  builder.setInsertionPointToStart(&guard.getThenRegion().front());
+  // One box per panel, coordinates innermost first, as for the loads.
+  int64_t width = box.back();
+  int64_t panelBytes = source.getDimSize(0) * width *
+                       getElementByteWidth(source.getElementType());
+  for (int64_t panel = 0; panel < source.getDimSize(1) / width; ++panel) {
+    Value column = arith::AddIOp::create(builder, loc, offsets[1],
+                                         constant(loc, panel * width));
+    SmallVector<Value> coords = {toI32(builder, loc, column),
+                                 toI32(builder, loc, offsets[0])};
+    NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
+        builder, loc, map,
+        getSharedPointer(loc, op.getSource(), panel * panelBytes), coords,
+        /*l2CacheHint=*/Value(), NVVM::TMAStoreMode::TILE,
+        /*predicate=*/Value());
+  }
+  NVVM::CpAsyncBulkCommitGroupOp::create(builder, loc);
+  return success();
+}
+
+LogicalResult KernelLowering::lowerTmaStoreWait(TmaStoreWaitOp op) {
+  Location loc = op.getLoc();
+  Value first = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                                      getGroupThreadId(), constant(loc, 0));
+  auto guard = scf::IfOp::create(builder, loc, first);
+  {
+    OpBuilder::InsertionGuard insertion(builder);
+    builder.setInsertionPointToStart(&guard.getThenRegion().front());
+    NVVM::CpAsyncBulkWaitGroupOp::create(builder, loc, /*group=*/0,
+                                         /*read=*/builder.getUnitAttr());
+  }
+  emitGroupBarrier(loc);
   return success();
 }
 
@@ -333,6 +389,15 @@ struct GemmWaitOpLowering : public TileToGPUPattern<GemmWaitOp> {
   }
 };
 
+/// tile.tma_store_wait: cp.async.bulk.wait_group.read 0, then a barrier.
+struct TmaStoreWaitOpLowering : public TileToGPUPattern<TmaStoreWaitOp> {
+  using TileToGPUPattern::TileToGPUPattern;
+  LogicalResult matchAndRewrite(TmaStoreWaitOp op,
+                                PatternRewriter &) const override {
+    return lowering.lowerTmaStoreWait(op);
+  }
+};
+
 /// tile.mbarrier_init: thread 0 initializes, then fence.mbarrier_init and a
 /// block barrier.
 struct MbarrierInitOpLowering : public TileToGPUPattern<MbarrierInitOp> {
@@ -438,7 +503,7 @@ struct WarpSpecializeOpLowering : public TileToGPUPattern<WarpSpecializeOp> {
 
 void mlir::tile::populateTileHopperToGPUPatterns(
     lowering::KernelLowering &lowering, RewritePatternSet &patterns) {
-  patterns
-      .add<GemmWaitOpLowering, MbarrierInitOpLowering, MbarrierArriveOpLowering,
-           MbarrierWaitOpLowering, WarpSpecializeOpLowering>(lowering);
+  patterns.add<GemmWaitOpLowering, MbarrierInitOpLowering,
+               MbarrierArriveOpLowering, MbarrierWaitOpLowering,
+               TmaStoreWaitOpLowering, WarpSpecializeOpLowering>(lowering);
 }

@@ -49,7 +49,7 @@ void KernelLowering::createFunction() {
   kernel.walk([&](CopyOp copy) {
     if (!copy.isTma())
       return;
-    unsigned param = cast<BlockArgument>(copy.getSource()).getArgNumber();
+    unsigned param = cast<BlockArgument>(copy.getTmaGlobal()).getArgNumber();
     auto [box, swizzle] = getTmaBox(copy);
     if (llvm::any_of(tensorMaps, [&](const TensorMap &map) {
           return map.param == param && map.box == box;
@@ -376,8 +376,8 @@ struct TileRangeOpLowering : public TileToGPUPattern<TileRangeOp> {
   }
 };
 
-/// tile.tile_coords: the linear tile unraveled over the grid's extents, x
-/// fastest, or rasterized as the kernel's block ids would be.
+/// tile.tile_coords: the linear tile over the grid's (at most two)
+/// extents, x fastest, or rasterized as the kernel's block ids would be.
 struct TileCoordsOpLowering : public TileToGPUPattern<TileCoordsOp> {
   using TileToGPUPattern::TileToGPUPattern;
   LogicalResult matchAndRewrite(TileCoordsOp op,
@@ -386,26 +386,15 @@ struct TileCoordsOpLowering : public TileToGPUPattern<TileCoordsOp> {
     SmallVector<Value> extents = lowering.emitGridExtents(loc);
     SmallVector<Value> coords;
     Value tile = op.getTile();
-    if (std::optional<int64_t> panel = lowering.getKernel().getRasterPanel()) {
-      // Rasterized within one x-y plane; z is the plane.
-      Value linear = tile, plane;
-      if (extents.size() > 2) {
-        plane = arith::MulIOp::create(rewriter, loc, extents[0], extents[1]);
-        linear = arith::RemUIOp::create(rewriter, loc, tile, plane);
-      }
+    if (std::optional<int64_t> panel = lowering.kernel.getRasterPanel()) {
       auto [x, y] =
-          lowering.rasterize(loc, linear, extents[0], extents[1], *panel);
+          lowering.rasterize(loc, tile, extents[0], extents[1], *panel);
       coords = {x, y};
-      if (plane)
-        coords.push_back(arith::DivUIOp::create(rewriter, loc, tile, plane));
+    } else if (extents.size() == 2) {
+      coords = {arith::RemUIOp::create(rewriter, loc, tile, extents[0]),
+                arith::DivUIOp::create(rewriter, loc, tile, extents[0])};
     } else {
-      Value rest = tile;
-      for (size_t d = 0; d + 1 < extents.size(); ++d) {
-        coords.push_back(
-            arith::RemUIOp::create(rewriter, loc, rest, extents[d]));
-        rest = arith::DivUIOp::create(rewriter, loc, rest, extents[d]);
-      }
-      coords.push_back(rest);
+      coords = {tile};
     }
     for (auto [result, value] : llvm::zip(op.getCoords(), coords))
       result.replaceAllUsesWith(value);

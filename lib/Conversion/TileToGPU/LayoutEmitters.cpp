@@ -124,10 +124,51 @@ Value KernelLowering::swizzledColumn(Location loc, BufferType type, Value row,
       arith::MulIOp::create(builder, loc, swizzled, perChunkValue), within);
 }
 
+/// Where the element at (`row`, `col`) of a #tile.nvmma tile is stored, as
+/// row-major coordinates of its storage (NvmmaLayoutAttr::
+/// getPhysicalPosition in IR): panel `col / W` after the panels before it,
+/// 16-byte chunk `c` of the row at `c xor ((row / P) mod (S / 16))`.
+static std::pair<Value, Value> nvmmaPosition(KernelLowering &lowering,
+                                             Location loc, BufferType type,
+                                             NvmmaLayoutAttr nvmma, Value row,
+                                             Value col) {
+  OpBuilder &b = lowering.builder;
+  auto c = [&](int64_t v) { return lowering.constant(loc, v); };
+  int64_t rows = type.getShape()[type.getRank() - 2];
+  int64_t cols = type.getShape().back();
+  int64_t width = nvmma.getPanelWidth(type.getElementType());
+  int64_t perChunk = 16 / getElementByteWidth(type.getElementType());
+  Value panel = arith::DivUIOp::create(b, loc, col, c(width));
+  Value inPanel = arith::RemUIOp::create(b, loc, col, c(width));
+  Value chunk = arith::DivUIOp::create(b, loc, inPanel, c(perChunk));
+  Value within = arith::RemUIOp::create(b, loc, col, c(perChunk));
+  if (int64_t swizzle = nvmma.getSwizzle()) {
+    Value pattern = arith::RemUIOp::create(
+        b, loc, arith::DivUIOp::create(b, loc, row, c(128 / swizzle)),
+        c(swizzle / 16));
+    chunk = arith::XOrIOp::create(b, loc, chunk, pattern);
+  }
+  Value linear = arith::AddIOp::create(
+      b, loc,
+      arith::AddIOp::create(
+          b, loc, arith::MulIOp::create(b, loc, panel, c(rows * width)),
+          arith::MulIOp::create(b, loc, row, c(width))),
+      arith::AddIOp::create(
+          b, loc, arith::MulIOp::create(b, loc, chunk, c(perChunk)), within));
+  return {arith::DivUIOp::create(b, loc, linear, c(cols)),
+          arith::RemUIOp::create(b, loc, linear, c(cols))};
+}
+
 SmallVector<Value> KernelLowering::physical(Location loc,
                                             const BufferStorage &tile,
                                             ArrayRef<Value> coords) {
   SmallVector<Value> result(coords);
+  if (auto nvmma = dyn_cast_or_null<NvmmaLayoutAttr>(tile.type.getLayout())) {
+    size_t rank = coords.size();
+    std::tie(result[rank - 2], result[rank - 1]) = nvmmaPosition(
+        *this, loc, tile.type, nvmma, coords[rank - 2], coords[rank - 1]);
+    return result;
+  }
   if (!isa_and_nonnull<SwizzleLayoutAttr>(tile.type.getLayout()))
     return result;
   result.back() = swizzledColumn(loc, tile.type, coords[coords.size() - 2],

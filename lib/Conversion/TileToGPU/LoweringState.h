@@ -156,7 +156,6 @@ public:
   /// tilesX x tilesY grid walked in panels of `panel` rows (raster_panel).
   std::pair<Value, Value> rasterize(Location loc, Value linear, Value tilesX,
                                     Value tilesY, int64_t panel);
-  KernelOp getKernel() { return kernel; }
 
   // Tile operations (MemoryToGPU.cpp unless noted).
   LogicalResult lowerAllocShared(AllocSharedOp op);
@@ -312,6 +311,12 @@ public:
   // The Hopper (sm_90a) family (HopperToGPU.cpp).
   /// tile.copy async ... barrier(...): one TMA copy per #tile.nvmma panel.
   LogicalResult lowerTmaCopy(CopyOp op);
+  /// tile.copy async shared -> global: the group fences and synchronizes,
+  /// its first thread stores each panel with TMA and commits them.
+  LogicalResult lowerTmaStore(CopyOp op);
+  /// tile.tma_store_wait: the first thread waits for its stores' reads, then
+  /// the group synchronizes.
+  LogicalResult lowerTmaStoreWait(TmaStoreWaitOp op);
   /// tile.gemm async: wgmma.mma_async per 64-row block and K step.
   LogicalResult lowerWarpgroupGemm(GemmOp op);
   /// The generic pointer of the tensor map of `global` (a kernel parameter)
@@ -334,7 +339,8 @@ public:
   };
   /// The kernel's tensor maps, in parameter order (createFunction).
   SmallVector<TensorMap> tensorMaps;
-  /// The box and swizzle of the tensor map a TMA copy reads through.
+  /// The box and swizzle of the tensor map a TMA copy (load or store) goes
+  /// through.
   static std::pair<SmallVector<int64_t>, int64_t> getTmaBox(CopyOp copy);
 
   /// Copies of a fragment to global memory that the tile.parallel computing

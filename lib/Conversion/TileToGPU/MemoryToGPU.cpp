@@ -169,16 +169,10 @@ LogicalResult KernelLowering::lowerRowValueStore(CopyOp op,
 }
 
 LogicalResult KernelLowering::lowerCopy(CopyOp op) {
-  if (op.isTma())
+  if (op.isTmaLoad())
     return lowerTmaCopy(op);
-  // Only TMA writes the swizzled arrangement wgmma and TMA expect; an
-  // element-wise copy would store the tile row-major under its layout.
-  for (Value tile : {op.getSource(), op.getDest()})
-    if (auto type = cast<BufferType>(tile.getType());
-        isa_and_nonnull<NvmmaLayoutAttr>(type.getLayout()))
-      return op.emitOpError("expected a TMA copy (async, completing on an "
-                            "mbarrier) for the #tile.nvmma tile ")
-             << type << "; other copies do not apply its swizzle";
+  if (op.isTmaStore())
+    return lowerTmaStore(op);
   const BufferStorage *source = getConvertedBuffer(op.getSource());
   const BufferStorage *dest = getConvertedBuffer(op.getDest());
   if (!source || !dest)

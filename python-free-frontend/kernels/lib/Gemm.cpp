@@ -29,14 +29,16 @@ std::string GemmConfig::kernelName() const {
          (epilogue == "none" ? std::string() : "_" + epilogue) +
          (stagedEpilogue && epilogue != "none" ? "_staged" : "") +
          (divisibility > 1 ? "_div" + std::to_string(divisibility) : "") +
-         (warpSpecialized ? "_ws" : "") +
+         (warpSpecialized ? "_ws" : "") + (tmaStore ? "_tma" : "") +
          (splitK > 1 ? "_sk" + std::to_string(splitK) : "") +
          (persistent ? "_persistent" : "");
 }
 
 int64_t GemmConfig::sharedMemoryBytes() const {
   // `stages` copies of the A (M x K) and B (K x N) tiles; the staged
-  // accumulator reuses them once the loop is done; the bias slice.
+  // accumulator reuses them once the loop is done; the bias slice; the
+  // tile a TMA store reads (beside the stages: the producer of a
+  // persistent kernel fills them with the next tile meanwhile).
   int64_t pipeline = checkedProduct(
       {std::max<int64_t>(stages, 1),
        checkedProduct({blockM, blockK}) + checkedProduct({blockK, blockN}),
@@ -45,7 +47,9 @@ int64_t GemmConfig::sharedMemoryBytes() const {
   int64_t accumulator =
       hasEpilogue && stagedEpilogue ? checkedProduct({blockM, blockN, 4}) : 0;
   int64_t bias = hasEpilogue ? checkedProduct({blockN, bytesOf(outDtype)}) : 0;
-  return std::max(pipeline, accumulator) + bias;
+  int64_t stored =
+      tmaStore ? checkedProduct({blockM, blockN, bytesOf(outDtype)}) : 0;
+  return std::max(pipeline, accumulator) + bias + stored;
 }
 
 void GemmConfig::validate() const {
@@ -61,19 +65,29 @@ void GemmConfig::validate() const {
                ? " or its staged " + shapeText(blockM, blockN) +
                      " f32 accumulator"
                : "") +
-          (hasEpilogue ? ", and the bias" : ""));
+          (hasEpilogue ? ", and the bias" : "") +
+          (tmaStore ? ", and its " + shapeText(blockM, blockN) + " " +
+                          outDtype + " tile for the TMA store"
+                    : ""));
   // Split-K partial sums meet in C through f32 atomic adds; an epilogue
   // would apply to each partial sum.
   if (splitK > 1 && (outDtype != "f32" || hasEpilogue))
     check.fail("split_k > 1 adds partial sums into C with f32 atomics: "
                "expected out_dtype f32 and no epilogue, but got out_dtype " +
                outDtype + " and epilogue " + epilogue);
-  if (persistent && (!warpSpecialized || splitK > 1))
-    check.fail("persistent walks C tiles in the warp-specialized pipeline: "
-               "expected warp_specialized and split_k 1, but got "
-               "warp_specialized " +
-               std::string(warpSpecialized ? "true" : "false") +
-               " and split_k " + std::to_string(splitK));
+  // Options of the warp-specialized pipeline that need whole C tiles per
+  // block (no split-K); `what` says what the option does there.
+  auto needsWholeTilePipeline = [&](bool on, const char *what) {
+    if (on && (!warpSpecialized || splitK > 1))
+      check.fail(std::string(what) +
+                 " the warp-specialized pipeline: expected warp_specialized "
+                 "and split_k 1, but got warp_specialized " +
+                 std::string(warpSpecialized ? "true" : "false") +
+                 " and split_k " + std::to_string(splitK));
+  };
+  needsWholeTilePipeline(persistent, "persistent walks C tiles in");
+  needsWholeTilePipeline(tmaStore,
+                         "tma_store stores C from the compute warpgroups of");
   if (warpSpecialized) {
     // The wgmma path: each compute warpgroup takes 64-row blocks of the
     // accumulator, one wgmma of the full block_n per K step.
@@ -160,6 +174,10 @@ std::string buildGemm(Program &program, const GemmConfig &config) {
     Buffer Bs =
         nt ? k.allocShared({bN, bK}, f16) : k.allocShared({bK, bN}, f16);
     Buffer acc = k.allocFragment({bM, bN}, f32);
+    // The tile C leaves through (tile-assign-layouts swizzles it for TMA).
+    std::optional<Buffer> stored;
+    if (config.tmaStore)
+      stored = k.allocShared({bM, bN}, out);
     std::optional<Buffer> biasTile;
     // The block's bias slice in shared memory: read before the loop, or,
     // warp-specialized, after it by the compute warpgroups (the producer
@@ -206,10 +224,14 @@ std::string buildGemm(Program &program, const GemmConfig &config) {
         Expr x = Expr(acc[i]) + cast((*biasTile)[i[1]], f32);
         acc[i] = config.epilogue == "bias_gelu" ? gelu(x) : geluTanh(x);
       });
-    if (config.splitK > 1)
+    if (config.splitK > 1) {
       k.atomicAdd(acc, C.at({row, col}));
-    else
+    } else if (stored) {
+      k.copy(acc, *stored);
+      k.copy(*stored, C.at({row, col}));
+    } else {
       k.copy(acc, C.at({row, col}));
+    }
   });
   return name;
 }

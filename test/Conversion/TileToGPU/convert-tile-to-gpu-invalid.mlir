@@ -97,13 +97,3 @@ tile.kernel @tma_rank_3(%Q: !tile.buffer<?x?x64xf16, global>) grid(%bx) = [1] th
   }
 }
 
-// -----
-
-// Only TMA writes the swizzled arrangement of a #tile.nvmma tile.
-tile.kernel @nvmma_plain_copy(%A: !tile.buffer<?x?xf16, global>, %C: !tile.buffer<?x?xf16, global>) grid(%bx) = [1] threads(128) {
-  %c0 = arith.constant 0 : index
-  %s = tile.alloc_shared : !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>>
-  // expected-error@+1 {{'tile.copy' op expected a TMA copy (async, completing on an mbarrier) for the #tile.nvmma tile '!tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>>'; other copies do not apply its swizzle}}
-  tile.copy %A[%c0, %c0] to %s : !tile.buffer<?x?xf16, global> to !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>>
-  tile.copy %s to %C[%c0, %c0] : !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>> to !tile.buffer<?x?xf16, global>
-}

@@ -359,3 +359,65 @@ tile.kernel @ws_bias_epilogue(%A: !tile.buffer<?x?xf16, global>, %B: !tile.buffe
   }
   tile.copy %acc to %C[%row, %c0] : !tile.buffer<64x128xf32, fragment> to !tile.buffer<?x?xf32, global>
 }
+
+// -----
+
+// A TMA-store epilogue: the accumulator goes into the staged #tile.nvmma
+// tile through the swizzle (the chunk index xor the row's), every compute
+// thread fences its writes for the async proxy, the compute role meets at
+// its named barrier, and its first thread stores the two 64-column panels
+// through C's tensor map (box 64 x 64, one more #tile.tensor_map_param) in
+// one bulk group; the role ends waiting for the stores' reads, then meets
+// again. No other barrier separates the writes from the store.
+// CHECK-LABEL: gpu.module @tile_kernels
+// CHECK-SAME: #tile.tensor_map_param<name = "C.tma2", buffer = "C", box = [64, 64], swizzle = 128>]
+// CHECK: gpu.func @ws_tma_store(%{{.*}}, %[[MAPA:.*]]: !llvm.ptr, %[[MAPB:.*]]: !llvm.ptr, %[[MAPC:.*]]: !llvm.ptr) kernel
+// CHECK: nvvm.setmaxregister  increase 232
+// CHECK: nvvm.wgmma.mma_async
+// CHECK: wgmma.wait_group.sync.aligned 0;
+// CHECK: arith.xori
+// CHECK: vector.store %{{.*}} : memref<64x128xf16, #gpu.address_space<workgroup>>, vector<2xf16>
+// CHECK-NOT: nvvm.barrier
+// CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK-NEXT: %[[N:.*]] = arith.constant 128 : i32
+// CHECK-NEXT: %[[ID:.*]] = arith.constant 1 : i32
+// CHECK-NEXT: nvvm.barrier id = %[[ID]] number_of_threads = %[[N]]
+// CHECK: %[[ISSUER:.*]] = arith.cmpi eq, %{{.*}}, %{{.*}} : index
+// CHECK-NEXT: scf.if %[[ISSUER]] {
+// CHECK: nvvm.cp.async.bulk.tensor.global.shared.cta %[[MAPC]], %{{.*}}, box[%{{.*}}, %{{.*}}] : !llvm.ptr, <3>
+// CHECK: nvvm.cp.async.bulk.tensor.global.shared.cta %[[MAPC]], %{{.*}}, box[%{{.*}}, %{{.*}}] : !llvm.ptr, <3>
+// CHECK-NEXT: nvvm.cp.async.bulk.commit.group
+// CHECK-NEXT: }
+// CHECK: scf.if %{{.*}} {
+// CHECK-NEXT: nvvm.cp.async.bulk.wait_group 0 {read}
+// CHECK-NEXT: }
+// CHECK: nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
+// CHECK: gpu.return
+
+// NVVM-LABEL: llvm.func @ws_tma_store(
+// NVVM: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// NVVM: nvvm.cp.async.bulk.tensor.global.shared.cta
+// NVVM: nvvm.cp.async.bulk.commit.group
+// NVVM: nvvm.cp.async.bulk.wait_group 0 {read}
+tile.kernel @ws_tma_store(%A: !tile.buffer<?x?xf16, global>, %B: !tile.buffer<?x?xf16, global>, %C: !tile.buffer<?x?xf16, global>)
+    grid(%bx) = [ceildiv(%A[0], 64)] threads(256) warp_specialized {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %row = arith.muli %bx, %c64 : index
+  %a = tile.alloc_shared : !tile.buffer<64x64xf16, shared>
+  %b = tile.alloc_shared : !tile.buffer<64x128xf16, shared>
+  %acc = tile.alloc_fragment : !tile.buffer<64x128xf32, fragment>
+  %cs = tile.alloc_shared : !tile.buffer<64x128xf16, shared>
+  tile.clear %acc : !tile.buffer<64x128xf32, fragment>
+  %k = tile.dim %A[1] : !tile.buffer<?x?xf16, global>
+  %n = arith.ceildivui %k, %c64 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %k0 = arith.muli %i, %c64 : index
+    tile.copy %A[%row, %k0] to %a : !tile.buffer<?x?xf16, global> to !tile.buffer<64x64xf16, shared>
+    tile.copy %B[%k0, %c0] to %b : !tile.buffer<?x?xf16, global> to !tile.buffer<64x128xf16, shared>
+    tile.gemm %a, %b, %acc : !tile.buffer<64x64xf16, shared>, !tile.buffer<64x128xf16, shared>, !tile.buffer<64x128xf32, fragment>
+  } {tile.num_stages = 2 : i64}
+  tile.copy %acc to %cs : !tile.buffer<64x128xf32, fragment> to !tile.buffer<64x128xf16, shared>
+  tile.copy %cs to %C[%row, %c0] : !tile.buffer<64x128xf16, shared> to !tile.buffer<?x?xf16, global>
+}

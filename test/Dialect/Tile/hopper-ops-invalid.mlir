@@ -1,7 +1,8 @@
 // Every diagnostic of the Hopper (sm_90a) verifiers, one case each: the ops
-// of TileHopperOps.cpp (mbarriers, tile.gemm_wait, tile.warp_specialize),
-// the `warp_specialized` flag of tile.kernel (TileKernelOp.cpp), the TMA form
-// of tile.copy and the #tile.nvmma offsets (TileMemoryOps.cpp), and
+// of TileHopperOps.cpp (mbarriers, tile.gemm_wait, tile.tma_store_wait,
+// tile.warp_specialize), the `warp_specialized` flag of tile.kernel
+// (TileKernelOp.cpp), the TMA forms of tile.copy (load and store) and the
+// #tile.nvmma offsets (TileMemoryOps.cpp), and
 // `tile.gemm async` (TileComputeOps.cpp). The round trip is in
 // hopper-ops.mlir.
 //
@@ -434,6 +435,128 @@ tile.kernel @nvmma_offset() grid(%bx) = [1] threads(256) warp_specialized {
 // -----
 
 //===----------------------------------------------------------------------===//
+// tile.copy async shared -> global (TMA store) and tile.tma_store_wait
+//===----------------------------------------------------------------------===//
+
+// TMA stores the swizzled panels it knows: a #tile.nvmma source.
+tile.kernel @tma_store_plain_source(%C: !tile.buffer<?x?xf16, global>) grid(%bx) = [1] threads(256) warp_specialized {
+  %c0 = arith.constant 0 : index
+  %cs = tile.alloc_shared : !tile.buffer<64x128xf16, shared>
+  tile.warp_specialize producer(registers = 40) {
+  } compute(registers = 232) {
+    // expected-error@+1 {{'tile.copy' op expected a TMA store's source to have a #tile.nvmma layout, but got '!tile.buffer<64x128xf16, shared>'}}
+    tile.copy async %cs to %C[%c0, %c0] : !tile.buffer<64x128xf16, shared> to !tile.buffer<?x?xf16, global>
+  }
+}
+
+// -----
+
+// TMA moves bytes: no conversion on the way.
+tile.kernel @tma_store_convert(%C: !tile.buffer<?x?xf32, global>) grid(%bx) = [1] threads(256) warp_specialized {
+  %c0 = arith.constant 0 : index
+  %cs = tile.alloc_shared : !tile.buffer<64x128xf16, shared, #tile.nvmma<swizzle = 128>>
+  tile.warp_specialize producer(registers = 40) {
+  } compute(registers = 232) {
+    // expected-error@+1 {{'tile.copy' op expected a TMA store of the same element type, but got 'f16' and 'f32'}}
+    tile.copy async %cs to %C[%c0, %c0] : !tile.buffer<64x128xf16, shared, #tile.nvmma<swizzle = 128>> to !tile.buffer<?x?xf32, global>
+  }
+}
+
+// -----
+
+tile.kernel @tma_store_rank(%C: !tile.buffer<?x?x?xf16, global>) grid(%bx) = [1] threads(256) warp_specialized {
+  %c0 = arith.constant 0 : index
+  %cs = tile.alloc_shared : !tile.buffer<2x64x128xf16, shared, #tile.nvmma<swizzle = 128>>
+  tile.warp_specialize producer(registers = 40) {
+  } compute(registers = 232) {
+    // expected-error@+1 {{'tile.copy' op expected a rank-2 TMA store, but got rank 3}}
+    tile.copy async %cs to %C[%c0, %c0, %c0] : !tile.buffer<2x64x128xf16, shared, #tile.nvmma<swizzle = 128>> to !tile.buffer<?x?x?xf16, global>
+  }
+}
+
+// -----
+
+// A store completes through tile.tma_store_wait, not on an mbarrier.
+tile.kernel @tma_store_barrier(%C: !tile.buffer<?x?xf16, global>) grid(%bx) = [1] threads(256) warp_specialized {
+  %c0 = arith.constant 0 : index
+  %bars = tile.alloc_shared : !tile.buffer<1xi64, shared>
+  %cs = tile.alloc_shared : !tile.buffer<64x128xf16, shared, #tile.nvmma<swizzle = 128>>
+  tile.warp_specialize producer(registers = 40) {
+  } compute(registers = 232) {
+    // expected-error@+1 {{'tile.copy' op expected no mbarrier on a TMA store (it completes through tile.tma_store_wait)}}
+    tile.copy async %cs to %C[%c0, %c0] barrier(%bars[%c0] : !tile.buffer<1xi64, shared>) : !tile.buffer<64x128xf16, shared, #tile.nvmma<swizzle = 128>> to !tile.buffer<?x?xf16, global>
+  }
+}
+
+// -----
+
+tile.kernel @tma_store_subview(%C: !tile.buffer<?x?x?xf16, global>) grid(%bx) = [1] threads(256) warp_specialized {
+  %c0 = arith.constant 0 : index
+  %cs = tile.alloc_shared : !tile.buffer<64x128xf16, shared, #tile.nvmma<swizzle = 128>>
+  %head = tile.subview %C[%c0] : !tile.buffer<?x?x?xf16, global> to !tile.buffer<?x?xf16, global>
+  tile.warp_specialize producer(registers = 40) {
+  } compute(registers = 232) {
+    // expected-error@+1 {{'tile.copy' op expected a TMA store to write a kernel parameter (its tensor map is encoded at launch)}}
+    tile.copy async %cs to %head[%c0, %c0] : !tile.buffer<64x128xf16, shared, #tile.nvmma<swizzle = 128>> to !tile.buffer<?x?xf16, global>
+  }
+}
+
+// -----
+
+tile.kernel @tma_store_not_specialized(%C: !tile.buffer<?x?xf16, global>) grid(%bx) = [1] threads(256) {
+  %c0 = arith.constant 0 : index
+  %cs = tile.alloc_shared : !tile.buffer<64x128xf16, shared, #tile.nvmma<swizzle = 128>>
+  // expected-error@+1 {{'tile.copy' op expected to be in a warp_specialized kernel (mbarriers, TMA and wgmma are the sm_90a lowering's)}}
+  tile.copy async %cs to %C[%c0, %c0] : !tile.buffer<64x128xf16, shared, #tile.nvmma<swizzle = 128>> to !tile.buffer<?x?xf16, global>
+}
+
+// -----
+
+// The producer's one thread does not share the tiles the compute role
+// writes.
+tile.kernel @tma_store_in_producer(%C: !tile.buffer<?x?xf16, global>) grid(%bx) = [1] threads(256) warp_specialized {
+  %c0 = arith.constant 0 : index
+  %cs = tile.alloc_shared : !tile.buffer<64x128xf16, shared, #tile.nvmma<swizzle = 128>>
+  tile.warp_specialize producer(registers = 40) {
+    // expected-error@+1 {{'tile.copy' op expected to be outside the producer role (its one thread does not share the compute role's shared tiles)}}
+    tile.copy async %cs to %C[%c0, %c0] : !tile.buffer<64x128xf16, shared, #tile.nvmma<swizzle = 128>> to !tile.buffer<?x?xf16, global>
+  } compute(registers = 232) {
+  }
+}
+
+// -----
+
+tile.kernel @tma_store_wait_plain_tile() grid(%bx) = [1] threads(256) warp_specialized {
+  %cs = tile.alloc_shared : !tile.buffer<64x128xf16, shared>
+  tile.warp_specialize producer(registers = 40) {
+  } compute(registers = 232) {
+    // expected-error@+1 {{'tile.tma_store_wait' op expected a shared tile in a #tile.nvmma layout (the source of TMA stores), but got '!tile.buffer<64x128xf16, shared>'}}
+    tile.tma_store_wait %cs : !tile.buffer<64x128xf16, shared>
+  }
+}
+
+// -----
+
+tile.kernel @tma_store_wait_in_producer() grid(%bx) = [1] threads(256) warp_specialized {
+  %cs = tile.alloc_shared : !tile.buffer<64x128xf16, shared, #tile.nvmma<swizzle = 128>>
+  tile.warp_specialize producer(registers = 40) {
+    // expected-error@+1 {{'tile.tma_store_wait' op expected to be outside the producer role (its one thread does not share the compute role's shared tiles)}}
+    tile.tma_store_wait %cs : !tile.buffer<64x128xf16, shared, #tile.nvmma<swizzle = 128>>
+  } compute(registers = 232) {
+  }
+}
+
+// -----
+
+tile.kernel @tma_store_wait_not_specialized() grid(%bx) = [1] threads(256) {
+  %cs = tile.alloc_shared : !tile.buffer<64x128xf16, shared, #tile.nvmma<swizzle = 128>>
+  // expected-error@+1 {{'tile.tma_store_wait' op expected to be in a warp_specialized kernel (mbarriers, TMA and wgmma are the sm_90a lowering's)}}
+  tile.tma_store_wait %cs : !tile.buffer<64x128xf16, shared, #tile.nvmma<swizzle = 128>>
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
 // tile.gemm async
 //===----------------------------------------------------------------------===//
 
@@ -537,6 +660,12 @@ tile.kernel @gemm_async_partial_panels() grid(%bx) = [1] threads(384) warp_speci
 
 // expected-error@+1 {{'tile.kernel' op expected a persistent kernel to be warp_specialized (tile-warp-specialize writes its tile loop)}}
 tile.kernel @persistent_not_specialized() grid(%bx) = [4] threads(256) persistent {
+}
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op expected a persistent kernel to have a grid of 1 or 2 dimensions, but got 3}}
+tile.kernel @persistent_split_k() grid(%bx, %by, %bz) = [4, 4, 2] threads(256) warp_specialized persistent {
 }
 
 // -----

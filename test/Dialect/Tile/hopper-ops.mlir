@@ -4,7 +4,8 @@
 // without expect_tx, tile.mbarrier_wait, tile.gemm_wait,
 // tile.warp_specialize with its register counts, tile.tile_range and
 // tile.tile_coords of a `persistent` kernel), the TMA form of tile.copy
-// (`async ... barrier(...)`) and `tile.gemm async`, at the limits their
+// (`async ... barrier(...)`), the TMA store (`async` shared -> global) with
+// tile.tma_store_wait, and `tile.gemm async`, at the limits their
 // verifiers accept. The diagnostics are in hopper-ops-invalid.mlir.
 //
 // RUN: tile-opt %s | tile-opt | FileCheck %s
@@ -134,11 +135,29 @@ tile.kernel @not_specialized() grid(%bx) = [1] threads(384) {
 // CHECK-SAME: threads(384) warp_specialized persistent divisible(%A[1] by 8) {
 // CHECK: %[[FIRST:.*]], %[[STEP:.*]], %[[COUNT:.*]] = tile.tile_range : index, index, index
 // CHECK: scf.for %[[T:.*]] = %[[FIRST]] to %[[COUNT]] step %[[STEP]] {
-// CHECK-NEXT: %{{.*}}:3 = tile.tile_coords %[[T]] : index, index, index
+// CHECK-NEXT: %{{.*}}:2 = tile.tile_coords %[[T]] : index, index
 tile.kernel @persistent(%A: !tile.buffer<?x?xf16, global>)
-    grid(%bx, %by, %bz) = [ceildiv(%A[1], 256), ceildiv(%A[0], 128), 2] threads(384) warp_specialized persistent divisible(%A[1] by 8) {
+    grid(%bx, %by) = [ceildiv(%A[1], 256), ceildiv(%A[0], 128)] threads(384) warp_specialized persistent divisible(%A[1] by 8) {
   %first, %step, %count = tile.tile_range : index, index, index
   scf.for %t = %first to %count step %step {
-    %x, %y, %z = tile.tile_coords %t : index, index, index
+    %x, %y = tile.tile_coords %t : index, index
+  }
+}
+
+// A TMA store of a #tile.nvmma tile to a kernel parameter from the compute
+// role, and the wait for its reads.
+// CHECK-LABEL: tile.kernel @tma_store(
+// CHECK: %[[CS:.*]] = tile.alloc_shared : !tile.buffer<64x128xf16, shared, #tile.nvmma<swizzle = 128>>
+// CHECK: } compute(registers = 232) {
+// CHECK-NEXT: tile.copy async %[[CS]] to %C[%{{.*}}, %{{.*}}] : !tile.buffer<64x128xf16, shared, #tile.nvmma<swizzle = 128>> to !tile.buffer<?x?xf16, global>
+// CHECK-NEXT: tile.tma_store_wait %[[CS]] : !tile.buffer<64x128xf16, shared, #tile.nvmma<swizzle = 128>>
+tile.kernel @tma_store(%C: !tile.buffer<?x?xf16, global>)
+    grid(%bx) = [1] threads(256) warp_specialized {
+  %c0 = arith.constant 0 : index
+  %cs = tile.alloc_shared : !tile.buffer<64x128xf16, shared, #tile.nvmma<swizzle = 128>>
+  tile.warp_specialize producer(registers = 40) {
+  } compute(registers = 232) {
+    tile.copy async %cs to %C[%c0, %c0] : !tile.buffer<64x128xf16, shared, #tile.nvmma<swizzle = 128>> to !tile.buffer<?x?xf16, global>
+    tile.tma_store_wait %cs : !tile.buffer<64x128xf16, shared, #tile.nvmma<swizzle = 128>>
   }
 }

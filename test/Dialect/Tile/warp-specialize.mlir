@@ -372,3 +372,89 @@ tile.kernel @persistent(%A: !tile.buffer<?x?xf16, global>, %B: !tile.buffer<?x?x
   } {tile.num_stages = 3 : i64}
   tile.copy %acc to %C[%row, %col] : !tile.buffer<128x128xf32, fragment> to !tile.buffer<?x?xf32, global>
 }
+
+// -----
+
+// An epilogue through a shared tile stored to a kernel parameter: the
+// staged tile gets #tile.nvmma (tile-assign-layouts), its store becomes a
+// TMA store (`tile.copy async` shared -> global), and, the kernel being
+// persistent, each tile first waits until the last tile's store has read
+// the staged tile; the compute role ends with a wait too (the shared tile
+// must outlive the reads).
+// CHECK-LABEL: tile.kernel @tma_store(
+// CHECK: %[[CS:.*]] = tile.alloc_shared : !tile.buffer<128x128xf16, shared, #tile.nvmma<swizzle = 128>>
+// CHECK: } compute(registers = 232) {
+// CHECK: scf.for
+// CHECK: tile.gemm_wait 0
+// CHECK: } else {
+// CHECK: tile.tma_store_wait %[[CS]] : !tile.buffer<128x128xf16, shared, #tile.nvmma<swizzle = 128>>
+// CHECK-NEXT: tile.copy %{{.*}} to %[[CS]] : !tile.buffer<128x128xf32, fragment, #tile.wgmma<warpgroups = [2, 1]>> to !tile.buffer<128x128xf16, shared, #tile.nvmma<swizzle = 128>>
+// CHECK-NEXT: tile.copy async %[[CS]] to %C[%{{.*}}, %{{.*}}] : !tile.buffer<128x128xf16, shared, #tile.nvmma<swizzle = 128>> to !tile.buffer<?x?xf16, global>
+// CHECK-NEXT: scf.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: tile.tma_store_wait %[[CS]] : !tile.buffer<128x128xf16, shared, #tile.nvmma<swizzle = 128>>
+// CHECK-NEXT: }
+tile.kernel @tma_store(%A: !tile.buffer<?x?xf16, global>, %B: !tile.buffer<?x?xf16, global>, %C: !tile.buffer<?x?xf16, global>)
+    grid(%bx, %by) = [ceildiv(%B[1], 128), ceildiv(%A[0], 128)] threads(384) warp_specialized persistent {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %row = arith.muli %by, %c128 : index
+  %col = arith.muli %bx, %c128 : index
+  %a = tile.alloc_shared : !tile.buffer<128x64xf16, shared>
+  %b = tile.alloc_shared : !tile.buffer<64x128xf16, shared>
+  %acc = tile.alloc_fragment : !tile.buffer<128x128xf32, fragment>
+  %cs = tile.alloc_shared : !tile.buffer<128x128xf16, shared>
+  tile.clear %acc : !tile.buffer<128x128xf32, fragment>
+  %k = tile.dim %A[1] : !tile.buffer<?x?xf16, global>
+  %n = arith.ceildivui %k, %c64 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %k0 = arith.muli %i, %c64 : index
+    tile.copy %A[%row, %k0] to %a : !tile.buffer<?x?xf16, global> to !tile.buffer<128x64xf16, shared>
+    tile.copy %B[%k0, %col] to %b : !tile.buffer<?x?xf16, global> to !tile.buffer<64x128xf16, shared>
+    tile.gemm %a, %b, %acc : !tile.buffer<128x64xf16, shared>, !tile.buffer<64x128xf16, shared>, !tile.buffer<128x128xf32, fragment>
+  } {tile.num_stages = 3 : i64}
+  tile.copy %acc to %cs : !tile.buffer<128x128xf32, fragment> to !tile.buffer<128x128xf16, shared>
+  tile.copy %cs to %C[%row, %col] : !tile.buffer<128x128xf16, shared> to !tile.buffer<?x?xf16, global>
+}
+
+// -----
+
+// Not persistent: one tile per block, so the only wait is the last one.
+// A copy of a staged tile to a buffer that is not a kernel parameter (a
+// subview) stays a plain copy.
+// CHECK-LABEL: tile.kernel @tma_store_once(
+// CHECK: } compute(registers = 232) {
+// CHECK-NOT: tile.tma_store_wait
+// CHECK: tile.copy %{{.*}} to %[[CS:.*]] : !tile.buffer<128x128xf32, fragment, #tile.wgmma<warpgroups = [2, 1]>> to !tile.buffer<128x128xf32, shared, #tile.nvmma<swizzle = 128>>
+// CHECK-NEXT: tile.copy async %[[CS]] to %C[%{{.*}}, %{{.*}}] : !tile.buffer<128x128xf32, shared, #tile.nvmma<swizzle = 128>> to !tile.buffer<?x?xf32, global>
+// CHECK-NEXT: %[[VIEW:.*]] = tile.subview
+// CHECK-NEXT: tile.copy %[[CS]] to %[[VIEW]][%{{.*}}, %{{.*}}] : !tile.buffer<128x128xf32, shared, #tile.nvmma<swizzle = 128>> to
+// CHECK-NEXT: tile.tma_store_wait %[[CS]]
+// CHECK-NEXT: }
+tile.kernel @tma_store_once(%A: !tile.buffer<?x?xf16, global>, %B: !tile.buffer<?x?xf16, global>, %C: !tile.buffer<?x?xf32, global>, %D: !tile.buffer<?x?x?xf32, global>)
+    grid(%bx) = [ceildiv(%A[0], 128)] threads(384) warp_specialized {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %row = arith.muli %bx, %c128 : index
+  %a = tile.alloc_shared : !tile.buffer<128x64xf16, shared>
+  %b = tile.alloc_shared : !tile.buffer<64x128xf16, shared>
+  %acc = tile.alloc_fragment : !tile.buffer<128x128xf32, fragment>
+  %cs = tile.alloc_shared : !tile.buffer<128x128xf32, shared>
+  tile.clear %acc : !tile.buffer<128x128xf32, fragment>
+  %k = tile.dim %A[1] : !tile.buffer<?x?xf16, global>
+  %n = arith.ceildivui %k, %c64 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %k0 = arith.muli %i, %c64 : index
+    tile.copy %A[%row, %k0] to %a : !tile.buffer<?x?xf16, global> to !tile.buffer<128x64xf16, shared>
+    tile.copy %B[%k0, %c0] to %b : !tile.buffer<?x?xf16, global> to !tile.buffer<64x128xf16, shared>
+    tile.gemm %a, %b, %acc : !tile.buffer<128x64xf16, shared>, !tile.buffer<64x128xf16, shared>, !tile.buffer<128x128xf32, fragment>
+  } {tile.num_stages = 2 : i64}
+  tile.copy %acc to %cs : !tile.buffer<128x128xf32, fragment> to !tile.buffer<128x128xf32, shared>
+  tile.copy %cs to %C[%row, %c0] : !tile.buffer<128x128xf32, shared> to !tile.buffer<?x?xf32, global>
+  %view = tile.subview %D[%c0] : !tile.buffer<?x?x?xf32, global> to !tile.buffer<?x?xf32, global>
+  tile.copy %cs to %view[%c0, %c0] : !tile.buffer<128x128xf32, shared> to !tile.buffer<?x?xf32, global>
+}

@@ -1,7 +1,7 @@
 //===- TileHopperOps.cpp - Hopper (sm_90a) operations ---------------------===//
 //
-// Verifiers of the mbarrier ops, tile.gemm_wait and tile.warp_specialize
-// (TileHopperOps.td).
+// Verifiers of the mbarrier ops, tile.gemm_wait, tile.tma_store_wait and
+// tile.warp_specialize (TileHopperOps.td).
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,6 +28,15 @@ LogicalResult mlir::tile::detail::verifyInWarpSpecializedKernel(Operation *op) {
     return op->emitOpError("expected to be in a warp_specialized kernel "
                            "(mbarriers, TMA and wgmma are the sm_90a "
                            "lowering's)");
+  return success();
+}
+
+LogicalResult mlir::tile::detail::verifyNotInProducerRole(Operation *op) {
+  auto roles = op->getParentOfType<WarpSpecializeOp>();
+  if (roles && roles.getProducer().isAncestor(op->getParentRegion()))
+    return op->emitOpError("expected to be outside the producer role (its "
+                           "one thread does not share the compute role's "
+                           "shared tiles)");
   return success();
 }
 
@@ -74,6 +83,17 @@ LogicalResult GemmWaitOp::verify() {
     return emitOpError("expected at most 7 pending groups, but got ")
            << getPending();
   return success();
+}
+
+LogicalResult TmaStoreWaitOp::verify() {
+  BufferType tile = getTile().getType();
+  if (!tile.isShared() || !isa_and_nonnull<NvmmaLayoutAttr>(tile.getLayout()))
+    return emitOpError("expected a shared tile in a #tile.nvmma layout (the "
+                       "source of TMA stores), but got ")
+           << tile;
+  if (failed(detail::verifyNotInProducerRole(*this)))
+    return failure();
+  return detail::verifyInWarpSpecializedKernel(*this);
 }
 
 void WarpSpecializeOp::build(OpBuilder &builder, OperationState &state,

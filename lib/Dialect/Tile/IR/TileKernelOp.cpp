@@ -397,6 +397,11 @@ LogicalResult KernelOp::verify() {
   if (getPersistent() && !getWarpSpecialized())
     return emitOpError("expected a persistent kernel to be warp_specialized "
                        "(tile-warp-specialize writes its tile loop)");
+  // Its tiles are walked in one x-y plane (no split-K z yet).
+  if (getPersistent() && getGrid().size() > 2)
+    return emitOpError("expected a persistent kernel to have a grid of 1 or "
+                       "2 dimensions, but got ")
+           << getGrid().size();
 
   if (std::optional<int64_t> panel = getRasterPanel()) {
     if (*panel < 1)

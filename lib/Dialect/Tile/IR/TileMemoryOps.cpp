@@ -179,10 +179,36 @@ LogicalResult CopyOp::verify() {
                        "types, but got ")
            << sourceElement << " and " << destElement;
 
-  if (getAsync() &&
+  bool store = getAsync() && source.isShared() && dest.isGlobal();
+  if (getAsync() && !store &&
       (!source.isGlobal() || !dest.isShared() || sourceElement != destElement))
     return emitOpError("expected an async copy from a global buffer to a "
-                       "shared tile of the same element type");
+                       "shared tile, or from a #tile.nvmma shared tile to a "
+                       "global buffer (a TMA store), of the same element "
+                       "type");
+  if (store) {
+    if (sourceElement != destElement)
+      return emitOpError("expected a TMA store of the same element type, but "
+                         "got ")
+             << sourceElement << " and " << destElement;
+    if (!isa_and_nonnull<NvmmaLayoutAttr>(source.getLayout()))
+      return emitOpError("expected a TMA store's source to have a "
+                         "#tile.nvmma layout, but got ")
+             << source;
+    if (source.getRank() != 2)
+      return emitOpError("expected a rank-2 TMA store, but got rank ")
+             << source.getRank();
+    if (getBarriers())
+      return emitOpError("expected no mbarrier on a TMA store (it completes "
+                         "through tile.tma_store_wait)");
+    if (!isa<BlockArgument>(getDest()) ||
+        !isa<KernelOp>(getDest().getParentBlock()->getParentOp()))
+      return emitOpError("expected a TMA store to write a kernel parameter "
+                         "(its tensor map is encoded at launch)");
+    if (failed(detail::verifyInWarpSpecializedKernel(*this)) ||
+        failed(detail::verifyNotInProducerRole(*this)))
+      return failure();
+  }
   if (static_cast<bool>(getBarriers()) != static_cast<bool>(getBarrierIndex()))
     return emitOpError("expected mbarriers and an index into them together "
                        "(barrier(%bars[%i] : type)), but got ")

@@ -27,6 +27,9 @@ LogicalResult verifyMbarriers(Operation *op, Type type);
 /// TMA copies, wgmma and the mbarrier ops run in a warp_specialized kernel
 /// (the sm_90a lowering's).
 LogicalResult verifyInWarpSpecializedKernel(Operation *op);
+/// TMA stores and their wait run in a group that shares shared tiles: not
+/// in the producer role of a tile.warp_specialize.
+LogicalResult verifyNotInProducerRole(Operation *op);
 
 /// Checks the launch contract (`requires`) of a kernel whose parameters
 /// are verified: each relation, repeats, and relations that never hold.

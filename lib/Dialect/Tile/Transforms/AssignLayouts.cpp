@@ -111,10 +111,30 @@ struct TileAssignLayoutsPass
   /// (8-way conflicts for rows of 128 bytes or a multiple), and the plain
   /// swizzle leaves two-way conflicts in those stores and in a rolled
   /// loop's reads.
+  ///
+  /// A shared tile a #tile.wgmma accumulator is copied into (sm_90a) gets
+  /// #tile.nvmma with the widest swizzle its rows take, so that
+  /// tile-warp-specialize can store it with TMA: the eight rows a warp
+  /// writes per column pair fall in eight different 16-byte chunks.
   void swizzleStagedAccumulators(KernelOp kernel) {
     auto swizzle = SwizzleLayoutAttr::get(&getContext(), /*staging=*/true);
     kernel.walk([&](CopyOp copy) {
-      if (!isa_and_nonnull<MmaLayoutAttr>(copy.getSourceType().getLayout()))
+      Attribute source = copy.getSourceType().getLayout();
+      if (isa_and_nonnull<WgmmaLayoutAttr>(source) &&
+          copy.getDestType().isShared() && canSwizzle(copy.getDest())) {
+        auto type = cast<BufferType>(copy.getDest().getType());
+        for (unsigned bytes : {128, 64, 32}) {
+          auto nvmma = NvmmaLayoutAttr::get(&getContext(), bytes);
+          if (succeeded(nvmma.verifyShape([&] { return InFlightDiagnostic(); },
+                                          type.getShape(),
+                                          type.getElementType()))) {
+            setLayoutWithStages(copy.getDest(), nvmma);
+            break;
+          }
+        }
+        return;
+      }
+      if (!isa_and_nonnull<MmaLayoutAttr>(source))
         return;
       if (canSwizzle(copy.getDest()))
         setLayoutWithStages(copy.getDest(), swizzle);

@@ -3,7 +3,8 @@
 // Implements -tile-insert-barriers: a tile.barrier after each tile op whose
 // shared-memory accesses a later op's threads could race with (read after
 // write, write after read, through loops), and before the first use of a
-// shared tile that takes bytes another tile used before.
+// shared tile that takes bytes another tile used before. TMA stores and
+// their waits synchronize their group themselves.
 //
 //===----------------------------------------------------------------------===//
 
@@ -164,8 +165,15 @@ void insertBarriers(KernelOp kernel) {
   // One barrier is enough where two would meet (and a second run adds
   // none).
   OpBuilder builder(kernel.getContext());
+  // A TMA store synchronizes its group itself, after fencing the writes
+  // before it: a barrier right before one would only repeat that.
+  auto isTmaStore = [](Operation *op) {
+    auto copy = dyn_cast_or_null<CopyOp>(op);
+    return copy && copy.isTmaStore();
+  };
   for (Operation *op : after) {
-    if (isa_and_nonnull<BarrierOp>(op->getNextNode()))
+    if (isa_and_nonnull<BarrierOp>(op->getNextNode()) ||
+        isTmaStore(op->getNextNode()))
       continue;
     builder.setInsertionPointAfter(op);
     BarrierOp::create(builder, op->getLoc());

@@ -65,6 +65,11 @@ private:
   void emitProducer(IRMapping &tile, Value trips, Value base);
   /// The compute role's loop over one tile's stages and its final wait.
   void emitCompute(IRMapping &tile, Value trips, Value base);
+  /// The epilogue's copies of #tile.nvmma shared tiles to global kernel
+  /// parameters become TMA stores: before a later tile of a persistent
+  /// kernel writes such a tile again (in `epilogue`, its tile loop's body),
+  /// and at the end of the compute role, a tile.tma_store_wait.
+  void storeWithTma(Block &compute, Block &epilogue);
   /// A persistent kernel's loop over its tiles in the current role: maps
   /// the block indices to the tile's coordinates and clones the ops before
   /// the pipelined loop that depend on them into `tile`; `body` emits one
@@ -315,16 +320,64 @@ LogicalResult WarpSpecializer::run() {
             operand.set(perTile);
       });
   }
+  storeWithTma(split.getComputeBlock(), *epilogue);
   if (clear)
     clear.erase();
   loop.erase();
   for (Value tile : tiles)
     tile.getDefiningOp()->erase();
   // The block-index values the tile loops recomputed.
-  for (Operation *op : llvm::reverse(perTileOps))
-    if (op->use_empty())
-      op->erase();
+  if (persistent)
+    for (Operation *op : llvm::reverse(perTileOps))
+      if (op->use_empty())
+        op->erase();
   return success();
+}
+
+void WarpSpecializer::storeWithTma(Block &compute, Block &epilogue) {
+  SmallVector<Value> stored;
+  compute.walk([&](CopyOp copy) {
+    BufferType source = copy.getSourceType();
+    auto param = dyn_cast<BlockArgument>(copy.getDest());
+    if (copy.getAsync() || !source.isShared() ||
+        !isa_and_nonnull<NvmmaLayoutAttr>(source.getLayout()) ||
+        source.getRank() != 2 || !param ||
+        param.getOwner()->getParentOp() != kernel.getOperation() ||
+        source.getElementType() != copy.getDestType().getElementType())
+      return;
+    copy.setAsync(true);
+    if (!llvm::is_contained(stored, copy.getSource()))
+      stored.push_back(copy.getSource());
+  });
+  OpBuilder b(kernel.getContext());
+  bool persistent = kernel.getPersistent();
+  for (Value tile : stored) {
+    if (persistent) {
+      // The first write of the tile in the tile loop: the previous tile's
+      // stores must have read it.
+      Operation *firstWrite = nullptr;
+      for (Operation &op : epilogue) {
+        bool writes = false;
+        op.walk([&](Operation *nested) {
+          auto copy = dyn_cast<CopyOp>(nested);
+          if (copy ? copy.getDest() == tile
+                   : llvm::is_contained(nested->getOperands(), tile) &&
+                         !isa<TmaStoreWaitOp>(nested))
+            writes = true;
+        });
+        if (writes) {
+          firstWrite = &op;
+          break;
+        }
+      }
+      if (firstWrite) {
+        b.setInsertionPoint(firstWrite);
+        TmaStoreWaitOp::create(b, firstWrite->getLoc(), tile);
+      }
+    }
+    b.setInsertionPointToEnd(&compute);
+    TmaStoreWaitOp::create(b, loop.getLoc(), tile);
+  }
 }
 
 Value WarpSpecializer::tripCount(IRMapping &tile) {
@@ -415,7 +468,8 @@ void WarpSpecializer::emitCompute(IRMapping &tile, Value trips, Value base) {
   // iterations (K = 0) the clear runs instead.
   Location loc = loop.getLoc();
   auto consumeStage = [&](Value iv, bool first) {
-    auto [stage, parity] = stageAndParity(iteration(base, iv), /*flip=*/0);
+    Value current = iteration(base, iv);
+    auto [stage, parity] = stageAndParity(current, /*flip=*/0);
     MbarrierWaitOp::create(builder, loc, full, stage, parity);
     IRMapping mapping = tile;
     mapping.map(loop.getInductionVar(), loopIndex(tile, iv));
@@ -434,8 +488,7 @@ void WarpSpecializer::emitCompute(IRMapping &tile, Value trips, Value base) {
     GemmWaitOp::create(builder, loc, 1, gemm.getC());
     if (first)
       return;
-    Value previous =
-        arith::SubIOp::create(builder, loc, iteration(base, iv), c1);
+    Value previous = arith::SubIOp::create(builder, loc, current, c1);
     Value previousStage =
         arith::RemUIOp::create(builder, loc, previous, index(stages));
     MbarrierArriveOp::create(builder, loc, empty, previousStage,

@@ -218,6 +218,11 @@ inline constexpr BoolKey persistent{
     "sm_90a: one block per multiprocessor, each walking the C tiles (its "
     "producer loads the next tile during the last one's epilogue); with "
     "--warp-specialized"};
+inline constexpr BoolKey tmaStore{
+    "tma_store", false, "tma-store",
+    "sm_90a: the epilogue stages C in a swizzled shared tile of the output "
+    "type and stores it with TMA (persistent: overlapping the next tile); "
+    "with --warp-specialized"};
 inline constexpr IntKey splitK{
     "split_k", 1, "split-k",
     "blocks per C tile, each summing one slice of the K loop into C with "

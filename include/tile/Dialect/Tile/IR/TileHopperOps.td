@@ -2,9 +2,9 @@
 //
 // The ops of the Hopper lowering that tile-warp-specialize writes: mbarriers,
 // the wait for asynchronous warpgroup MMAs, and the producer/compute split
-// of a warp-specialized kernel. Included by TileOps.td; the verifiers are in
-// TileHopperOps.cpp. The TMA copy and the asynchronous gemm are forms of
-// tile.copy and tile.gemm.
+// of a warp-specialized kernel, the wait for TMA stores. Included by
+// TileOps.td; the verifiers are in TileHopperOps.cpp. The TMA copies (load
+// and store) and the asynchronous gemm are forms of tile.copy and tile.gemm.
 //
 //===----------------------------------------------------------------------===//
 
@@ -115,6 +115,32 @@ def Tile_GemmWaitOp : Tile_Op<"gemm_wait",
   let assemblyFormat = [{
     $pending `,` $acc attr-dict `:` qualified(type($acc))
   }];
+  let hasVerifier = 1;
+}
+
+def Tile_TmaStoreWaitOp : Tile_Op<"tma_store_wait",
+    [MemoryEffects<[MemRead<DefaultResource>, MemWrite<DefaultResource>]>]> {
+  let summary = "wait until the TMA stores of a shared tile have read it";
+  let description = [{
+    Every thread of the calling group executes the op: the group's first
+    thread, which issued the group's TMA stores (`tile.copy async` from a
+    shared tile to global), waits until all of them have read their shared
+    source (`cp.async.bulk.wait_group.read 0`), then the group
+    synchronizes. After it `%tile` may be written again; the stores' writes
+    to global memory may still be in flight (they are visible once the
+    kernel has finished). `tile-warp-specialize` puts one before each
+    write of a stored tile that a later tile of a persistent kernel makes,
+    and one at the end of the compute role (shared memory must outlive the
+    reads).
+
+    Example:
+
+    ```mlir
+    tile.tma_store_wait %cs : !tile.buffer<128x256xf16, shared, #tile.nvmma<swizzle = 128>>
+    ```
+  }];
+  let arguments = (ins Arg<Tile_Buffer, "", [MemRead, MemWrite]>:$tile);
+  let assemblyFormat = "$tile attr-dict `:` qualified(type($tile))";
   let hasVerifier = 1;
 }
 

@@ -305,6 +305,17 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
     `tile-warp-specialize` produces these; they are allowed in
     `warp_specialized` kernels only.
 
+    `async` from a `#tile.nvmma` shared tile to a global kernel parameter
+    (`sm_90a`, same element type, no barrier) is a TMA store: every thread
+    of the calling group fences its shared-memory writes for the async
+    proxy (`fence.proxy.async.shared::cta`), the group synchronizes, and
+    its first thread issues one `cp.async.bulk.tensor` store per panel
+    through a tensor map of the global buffer and commits them as one bulk
+    group. The hardware drops the elements outside the tensor. The shared
+    tile may be written again only after `tile.tma_store_wait`.
+    `tile-warp-specialize` produces these from the epilogue's stores of
+    `#tile.nvmma` tiles.
+
     Lowering: the tile is cut into chunks following the fragment's layout
     (or a 16-byte row-major distribution for shared tiles); each thread
     moves its chunks with one 128-bit access where the chunk is inside the
@@ -343,8 +354,18 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
     BufferType getDestType() { return ::llvm::cast<BufferType>(getDest().getType()); }
     /// The shape of the tile that is copied.
     ArrayRef<int64_t> getTileShape();
-    /// Whether the copy is a TMA copy completing on an mbarrier.
-    bool isTma() { return static_cast<bool>(getBarriers()); }
+    /// Whether the copy is a TMA load completing on an mbarrier.
+    bool isTmaLoad() { return static_cast<bool>(getBarriers()); }
+    /// Whether the copy is a TMA store (async, from shared to global).
+    bool isTmaStore() {
+      return getAsync() && getSourceType().isShared() &&
+             getDestType().isGlobal();
+    }
+    bool isTma() { return isTmaLoad() || isTmaStore(); }
+    /// The global buffer the tensor map of a TMA copy describes.
+    Value getTmaGlobal() { return isTmaStore() ? getDest() : getSource(); }
+    /// The #tile.nvmma shared tile of a TMA copy.
+    Value getTmaTile() { return isTmaStore() ? getSource() : getDest(); }
   }];
 }
 

@@ -162,6 +162,14 @@ def TileWarpSpecialize : Pass<"tile-warp-specialize", "ModuleOp"> {
     its final wait, and the epilogue runs per tile. The producer thus loads
     the next tile while the compute warpgroups store the last one.
 
+    In the epilogue, a copy of a `#tile.nvmma` shared tile (an accumulator
+    staged there; `tile-assign-layouts` swizzles it) to a kernel parameter
+    of the same element type becomes a TMA store (`tile.copy async`). The
+    compute role ends with a `tile.tma_store_wait` of each stored tile,
+    and in a persistent kernel each tile waits before it writes the tile
+    again: the last tile's store drains while the next tile's products
+    run.
+
     Before (`threads(384) warp_specialized`):
 
     ```mlir

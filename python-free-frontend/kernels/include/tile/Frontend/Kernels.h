@@ -149,10 +149,16 @@ struct GemmConfig {
   /// each walking the C tiles in raster order; the producer loads the next
   /// tile while the compute warpgroups store the last one.
   bool persistent = config::gemm::persistent.defaultValue;
+  /// With warpSpecialized (`_tma`): the compute warpgroups stage C in a
+  /// #tile.nvmma shared tile of the output type and one thread stores it
+  /// with TMA (whole 128-byte lines; in a persistent kernel the store runs
+  /// on while the next tile's products start). Needs block_m x block_n of
+  /// the output type in shared memory beside the stages.
+  bool tmaStore = config::gemm::tmaStore.defaultValue;
 
   /// e.g. gemm_f16_f32_128x128x32_t128_s3 (input, output, tile, threads,
-  /// stages[, raster panel][, _nt][, _bias_gelu][, _div8][, _ws][, _skN]
-  /// [, _persistent]).
+  /// stages[, raster panel][, _nt][, _bias_gelu][, _div8][, _ws][, _tma]
+  /// [, _skN][, _persistent]).
   std::string kernelName() const;
   /// The shared memory its tiles need at least (the pipeline's stages of
   /// the A and B tiles, or the staged accumulator, and the bias), in
@@ -184,6 +190,7 @@ struct GemmConfig {
     visit(config::gemm::warpSpecialized, c.warpSpecialized);
     visit(config::gemm::splitK, c.splitK);
     visit(config::gemm::persistent, c.persistent);
+    visit(config::gemm::tmaStore, c.tmaStore);
   }
 };
 

@@ -67,6 +67,9 @@ struct GemmSpaceAxes {
   /// With true, the persistent form of each warp-specialized candidate
   /// without split-K too.
   std::vector<bool> persistent = {false};
+  /// With true, the TMA-store epilogue of each warp-specialized candidate
+  /// without split-K too.
+  std::vector<bool> tmaStore = {false};
   /// The problem's operand layout, the same for every candidate: A stored
   /// K x M, B stored N x K.
   bool transposeA = false, transposeB = false;
