@@ -12,7 +12,7 @@ fi
 
 packages=(cmake ninja-build ccache g++ python3
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
-  libgtest-dev libbenchmark-dev nlohmann-json3-dev)
+  libgtest-dev libbenchmark-dev nlohmann-json3-dev libdlpack-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \

@@ -12,6 +12,9 @@
 #include "tile/runtime/Manifest.h"
 
 #include <algorithm>
+#include <cmath>
+#include <memory>
+#include <tuple>
 
 using namespace tile::rt;
 namespace key = tile::config::gemm;
@@ -30,9 +33,10 @@ std::string KernelChoice::explain() const {
   return text;
 }
 
-KernelChoice tile::rt::chooseVariant(
-    const std::vector<KernelVariant> &candidates, const std::string &deviceChip,
-    const std::function<std::vector<Arg>(const KernelVariant &)> &argsOf) {
+KernelChoice
+tile::rt::chooseVariant(const std::vector<KernelVariant> &candidates,
+                        const std::string &deviceChip, const ArgsOf &argsOf,
+                        const KernelInfoSource &infoOf) {
   KernelChoice choice;
   for (const KernelVariant &variant : candidates) {
     if (!chipRunsOn(variant.chip, deviceChip)) {
@@ -43,13 +47,9 @@ KernelChoice tile::rt::chooseVariant(
       continue;
     }
     try {
-      ManifestInfo manifest = loadManifestFile(variant.manifestPath);
-      const KernelInfo *info = manifest.findKernel(variant.name);
-      if (!info)
-        throw Error(variant.manifestPath + " has no kernel '" + variant.name +
-                    "'");
-      std::vector<Arg> args = argsOf(variant);
-      checkAndPack(*info, args);
+      const KernelInfo &info = infoOf(variant);
+      std::vector<Arg> args = argsOf(variant, info);
+      checkAndPack(info, args);
       choice.chosen = variant;
       choice.args = std::move(args);
       return choice;
@@ -58,6 +58,68 @@ KernelChoice tile::rt::chooseVariant(
     }
   }
   return choice;
+}
+
+/// Reads each variant's manifest from its file when asked (the manifest
+/// read last stays alive until the next).
+static KernelInfoSource readManifestFiles() {
+  auto manifest = std::make_shared<ManifestInfo>();
+  return [manifest](const KernelVariant &variant) -> const KernelInfo & {
+    *manifest = loadManifestFile(variant.manifestPath);
+    const KernelInfo *info = manifest->findKernel(variant.name);
+    if (!info)
+      throw Error(variant.manifestPath + " has no kernel '" + variant.name +
+                  "'");
+    return *info;
+  };
+}
+
+/// chooseVariant with the descriptions of `infoOf`, or read from the
+/// manifest files when it is empty.
+static KernelChoice chooseWith(const std::vector<KernelVariant> &candidates,
+                               const std::string &deviceChip,
+                               const ArgsOf &argsOf,
+                               const KernelInfoSource &infoOf) {
+  return chooseVariant(candidates, deviceChip, argsOf,
+                       infoOf ? infoOf : readManifestFiles());
+}
+
+/// Arguments that are the same for every variant.
+static ArgsOf fixedArgs(std::vector<Arg> args) {
+  return [args = std::move(args)](const KernelVariant &, const KernelInfo &) {
+    return args;
+  };
+}
+
+KernelChoice tile::rt::chooseVariant(
+    const std::vector<KernelVariant> &candidates, const std::string &deviceChip,
+    const std::function<std::vector<Arg>(const KernelVariant &)> &argsOf) {
+  return chooseVariant(
+      candidates, deviceChip,
+      [&](const KernelVariant &variant, const KernelInfo &) {
+        return argsOf(variant);
+      },
+      readManifestFiles());
+}
+
+std::vector<Arg>
+tile::rt::argsByName(const KernelInfo &kernel,
+                     const std::vector<std::pair<std::string, Arg>> &named) {
+  std::vector<Arg> args;
+  for (const ParamInfo *param : kernel.userParams()) {
+    auto found = std::find_if(named.begin(), named.end(), [&](const auto &n) {
+      return n.first == param->name;
+    });
+    if (found == named.end())
+      throw Error("kernel '" + kernel.name + "' takes parameter '" +
+                  param->name + "', which this call does not provide");
+    args.push_back(found->second);
+  }
+  for (const auto &[name, arg] : named)
+    if (!kernel.findParam(name))
+      throw Error("kernel '" + kernel.name + "' has no parameter '" + name +
+                  "' for this call's argument");
+  return args;
 }
 
 /// Whether a cubin for `kernelChip` is specific to `deviceChip`'s
@@ -107,7 +169,8 @@ tile::rt::gemmCandidates(const std::vector<KernelVariant> &library,
 
 KernelChoice tile::rt::chooseGemm(const std::vector<KernelVariant> &library,
                                   const GemmRequest &request,
-                                  const std::string &deviceChip) {
+                                  const std::string &deviceChip,
+                                  const KernelInfoSource &infoOf) {
   std::vector<KernelVariant> candidates =
       gemmCandidates(library, request, deviceChip);
   if (candidates.empty()) {
@@ -120,10 +183,181 @@ KernelChoice tile::rt::chooseGemm(const std::vector<KernelVariant> &library,
                         "compile one)";
     return none;
   }
-  return chooseVariant(candidates, deviceChip, [&](const KernelVariant &) {
-    std::vector<Arg> args{request.a, request.b, request.c};
-    if (request.bias)
-      args.push_back(*request.bias);
-    return args;
-  });
+  return chooseWith(candidates, deviceChip, gemmArgs(request), infoOf);
+}
+
+ArgsOf tile::rt::gemmArgs(const GemmRequest &request) {
+  std::vector<Arg> args{request.a, request.b, request.c};
+  if (request.bias)
+    args.push_back(*request.bias);
+  return fixedArgs(std::move(args));
+}
+
+//===----------------------------------------------------------------------===//
+// Softmax, attention, vector add
+//===----------------------------------------------------------------------===//
+
+/// `candidates` sorted by `rank` (smaller first), the library's order kept
+/// among equals.
+template <typename Rank>
+static void sortByRank(std::vector<KernelVariant> &candidates, Rank rank) {
+  std::stable_sort(candidates.begin(), candidates.end(),
+                   [&](const KernelVariant &x, const KernelVariant &y) {
+                     return rank(x) < rank(y);
+                   });
+}
+
+/// The variants of `generator` whose `dtype` key is `dtype`.
+static std::vector<KernelVariant>
+variantsOfType(const std::vector<KernelVariant> &library, const char *generator,
+               const tile::config::StringKey &dtypeKey, DType dtype) {
+  std::vector<KernelVariant> result;
+  for (const KernelVariant &v : library)
+    if (v.generator == generator &&
+        v.config.getOrDefault(dtypeKey) == dtypeName(dtype))
+      result.push_back(v);
+  return result;
+}
+
+/// What a request has no candidate for, and the generator that would
+/// compile one.
+static KernelChoice noCandidate(const std::string &what,
+                                const std::string &kernel) {
+  KernelChoice none;
+  none.noCandidates = "no " + what +
+                      " in the library (tile-kernels --kernel=" + kernel +
+                      " can compile one)";
+  return none;
+}
+
+std::vector<KernelVariant>
+tile::rt::softmaxCandidates(const std::vector<KernelVariant> &library,
+                            const SoftmaxRequest &request) {
+  namespace sm = tile::config::softmax;
+  std::vector<KernelVariant> candidates =
+      variantsOfType(library, sm::generator, sm::dtype, request.x.dtype());
+  const std::vector<int64_t> &shape = request.x.shape();
+  int64_t n = shape.size() == 2 ? shape[1] : 0;
+  bool longHalfRows = dtypeSize(request.x.dtype()) == 2 && n > 8192;
+  auto rank = [&](const KernelVariant &v) {
+    int64_t blockN = v.config.getOrDefault(sm::blockN);
+    int64_t rows = v.config.getOrDefault(sm::rows);
+    int64_t threads = std::max<int64_t>(v.config.getOrDefault(sm::threads), 1);
+    if (v.config.getOrDefault(sm::online))
+      return std::tuple{longHalfRows ? 0 : 1, int64_t(0),
+                        -v.config.getOrDefault(sm::stages), int64_t(0)};
+    if (blockN < n)
+      return std::tuple{2, blockN, int64_t(0), int64_t(0)};
+    // |log2(elements per thread / 32)|, in 64ths.
+    double perThread = double(rows * blockN) / double(threads);
+    auto distance =
+        int64_t(std::lround(64 * std::abs(std::log2(perThread / 32))));
+    return std::tuple{longHalfRows ? 1 : 0, blockN, distance, -rows};
+  };
+  sortByRank(candidates, rank);
+  return candidates;
+}
+
+KernelChoice tile::rt::chooseSoftmax(const std::vector<KernelVariant> &library,
+                                     const SoftmaxRequest &request,
+                                     const std::string &deviceChip,
+                                     const KernelInfoSource &infoOf) {
+  std::vector<KernelVariant> candidates = softmaxCandidates(library, request);
+  if (candidates.empty())
+    return noCandidate(std::string("softmax variant for ") +
+                           dtypeName(request.x.dtype()),
+                       "softmax");
+  return chooseWith(candidates, deviceChip, softmaxArgs(request), infoOf);
+}
+
+ArgsOf tile::rt::softmaxArgs(const SoftmaxRequest &request) {
+  return fixedArgs({request.x, request.y});
+}
+
+std::vector<KernelVariant>
+tile::rt::attentionCandidates(const std::vector<KernelVariant> &library,
+                              const AttentionRequest &request) {
+  namespace at = tile::config::attention;
+  const std::vector<int64_t> &q = request.q.shape();
+  int64_t headDim = q.size() == 4 ? q[3] : -1;
+  std::vector<KernelVariant> candidates;
+  for (const KernelVariant &v :
+       variantsOfType(library, at::generator, at::dtype, request.q.dtype()))
+    if (v.config.getOrDefault(at::headDim) == headDim &&
+        v.config.getOrDefault(at::causal) == request.causal &&
+        v.config.getOrDefault(at::lse) == request.lse.has_value())
+      candidates.push_back(v);
+  bool f16Narrow = request.q.dtype() == DType::f16 && headDim == 64;
+  int64_t fastestBlockN = f16Narrow ? 128 : 64;
+  auto rank = [&](const KernelVariant &v) {
+    int64_t blockM = v.config.getOrDefault(at::blockM);
+    bool fastest = blockM == 128 &&
+                   v.config.getOrDefault(at::blockN) == fastestBlockN &&
+                   v.config.getOrDefault(at::threads) == 128;
+    return std::pair{fastest ? 0 : 1, blockM == 128 ? 0 : 1};
+  };
+  sortByRank(candidates, rank);
+  return candidates;
+}
+
+KernelChoice tile::rt::chooseAttention(
+    const std::vector<KernelVariant> &library, const AttentionRequest &request,
+    const std::string &deviceChip, const KernelInfoSource &infoOf) {
+  std::vector<KernelVariant> candidates = attentionCandidates(library, request);
+  if (candidates.empty()) {
+    const std::vector<int64_t> &q = request.q.shape();
+    return noCandidate(
+        std::string("attention variant for ") + dtypeName(request.q.dtype()) +
+            ", head dimension " +
+            (q.size() == 4 ? std::to_string(q[3]) : std::string("?")) +
+            (request.causal ? ", causal" : ", not causal") +
+            (request.lse ? ", with" : ", without") + " the log-sum-exp",
+        "attention");
+  }
+  return chooseWith(candidates, deviceChip, attentionArgs(request), infoOf);
+}
+
+ArgsOf tile::rt::attentionArgs(const AttentionRequest &request) {
+  return [request](const KernelVariant &,
+                   const KernelInfo &info) -> std::vector<Arg> {
+    std::vector<std::pair<std::string, Arg>> named = {
+        {"Q", request.q}, {"K", request.k}, {"V", request.v}, {"O", request.o}};
+    if (request.lse)
+      named.emplace_back("LSE", *request.lse);
+    const std::vector<int64_t> &q = request.q.shape();
+    float scale = request.scale.value_or(
+        q.size() == 4 && q[3] > 0 ? 1.0f / std::sqrt(float(q[3])) : 1.0f);
+    // Kernels compiled before the scale became a parameter have
+    // 1/sqrt(head_dim) built in.
+    if (info.findParam("scale"))
+      named.emplace_back("scale", Arg::scalar(scale));
+    else if (request.scale)
+      throw Error("kernel '" + info.name +
+                  "' has the scale 1/sqrt(head_dim) built in, but this call "
+                  "asks for scale " +
+                  std::to_string(*request.scale));
+    return argsByName(info, named);
+  };
+}
+
+std::vector<KernelVariant>
+tile::rt::vectorAddCandidates(const std::vector<KernelVariant> &library,
+                              const VectorAddRequest &request) {
+  namespace va = tile::config::vector_add;
+  return variantsOfType(library, va::generator, va::dtype, request.a.dtype());
+}
+
+KernelChoice tile::rt::chooseVectorAdd(
+    const std::vector<KernelVariant> &library, const VectorAddRequest &request,
+    const std::string &deviceChip, const KernelInfoSource &infoOf) {
+  std::vector<KernelVariant> candidates = vectorAddCandidates(library, request);
+  if (candidates.empty())
+    return noCandidate(std::string("vector_add variant for ") +
+                           dtypeName(request.a.dtype()),
+                       "vector_add");
+  return chooseWith(candidates, deviceChip, vectorAddArgs(request), infoOf);
+}
+
+ArgsOf tile::rt::vectorAddArgs(const VectorAddRequest &request) {
+  return fixedArgs({request.a, request.b, request.c});
 }

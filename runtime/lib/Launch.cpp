@@ -40,6 +40,13 @@ Arg Arg::buffer(CUdeviceptr ptr, DType dtype, std::vector<int64_t> shape) {
   return arg;
 }
 
+Arg Arg::buffer(CUdeviceptr ptr, DType dtype, std::vector<int64_t> shape,
+                std::size_t capacityBytes) {
+  Arg arg = Arg::buffer(ptr, dtype, std::move(shape));
+  arg.capacity_ = capacityBytes;
+  return arg;
+}
+
 Arg Arg::makeScalar(DType dtype, const void *value, std::size_t size) {
   Arg arg;
   arg.kind_ = ParamKind::Scalar;

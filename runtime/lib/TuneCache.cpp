@@ -25,7 +25,8 @@ json keyToJson(const TuneKey &key) {
           {"shape", key.shape},
           {"dtypes", key.dtypes},
           {"toolchain", key.toolchain},
-          {"layout", key.layout}};
+          {"layout", key.layout},
+          {"options", key.options}};
 }
 } // namespace
 
@@ -50,7 +51,8 @@ TuneCache::TuneCache(std::string path) : filePath(std::move(path)) {
         throw std::invalid_argument("config: " + configError);
       results.push_back({{k.at("gpu"), k.at("compute_capability"),
                           k.at("generator"), k.at("shape"), k.at("dtypes"),
-                          k.at("toolchain"), k.value("layout", "nn")},
+                          k.at("toolchain"), k.value("layout", "nn"),
+                          k.value("options", "")},
                          entry.at("winner"),
                          std::move(*config),
                          entry.at("median_us"),

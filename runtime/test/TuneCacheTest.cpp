@@ -56,11 +56,12 @@ TEST(TuneCache, ReusesOnlyAnExactKey) {
   EXPECT_DOUBLE_EQ(hit->medianUs, 340.5);
 
   // Any part of the key that differs misses.
-  for (int part = 0; part < 7; ++part) {
+  for (int part = 0; part < 8; ++part) {
     TuneKey other = h200Key();
-    std::string *fields[] = {
-        &other.gpu,    &other.computeCapability, &other.generator, &other.shape,
-        &other.dtypes, &other.toolchain,         &other.layout};
+    std::string *fields[] = {&other.gpu,       &other.computeCapability,
+                             &other.generator, &other.shape,
+                             &other.dtypes,    &other.toolchain,
+                             &other.layout,    &other.options};
     *fields[part] += "'";
     EXPECT_FALSE(reloaded.lookup(other)) << "part " << part;
   }
@@ -74,7 +75,8 @@ TEST(TuneCache, ReusesOnlyAnExactKey) {
   std::remove(path.c_str());
 }
 
-/// Caches written before the key had an operand layout hold NN searches.
+/// Caches written before the key had an operand layout hold NN searches
+/// (and no options).
 TEST(TuneCache, AnEntryWithoutALayoutIsNN) {
   std::string path =
       (std::filesystem::temp_directory_path() / "tile-tune-cache-nn.json")
@@ -91,6 +93,10 @@ TEST(TuneCache, AnEntryWithoutALayoutIsNN) {
   TuneKey tn = h200Key();
   tn.layout = "tn";
   EXPECT_FALSE(cache.lookup(tn));
+  // Nor had it options (KernelLibrary's epilogue, causal, ...).
+  TuneKey fused = h200Key();
+  fused.options = "epilogue=bias_gelu";
+  EXPECT_FALSE(cache.lookup(fused));
   EXPECT_NE(h200Key().toJson().find("\"layout\":\"nn\""), std::string::npos);
   std::remove(path.c_str());
 }
@@ -141,7 +147,7 @@ TEST(TuneCache, KeyAsJson) {
   EXPECT_EQ(h200Key().toJson(),
             "{\"compute_capability\":\"9.0\",\"dtypes\":\"f16->f32\","
             "\"generator\":\"gemm\",\"gpu\":\"NVIDIA H200\",\"layout\":"
-            "\"nn\",\"shape\":"
+            "\"nn\",\"options\":\"\",\"shape\":"
             "\"4096x4096x4096\",\"toolchain\":\"LLVM 22.1.8; ptxas V13.0.88; "
             "PTX 0x1\"}");
 }

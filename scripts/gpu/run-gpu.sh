@@ -28,7 +28,8 @@ prepare() {
   fi
   ninja -C "$build" tile-kernels tile-gpu-tests tile-gpu-test-kernels tile-bench-vector-add \
     tile-bench-gemm tile-bench-softmax tile-bench-attention tile_runtime_tests \
-    tile-tune tile-tune-run tile-walkthrough tile-profile tile-device-info
+    tile-tune tile-tune-run tile-walkthrough tile-profile tile-device-info \
+    tile-library-example tile-dlpack-gemm
   rm -rf "$bundle"
   mkdir -p "$bundle/bin" "$bundle/lib"
   "$build/bin/tile-kernels" --out-dir="$bundle/kernels" --chip=sm_90
@@ -51,8 +52,11 @@ prepare() {
     "$build/bin/tile-bench-gemm" "$build/bin/tile-bench-softmax" \
     "$build/bin/tile-bench-attention" "$build/bin/tile-tune-run" \
     "$build/bin/tile-walkthrough" "$build/bin/tile-profile" \
-    "$build/bin/tile-device-info" \
+    "$build/bin/tile-device-info" "$build/bin/tile-library-example" \
     "$build/bin/tile_runtime_tests" "$bundle/bin/"
+  # PyTorch tensors through DLPack: the C entry point and its script.
+  cp "$build/test/gpu/libtile-dlpack-gemm.so" "$bundle/lib/"
+  cp test/gpu/dlpack/torch-dlpack-test.py "$bundle/bin/"
   # Shared libraries the GPU machine lacks (Google Benchmark).
   for lib in $(ldd "$build/bin/tile-bench-vector-add" | awk '/benchmark/ {print $3}'); do
     cp -L "$lib" "$bundle/lib/"
@@ -112,8 +116,13 @@ run() {
   if [ "$part" != benchmarks ]; then
     step "runtime tests" "$bundle/bin/tile_runtime_tests" \
       --gtest_output=json:"$out/runtime-tests.json"
-    step "kernel GPU tests (vector add, gemm, bias_gelu, softmax, gemm_softmax, attention)" "$bundle/bin/tile-gpu-tests" \
+    step "kernel GPU tests (vector add, gemm, bias_gelu, softmax, gemm_softmax, attention, the library API)" "$bundle/bin/tile-gpu-tests" \
       --gtest_output=json:"$out/gpu-tests.json"
+    step "the README's library example" "$bundle/bin/tile-library-example" \
+      "$bundle/kernels"
+    step "PyTorch tensors through DLPack" python3 \
+      "$bundle/bin/torch-dlpack-test.py" "$bundle/lib/libtile-dlpack-gemm.so" \
+      "$bundle/kernels"
     if command -v compute-sanitizer > /dev/null; then
       step "compute-sanitizer memcheck" compute-sanitizer --tool memcheck \
         --error-exitcode 9 "$bundle/bin/tile-gpu-tests" \

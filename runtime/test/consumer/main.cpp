@@ -1,15 +1,20 @@
 //===- main.cpp - Consumer of the installed tile runtime ------------------===//
 //
 // Probes the CUDA driver through tile::runtime and prints whether a GPU is
-// present. Exits 0 either way: it tests packaging, not hardware.
+// present, and a tensor view of the library API (Library.h). Exits 0
+// either way: it tests packaging, not hardware.
 //
 //===----------------------------------------------------------------------===//
 
+#include "tile/runtime/Library.h"
 #include "tile/runtime/Runtime.h"
 
 #include <iostream>
 
 int main() {
+  tile::rt::Tensor view =
+      tile::rt::Tensor::at(0x1000, tile::rt::DType::f16, {64, 32}).transposed();
+  std::cout << "library tensor: " << view.describe() << "\n";
   tile::rt::Driver driver = tile::rt::Driver::probe();
   if (!driver.available() || driver.deviceCount() == 0) {
     std::cout << "GPU present: no (" << driver.whyNot() << ")\n";

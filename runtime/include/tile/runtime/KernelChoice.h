@@ -34,6 +34,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace tile::rt {
@@ -71,6 +72,29 @@ KernelChoice chooseVariant(
     const std::vector<KernelVariant> &candidates, const std::string &deviceChip,
     const std::function<std::vector<Arg>(const KernelVariant &)> &argsOf);
 
+/// The kernel description of a variant; throws Error when it has none (its
+/// manifest is missing, broken or lacks the kernel).
+using KernelInfoSource =
+    std::function<const KernelInfo &(const KernelVariant &)>;
+/// A call's arguments in a variant's parameter order; an Error it throws
+/// passes the variant over with its message.
+using ArgsOf =
+    std::function<std::vector<Arg>(const KernelVariant &, const KernelInfo &)>;
+/// The same with the descriptions from `infoOf` (a KernelCatalog keeps
+/// them parsed) and arguments that may depend on the kernel's parameters
+/// (argsByName).
+KernelChoice chooseVariant(const std::vector<KernelVariant> &candidates,
+                           const std::string &deviceChip, const ArgsOf &argsOf,
+                           const KernelInfoSource &infoOf);
+
+/// The kernel's arguments in its parameter order (KernelInfo::userParams),
+/// taken by name from `named` ("Q", "scale"). Throws Error naming the
+/// kernel for a parameter with no argument and for an argument the kernel
+/// has no parameter for.
+std::vector<Arg>
+argsByName(const KernelInfo &kernel,
+           const std::vector<std::pair<std::string, Arg>> &named);
+
 /// C = op(A) op(B) (+ the epilogue) on operands as stored: A is M x K (K x M
 /// with transposeA), B is K x N (N x K with transposeB), C is M x N; the
 /// bias (N values of C's type) when the epilogue has one ("bias_gelu",
@@ -94,12 +118,88 @@ std::vector<KernelVariant>
 gemmCandidates(const std::vector<KernelVariant> &library,
                const GemmRequest &request, const std::string &deviceChip);
 
+/// The request's arguments in the gemm generator's order: A, B, C, then
+/// the bias.
+ArgsOf gemmArgs(const GemmRequest &request);
+
 /// gemmCandidates, then chooseVariant with the request's arguments in the
 /// gemm generator's order (A, B, C, then the bias). With no candidate at
-/// all, `noCandidates` says what was asked.
+/// all, `noCandidates` says what was asked. The choose* functions read the
+/// manifests from their files unless `infoOf` gives them.
 KernelChoice chooseGemm(const std::vector<KernelVariant> &library,
                         const GemmRequest &request,
-                        const std::string &deviceChip);
+                        const std::string &deviceChip,
+                        const KernelInfoSource &infoOf = {});
+
+/// Y = softmax(X) along the rows of row-major M x N tensors of one type.
+struct SoftmaxRequest {
+  Arg x, y;
+};
+
+/// The softmax variants of X's type, best first for rows of X's length N
+/// (measured on the H200, docs/Reductions.md; the fastest kernels hold 16
+/// to 32 elements per thread):
+///   1. the kernels that hold a whole row on chip (block_n >= N), the
+///      narrowest first, then those closest to 32 elements per thread,
+///      then more rows per block; for 16-bit types with N > 8192 the online
+///      kernels come first (a row of 32768 takes 64 registers per thread of
+///      512, and the staged online kernel was faster);
+///   2. the online kernels (any N), staged ones first;
+///   3. last, the on-chip kernels too narrow for N (their contract refuses
+///      them, with the bound).
+std::vector<KernelVariant>
+softmaxCandidates(const std::vector<KernelVariant> &library,
+                  const SoftmaxRequest &request);
+/// X, Y.
+ArgsOf softmaxArgs(const SoftmaxRequest &request);
+KernelChoice chooseSoftmax(const std::vector<KernelVariant> &library,
+                           const SoftmaxRequest &request,
+                           const std::string &deviceChip,
+                           const KernelInfoSource &infoOf = {});
+
+/// O = softmax(Q K^T * scale [+ causal mask]) V for Q, K, V, O of shape
+/// [batch, heads, sequence, head_dim]; LSE [batch, heads, sequence] (f32)
+/// when asked. `scale` is 1/sqrt(head_dim) when not given.
+struct AttentionRequest {
+  Arg q, k, v, o;
+  bool causal = false;
+  std::optional<float> scale;
+  std::optional<Arg> lse;
+};
+
+/// The attention variants of Q's type and head dimension, causal or not,
+/// with the log-sum-exp output exactly when it is asked for, best first:
+/// the tiles that were fastest on the H200
+/// (benchmarks/results/2026-11-30-h200-attention-final: 128x128 with 128
+/// threads for f16 at head dimension 64, 128x64 with 128 threads
+/// otherwise), then 128-row tiles, then the library's order.
+std::vector<KernelVariant>
+attentionCandidates(const std::vector<KernelVariant> &library,
+                    const AttentionRequest &request);
+/// By the kernel's parameter names: Q, K, V, O, LSE when asked, and the
+/// scale where the kernel takes one (a kernel with 1/sqrt(head_dim) built
+/// in refuses another scale).
+ArgsOf attentionArgs(const AttentionRequest &request);
+KernelChoice chooseAttention(const std::vector<KernelVariant> &library,
+                             const AttentionRequest &request,
+                             const std::string &deviceChip,
+                             const KernelInfoSource &infoOf = {});
+
+/// C = A + B element-wise on vectors of one type.
+struct VectorAddRequest {
+  Arg a, b, c;
+};
+
+/// The vector_add variants of A's type, in the library's order.
+std::vector<KernelVariant>
+vectorAddCandidates(const std::vector<KernelVariant> &library,
+                    const VectorAddRequest &request);
+/// A, B, C.
+ArgsOf vectorAddArgs(const VectorAddRequest &request);
+KernelChoice chooseVectorAdd(const std::vector<KernelVariant> &library,
+                             const VectorAddRequest &request,
+                             const std::string &deviceChip,
+                             const KernelInfoSource &infoOf = {});
 
 } // namespace tile::rt
 

@@ -35,6 +35,10 @@ public:
   /// A buffer argument at a raw device address: no capacity check (the
   /// runtime cannot know the allocation), every other check applies.
   static Arg buffer(CUdeviceptr ptr, DType dtype, std::vector<int64_t> shape);
+  /// A buffer argument at `ptr` with `capacityBytes` of its allocation from
+  /// `ptr` on (a view of a DeviceBuffer): the launch checks that it fits.
+  static Arg buffer(CUdeviceptr ptr, DType dtype, std::vector<int64_t> shape,
+                    std::size_t capacityBytes);
 
   /// A scalar argument; the type is deduced: float -> f32, double -> f64,
   /// 32-bit signed integers -> i32, 64-bit signed integers -> i64.

@@ -34,6 +34,10 @@ struct TuneKey {
   /// How A and B are stored: "nn" (A M x K, B K x N), "nt" (B N x K),
   /// "tn" (A K x M) or "tt". A cache entry without it is "nn".
   std::string layout = "nn";
+  /// What else selects the kernels (KernelLibrary: "epilogue=bias_gelu",
+  /// "causal=1,lse=0"); "" for a tile-tune search and in entries written
+  /// before it.
+  std::string options;
 
   /// The key as the cache file writes it: a compact JSON object.
   std::string toJson() const;
@@ -41,7 +45,8 @@ struct TuneKey {
   bool operator==(const TuneKey &o) const {
     return gpu == o.gpu && computeCapability == o.computeCapability &&
            generator == o.generator && shape == o.shape && dtypes == o.dtypes &&
-           toolchain == o.toolchain && layout == o.layout;
+           toolchain == o.toolchain && layout == o.layout &&
+           options == o.options;
   }
   bool operator!=(const TuneKey &o) const { return !(*this == o); }
 };

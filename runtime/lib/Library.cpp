@@ -1,0 +1,501 @@
+//===- Library.cpp - The kernel library: calls on tensors -----------------===//
+//
+// KernelCatalog (the index and its manifests, the choice for a chip) and
+// KernelLibrary (the same on a device: tuning cache, tuning on first use,
+// loaded modules, launches). Each call becomes a Problem: its candidates in
+// KernelChoice.h's order, its arguments per variant, and the parts of the
+// tuning cache's key; the choice is remembered per problem, and each
+// launch is checked against the chosen variant's contract again.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/runtime/Library.h"
+#include "tile/runtime/Error.h"
+#include "tile/runtime/Runtime.h"
+#include "tile/runtime/TuneCache.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <ctime>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+
+using namespace tile::rt;
+
+//===----------------------------------------------------------------------===//
+// Problems
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// One call as the choice and the tuning cache see it.
+struct Problem {
+  std::string generator;
+  std::vector<KernelVariant> candidates;
+  ArgsOf argsOf;
+  /// What was asked, when there are no candidates at all.
+  std::string noCandidates;
+  /// The tuning cache's key parts and what tells problems apart.
+  std::string shape, dtypes, layout = "nn", options;
+  /// The tensors' alignment to 16 bytes (contracts check it), one bit each.
+  std::string alignment;
+  std::string signature() const {
+    return generator + "|" + shape + "|" + dtypes + "|" + layout + "|" +
+           options + "|" + alignment;
+  }
+};
+
+std::string join(const std::vector<int64_t> &values, const char *separator) {
+  std::string text;
+  for (size_t i = 0; i < values.size(); ++i)
+    text += (i ? separator : "") + std::to_string(values[i]);
+  return text;
+}
+
+std::string alignmentBits(std::initializer_list<const Tensor *> tensors) {
+  std::string bits;
+  for (const Tensor *tensor : tensors)
+    bits += tensor ? (tensor->data() % 16 == 0 ? '1' : '0') : '-';
+  return bits;
+}
+
+/// A 2-D GEMM operand as stored, or an Error saying what it is.
+Tensor::Stored storedOperand(const Tensor &tensor, const char *what) {
+  std::optional<Tensor::Stored> stored = tensor.asStored();
+  if (!stored)
+    throw Error(std::string("gemm: ") + what +
+                " must be a row-major matrix or the transposed view of one, "
+                "but it is " +
+                tensor.describe());
+  return *stored;
+}
+
+Problem gemmProblem(const std::vector<KernelVariant> &library, const Tensor &a,
+                    const Tensor &b, const Tensor &c,
+                    const GemmOptions &options, const std::string &chip,
+                    const KernelInfoSource &infoOf) {
+  Tensor::Stored storedA = storedOperand(a, "A");
+  Tensor::Stored storedB = storedOperand(b, "B");
+  GemmRequest request{storedA.stored.arg("A"),
+                      storedB.stored.arg("B"),
+                      c.arg("C"),
+                      false,
+                      false,
+                      "none",
+                      std::nullopt};
+  request.transposeA = options.transposeA != storedA.transposed;
+  request.transposeB = options.transposeB != storedB.transposed;
+  request.epilogue = options.epilogue;
+  if (options.bias)
+    request.bias = options.bias->arg("the bias");
+
+  Problem problem;
+  problem.generator = tile::config::gemm::generator;
+  problem.candidates = gemmCandidates(library, request, chip);
+  problem.argsOf = gemmArgs(request);
+  if (problem.candidates.empty())
+    problem.noCandidates =
+        chooseGemm(library, request, chip, infoOf).noCandidates;
+  // M x N x K, as tile-tune-run keys its searches.
+  const std::vector<int64_t> &shapeOfA = storedA.stored.shape();
+  int64_t k = shapeOfA.size() == 2 ? shapeOfA[request.transposeA ? 0 : 1] : 0;
+  problem.shape = join(c.shape(), "x") + "x" + std::to_string(k);
+  problem.dtypes =
+      std::string(dtypeName(a.dtype())) + "->" + dtypeName(c.dtype());
+  problem.layout = std::string(request.transposeA ? "t" : "n") +
+                   (request.transposeB ? "t" : "n");
+  problem.options = "epilogue=" + options.epilogue;
+  problem.alignment =
+      alignmentBits({&a, &b, &c, options.bias ? &*options.bias : nullptr});
+  return problem;
+}
+
+Problem softmaxProblem(const std::vector<KernelVariant> &library,
+                       const Tensor &x, const Tensor &y,
+                       const std::string &chip,
+                       const KernelInfoSource &infoOf) {
+  SoftmaxRequest request{x.arg("X"), y.arg("Y")};
+  Problem problem;
+  problem.generator = tile::config::softmax::generator;
+  problem.candidates = softmaxCandidates(library, request);
+  problem.argsOf = softmaxArgs(request);
+  if (problem.candidates.empty())
+    problem.noCandidates =
+        chooseSoftmax(library, request, chip, infoOf).noCandidates;
+  problem.shape = join(x.shape(), "x");
+  problem.dtypes =
+      std::string(dtypeName(x.dtype())) + "->" + dtypeName(y.dtype());
+  problem.alignment = alignmentBits({&x, &y});
+  return problem;
+}
+
+Problem attentionProblem(const std::vector<KernelVariant> &library,
+                         const Tensor &q, const Tensor &k, const Tensor &v,
+                         const Tensor &o, const AttentionOptions &options,
+                         const std::string &chip,
+                         const KernelInfoSource &infoOf) {
+  AttentionRequest request{
+      q.arg("Q"),
+      k.arg("K"),
+      v.arg("V"),
+      o.arg("O"),
+      options.causal,
+      options.scale,
+      options.lse ? std::optional<Arg>(options.lse->arg("LSE")) : std::nullopt};
+  Problem problem;
+  problem.generator = tile::config::attention::generator;
+  problem.candidates = attentionCandidates(library, request);
+  problem.argsOf = attentionArgs(request);
+  if (problem.candidates.empty())
+    problem.noCandidates =
+        chooseAttention(library, request, chip, infoOf).noCandidates;
+  // Q's and K's shapes: K/V may have other sequence lengths and heads.
+  problem.shape = join(q.shape(), "x") + "|" + join(k.shape(), "x");
+  problem.dtypes =
+      std::string(dtypeName(q.dtype())) + "->" + dtypeName(o.dtype());
+  std::ostringstream scale;
+  if (options.scale)
+    scale << *options.scale;
+  problem.options = std::string("causal=") + (options.causal ? "1" : "0") +
+                    ",lse=" + (options.lse ? "1" : "0") +
+                    (options.scale ? ",scale=" + scale.str() : "");
+  problem.alignment =
+      alignmentBits({&q, &k, &v, &o, options.lse ? &*options.lse : nullptr});
+  return problem;
+}
+
+Problem vectorAddProblem(const std::vector<KernelVariant> &library,
+                         const Tensor &a, const Tensor &b, const Tensor &c,
+                         const std::string &chip,
+                         const KernelInfoSource &infoOf) {
+  VectorAddRequest request{a.arg("A"), b.arg("B"), c.arg("C")};
+  Problem problem;
+  problem.generator = tile::config::vector_add::generator;
+  problem.candidates = vectorAddCandidates(library, request);
+  problem.argsOf = vectorAddArgs(request);
+  if (problem.candidates.empty())
+    problem.noCandidates =
+        chooseVectorAdd(library, request, chip, infoOf).noCandidates;
+  problem.shape = join(a.shape(), "x");
+  problem.dtypes =
+      std::string(dtypeName(a.dtype())) + "->" + dtypeName(c.dtype());
+  problem.alignment = alignmentBits({&a, &b, &c});
+  return problem;
+}
+
+/// The choice among the problem's candidates, `first` (a cached winner)
+/// tried before the others.
+KernelChoice choose(const Problem &problem, const std::string &chip,
+                    const KernelInfoSource &infoOf,
+                    const std::string &first = "") {
+  if (problem.candidates.empty()) {
+    KernelChoice none;
+    none.noCandidates = problem.noCandidates;
+    return none;
+  }
+  std::vector<KernelVariant> candidates = problem.candidates;
+  std::stable_partition(candidates.begin(), candidates.end(),
+                        [&](const KernelVariant &v) {
+                          return !first.empty() && v.name == first;
+                        });
+  return chooseVariant(candidates, chip, problem.argsOf, infoOf);
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// KernelCatalog
+//===----------------------------------------------------------------------===//
+
+KernelCatalog::KernelCatalog(std::string dir) : dir_(std::move(dir)) {
+  std::string error;
+  std::optional<std::vector<KernelVariant>> found =
+      loadKernelIndex(dir_, "", &error);
+  if (!found)
+    throw Error("kernel library " + dir_ + ": " + error +
+                (error.rfind("no ", 0) == 0
+                     ? " (tile-kernels --out-dir=" + dir_ + " compiles one)"
+                     : ""));
+  variants_ = std::move(*found);
+  for (const KernelVariant &variant : variants_) {
+    if (manifests_.count(variant.manifestPath))
+      continue;
+    try {
+      manifests_[variant.manifestPath] = {
+          std::make_shared<ManifestInfo>(
+              loadManifestFile(variant.manifestPath)),
+          ""};
+    } catch (const Error &e) {
+      manifests_[variant.manifestPath] = {nullptr, e.what()};
+    }
+  }
+}
+
+const KernelInfo &KernelCatalog::info(const KernelVariant &variant) const {
+  auto found = manifests_.find(variant.manifestPath);
+  if (found == manifests_.end())
+    throw Error("variant '" + variant.name + "' is not in the library " + dir_);
+  if (!found->second.first)
+    throw Error(found->second.second);
+  const KernelInfo *info = found->second.first->findKernel(variant.name);
+  if (!info)
+    throw Error(variant.manifestPath + " has no kernel '" + variant.name + "'");
+  return *info;
+}
+
+KernelInfoSource KernelCatalog::infoSource() const {
+  return [this](const KernelVariant &variant) -> const KernelInfo & {
+    return info(variant);
+  };
+}
+
+KernelChoice KernelCatalog::chooseGemm(const Tensor &a, const Tensor &b,
+                                       const Tensor &c,
+                                       const GemmOptions &options,
+                                       const std::string &chip) const {
+  return choose(gemmProblem(variants_, a, b, c, options, chip, infoSource()),
+                chip, infoSource());
+}
+
+KernelChoice KernelCatalog::chooseSoftmax(const Tensor &x, const Tensor &y,
+                                          const std::string &chip) const {
+  return choose(softmaxProblem(variants_, x, y, chip, infoSource()), chip,
+                infoSource());
+}
+
+KernelChoice KernelCatalog::chooseAttention(const Tensor &q, const Tensor &k,
+                                            const Tensor &v, const Tensor &o,
+                                            const AttentionOptions &options,
+                                            const std::string &chip) const {
+  return choose(
+      attentionProblem(variants_, q, k, v, o, options, chip, infoSource()),
+      chip, infoSource());
+}
+
+KernelChoice KernelCatalog::chooseVectorAdd(const Tensor &a, const Tensor &b,
+                                            const Tensor &c,
+                                            const std::string &chip) const {
+  return choose(vectorAddProblem(variants_, a, b, c, chip, infoSource()), chip,
+                infoSource());
+}
+
+//===----------------------------------------------------------------------===//
+// Reports
+//===----------------------------------------------------------------------===//
+
+const char *tile::rt::choiceSourceName(ChoiceSource source) {
+  switch (source) {
+  case ChoiceSource::Heuristic:
+    return "the library's order";
+  case ChoiceSource::TuneCache:
+    return "the tuning cache";
+  case ChoiceSource::Tuned:
+    return "tuning just now";
+  }
+  return "?";
+}
+
+std::string CallReport::explain() const {
+  std::string text = choice.explain();
+  if (choice.chosen)
+    text += "  chosen by " + std::string(choiceSourceName(source)) + "\n";
+  for (const auto &[name, us] : timings) {
+    std::ostringstream line;
+    line << "  timed " << name << ": " << us << " us\n";
+    text += line.str();
+  }
+  return text;
+}
+
+//===----------------------------------------------------------------------===//
+// KernelLibrary
+//===----------------------------------------------------------------------===//
+
+struct KernelLibrary::Impl {
+  Impl(const Device &device, const std::string &dir, LibraryOptions options)
+      : device(device), catalog(dir), options(std::move(options)),
+        stream(device),
+        cache(this->options.tuneCache.empty() ? dir + "/tune-cache.json"
+                                              : this->options.tuneCache) {}
+
+  Device device;
+  KernelCatalog catalog;
+  LibraryOptions options;
+  Stream stream;
+  TuneCache cache;
+  /// Loaded modules by cubin path.
+  std::map<std::string, Module> modules;
+  /// Each problem's report by its signature.
+  std::map<std::string, CallReport> reports;
+  /// The identity of each candidate set's cubins (the cache key's
+  /// toolchain), by the candidates' names.
+  std::map<std::string, std::string> identities;
+
+  Kernel kernelOf(const KernelVariant &variant) {
+    auto found = modules.find(variant.cubinPath);
+    if (found == modules.end())
+      found = modules
+                  .emplace(variant.cubinPath,
+                           Module::load(device, variant.cubinPath,
+                                        variant.manifestPath))
+                  .first;
+    return found->second.kernel(variant.name);
+  }
+
+  /// "library <hash>": FNV-1a over the candidates' names and cubins, so
+  /// that a winner is not taken from a cache written for other kernels.
+  std::string identity(const std::vector<KernelVariant> &candidates) {
+    std::string names;
+    for (const KernelVariant &v : candidates)
+      names += v.name + ";";
+    auto found = identities.find(names);
+    if (found != identities.end())
+      return found->second;
+    uint64_t hash = 1469598103934665603ull;
+    auto mix = [&](const std::string &bytes) {
+      for (unsigned char byte : bytes) {
+        hash ^= byte;
+        hash *= 1099511628211ull;
+      }
+    };
+    for (const KernelVariant &v : candidates) {
+      mix(v.name);
+      std::ifstream file(v.cubinPath, std::ios::binary);
+      mix(std::string(std::istreambuf_iterator<char>(file), {}));
+    }
+    std::ostringstream text;
+    text << "library " << std::hex << hash;
+    return identities[names] = text.str();
+  }
+
+  TuneKey keyOf(const Problem &problem) {
+    ComputeCapability cc = device.computeCapability();
+    return {device.name(),
+            std::to_string(cc.major) + "." + std::to_string(cc.minor),
+            problem.generator,
+            problem.shape,
+            problem.dtypes,
+            identity(problem.candidates),
+            problem.layout,
+            problem.options};
+  }
+
+  /// Times every candidate that accepts the call and returns the report
+  /// of the fastest (its choice lists the refused ones).
+  CallReport tune(const Problem &problem, Stream &on) {
+    CallReport report;
+    report.source = ChoiceSource::Tuned;
+    std::string chip = device.chip();
+    double best = 0;
+    for (const KernelVariant &variant : problem.candidates) {
+      KernelChoice one =
+          chooseVariant({variant}, chip, problem.argsOf, catalog.infoSource());
+      if (!one.chosen) {
+        report.choice.passedOver.push_back(one.passedOver.front());
+        continue;
+      }
+      Kernel kernel = kernelOf(variant);
+      TimingResult timing = timeIt(
+          on, [&] { kernel.launch(on, one.args); }, options.tuneWarmup,
+          options.tuneRuns);
+      double us = timing.medianMs * 1000;
+      report.timings.emplace_back(variant.name, us);
+      if (!report.choice.chosen || us < best) {
+        best = us;
+        report.choice.chosen = variant;
+        report.choice.args = one.args;
+      }
+    }
+    if (report.choice.chosen) {
+      std::time_t now = std::time(nullptr);
+      char date[32];
+      std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+      cache.store({keyOf(problem), report.choice.chosen->name,
+                   report.choice.chosen->config, best, date});
+    }
+    return report;
+  }
+
+  const CallReport &run(const Problem &problem, Stream *stream) {
+    Stream &on = stream ? *stream : this->stream;
+    auto found = reports.find(problem.signature());
+    if (found == reports.end()) {
+      CallReport report;
+      std::optional<TuneResult> cached;
+      if (!problem.candidates.empty())
+        cached = cache.lookup(keyOf(problem));
+      if (cached) {
+        report.choice = choose(problem, device.chip(), catalog.infoSource(),
+                               cached->winner);
+        report.source =
+            report.choice.chosen && report.choice.chosen->name == cached->winner
+                ? ChoiceSource::TuneCache
+                : ChoiceSource::Heuristic;
+      } else if (options.tuneOnFirstUse && !problem.candidates.empty()) {
+        report = tune(problem, on);
+      } else {
+        report.choice = choose(problem, device.chip(), catalog.infoSource());
+      }
+      if (!report.choice.chosen)
+        throw Error(problem.generator + ": " + report.choice.explain());
+      found = reports.emplace(problem.signature(), std::move(report)).first;
+    }
+    const KernelVariant &chosen = *found->second.choice.chosen;
+    // The arguments of this call (the report keeps the first call's).
+    std::vector<Arg> args = problem.argsOf(chosen, catalog.info(chosen));
+    kernelOf(chosen).launch(on, args);
+    return found->second;
+  }
+};
+
+KernelLibrary::KernelLibrary(const Device &device, const std::string &dir,
+                             LibraryOptions options)
+    : impl_(std::make_unique<Impl>(device, dir, std::move(options))) {}
+KernelLibrary::~KernelLibrary() = default;
+KernelLibrary::KernelLibrary(KernelLibrary &&) noexcept = default;
+KernelLibrary &KernelLibrary::operator=(KernelLibrary &&) noexcept = default;
+
+const KernelCatalog &KernelLibrary::catalog() const { return impl_->catalog; }
+const Device &KernelLibrary::device() const { return impl_->device; }
+void KernelLibrary::synchronize() { impl_->stream.synchronize(); }
+
+const CallReport &KernelLibrary::gemm(const Tensor &a, const Tensor &b,
+                                      const Tensor &c,
+                                      const GemmOptions &options,
+                                      Stream *stream) {
+  const KernelCatalog &catalog = impl_->catalog;
+  return impl_->run(gemmProblem(catalog.variants(), a, b, c, options,
+                                impl_->device.chip(), catalog.infoSource()),
+                    stream);
+}
+
+const CallReport &KernelLibrary::softmax(const Tensor &x, const Tensor &y,
+                                         Stream *stream) {
+  const KernelCatalog &catalog = impl_->catalog;
+  return impl_->run(softmaxProblem(catalog.variants(), x, y,
+                                   impl_->device.chip(), catalog.infoSource()),
+                    stream);
+}
+
+const CallReport &KernelLibrary::attention(const Tensor &q, const Tensor &k,
+                                           const Tensor &v, const Tensor &o,
+                                           const AttentionOptions &options,
+                                           Stream *stream) {
+  const KernelCatalog &catalog = impl_->catalog;
+  return impl_->run(attentionProblem(catalog.variants(), q, k, v, o, options,
+                                     impl_->device.chip(),
+                                     catalog.infoSource()),
+                    stream);
+}
+
+const CallReport &KernelLibrary::vectorAdd(const Tensor &a, const Tensor &b,
+                                           const Tensor &c, Stream *stream) {
+  const KernelCatalog &catalog = impl_->catalog;
+  return impl_->run(vectorAddProblem(catalog.variants(), a, b, c,
+                                     impl_->device.chip(),
+                                     catalog.infoSource()),
+                    stream);
+}
