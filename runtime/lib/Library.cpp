@@ -11,6 +11,8 @@
 
 #include "tile/runtime/Library.h"
 #include "tile/runtime/Error.h"
+#include "tile/runtime/Half.h"
+#include "tile/runtime/RelativeError.h"
 #include "tile/runtime/Runtime.h"
 #include "tile/runtime/TuneCache.h"
 
@@ -383,12 +385,93 @@ struct KernelLibrary::Impl {
             problem.options};
   }
 
-  /// Times every candidate that accepts the call and returns the report
-  /// of the fastest (its choice lists the refused ones).
+  /// The values of the buffers `info` writes among `args`, as doubles (f16,
+  /// bf16, f32 outputs; others are not compared).
+  std::vector<std::vector<double>> outputsOf(const KernelInfo &info,
+                                             const std::vector<Arg> &args) {
+    std::vector<std::vector<double>> outputs;
+    std::vector<const ParamInfo *> params = info.userParams();
+    for (size_t i = 0; i < params.size() && i < args.size(); ++i) {
+      if (params[i]->kind != ParamKind::Buffer || !isWritten(params[i]->access))
+        continue;
+      const Arg &arg = args[i];
+      int64_t count = 1;
+      for (int64_t size : arg.shape())
+        count *= size;
+      std::vector<double> values(count);
+      if (arg.dtype() == DType::f32) {
+        std::vector<float> raw(count);
+        copyToHost(device, arg.devicePtr(), raw.data(), count * 4);
+        std::copy(raw.begin(), raw.end(), values.begin());
+      } else if (arg.dtype() == DType::f16 || arg.dtype() == DType::bf16) {
+        std::vector<uint16_t> raw(count);
+        copyToHost(device, arg.devicePtr(), raw.data(), count * 2);
+        for (int64_t e = 0; e < count; ++e)
+          values[e] = lowToFloat(raw[e], arg.dtype() == DType::bf16);
+      } else {
+        values.clear();
+      }
+      outputs.push_back(std::move(values));
+    }
+    return outputs;
+  }
+
+  /// Why outputs `got` disagree with `reference` (relative error above
+  /// 1e-2, or a value that is not finite where the reference's is), or "".
+  static std::string
+  disagreement(const std::vector<std::vector<double>> &got,
+               const std::vector<std::vector<double>> &reference) {
+    for (size_t o = 0; o < reference.size() && o < got.size(); ++o) {
+      RelativeError error;
+      for (size_t e = 0; e < reference[o].size(); ++e) {
+        if (std::isfinite(reference[o][e]) && !std::isfinite(got[o][e]))
+          return "output " + std::to_string(o) + " has a non-finite value at " +
+                 std::to_string(e) + " where the reference has " +
+                 std::to_string(reference[o][e]);
+        if (std::isfinite(reference[o][e]))
+          error.add(got[o][e], reference[o][e]);
+      }
+      if (error.norm > 0 && error.value() > 1e-2) {
+        std::ostringstream text;
+        text << "output " << o << " differs from the reference by "
+             << error.value() << " (relative)";
+        return text.str();
+      }
+    }
+    return "";
+  }
+
+  /// Runs the heuristic choice once as the reference, then every other
+  /// candidate that accepts the call and agrees with it (within 1e-2
+  /// relative error), timing each; returns the report of the fastest (its
+  /// choice lists the refused and the disagreeing ones). Problems whose
+  /// kernels read what they write (readwrite buffers) are not tuned: the
+  /// runs would change their inputs.
   CallReport tune(const Problem &problem, Stream &on) {
-    CallReport report;
-    report.source = ChoiceSource::Tuned;
     std::string chip = device.chip();
+    KernelChoice base = choose(problem, chip, catalog.infoSource());
+    CallReport report;
+    report.choice = base;
+    if (!base.chosen)
+      return report;
+    for (const KernelVariant &v : problem.candidates) {
+      try {
+        for (const ParamInfo &param : catalog.info(v).params)
+          if (param.kind == ParamKind::Buffer &&
+              param.access == Access::ReadWrite)
+            return report; // the heuristic's choice, untuned
+      } catch (const Error &) {
+        // Passed over below with its reason.
+      }
+    }
+    report.source = ChoiceSource::Tuned;
+    Kernel baseKernel = kernelOf(*base.chosen);
+    baseKernel.launch(on, base.args);
+    on.synchronize();
+    std::vector<std::vector<double>> reference =
+        outputsOf(catalog.info(*base.chosen), base.args);
+    report.choice.passedOver.clear();
+    report.choice.chosen.reset();
     double best = 0;
     for (const KernelVariant &variant : problem.candidates) {
       KernelChoice one =
@@ -398,6 +481,17 @@ struct KernelLibrary::Impl {
         continue;
       }
       Kernel kernel = kernelOf(variant);
+      if (variant.name != base.chosen->name) {
+        kernel.launch(on, one.args);
+        on.synchronize();
+        std::string why =
+            disagreement(outputsOf(catalog.info(variant), one.args), reference);
+        if (!why.empty()) {
+          report.choice.passedOver.push_back(
+              {variant.name, why + " (" + base.chosen->name + ")"});
+          continue;
+        }
+      }
       TimingResult timing = timeIt(
           on, [&] { kernel.launch(on, one.args); }, options.tuneWarmup,
           options.tuneRuns);
@@ -409,13 +503,11 @@ struct KernelLibrary::Impl {
         report.choice.args = one.args;
       }
     }
-    if (report.choice.chosen) {
-      std::time_t now = std::time(nullptr);
-      char date[32];
-      std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-      cache.store({keyOf(problem), report.choice.chosen->name,
-                   report.choice.chosen->config, best, date});
-    }
+    std::time_t now = std::time(nullptr);
+    char date[32];
+    std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+    cache.store({keyOf(problem), report.choice.chosen->name,
+                 report.choice.chosen->config, best, date});
     return report;
   }
 

@@ -231,6 +231,14 @@ void DeviceBuffer::copyToHost(void *dst, std::size_t bytes) const {
   TILE_CU(MemcpyDtoH, dst, ptr_, bytes);
 }
 
+void tile::rt::copyToHost(const Device &device, CUdeviceptr src, void *dst,
+                          std::size_t bytes) {
+  if (bytes == 0)
+    return;
+  device.makeCurrent();
+  TILE_CU(MemcpyDtoH, dst, src, bytes);
+}
+
 void DeviceBuffer::copyFrom(const DeviceBuffer &src, std::size_t bytes) {
   checkCopySize("copyFrom", bytes, std::min(size_, src.size_));
   if (bytes == 0)

@@ -294,6 +294,11 @@ TEST_F(LibraryGpu, TunesOnFirstUseAndReadsTheCacheBack) {
   EXPECT_LT(relativeError(download(c, m * n, DType::f32), ref), 1e-3);
   for (const auto &[name, us] : first.timings)
     EXPECT_GT(us, 0) << name;
+  // Every variant that accepts the call agrees with the library's own
+  // choice (tuning compares each with it before timing).
+  for (const rt::PassedOver &p : first.choice.passedOver)
+    EXPECT_EQ(p.reason.find("differs"), std::string::npos)
+        << p.variant << ": " << p.reason;
 
   // Another library on the same cache takes the stored winner.
   const rt::CallReport &second = call(*library);

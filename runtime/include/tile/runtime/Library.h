@@ -143,7 +143,11 @@ struct LibraryOptions {
   std::string tuneCache;
   /// Time every variant that accepts a call the first time its problem
   /// (types, layout, shapes, options) is seen without a cached winner, and
-  /// store the fastest; the call's result comes from the winner.
+  /// store the fastest; the call's result comes from the winner. Each
+  /// variant's outputs are first compared with those of the variant the
+  /// library's order picks (within 1e-2 relative error): one that
+  /// disagrees is passed over with the difference, never chosen. Kernels
+  /// that read what they write are not tuned.
   bool tuneOnFirstUse = false;
   int tuneWarmup = 3;
   int tuneRuns = 20;

@@ -191,6 +191,11 @@ private:
   std::size_t size_ = 0;
 };
 
+/// Copies `bytes` from device memory the runtime does not own (a Tensor
+/// over a framework's allocation) on `device` to `dst`; synchronous.
+void copyToHost(const Device &device, CUdeviceptr src, void *dst,
+                std::size_t bytes);
+
 /// An owned CUDA stream. Move-only. The default flags give a stream that
 /// synchronizes with the legacy default stream, so synchronous copies and
 /// launches on it are ordered.
