@@ -188,11 +188,42 @@ Problem vectorAddProblem(const std::vector<KernelVariant> &library,
   return problem;
 }
 
+Problem genericProblem(const std::vector<KernelVariant> &library,
+                       const std::string &generator,
+                       const std::vector<NamedArg> &args) {
+  Problem problem;
+  problem.generator = generator;
+  for (const KernelVariant &v : library)
+    if (v.generator == generator)
+      problem.candidates.push_back(v);
+  if (problem.candidates.empty())
+    problem.noCandidates = "no " + generator +
+                           " variant in the library (a generator of that "
+                           "name compiles them into its folder)";
+  std::vector<std::pair<std::string, Arg>> named;
+  for (const NamedArg &a : args) {
+    named.emplace_back(a.name, a.arg);
+    std::string separator = problem.shape.empty() ? "" : ",";
+    if (a.tensor) {
+      problem.shape += separator + a.name + "=" + join(a.tensor->shape(), "x");
+      problem.dtypes += separator + dtypeName(a.tensor->dtype());
+      problem.alignment += a.tensor->data() % 16 == 0 ? '1' : '0';
+    } else {
+      problem.shape += separator + a.name;
+      problem.dtypes += separator + dtypeName(a.arg.dtype());
+    }
+  }
+  problem.argsOf = [named](const KernelVariant &, const KernelInfo &info) {
+    return argsByName(info, named);
+  };
+  return problem;
+}
+
 /// The choice among the problem's candidates, `first` (a cached winner)
 /// tried before the others.
-KernelChoice choose(const Problem &problem, const std::string &chip,
-                    const KernelInfoSource &infoOf,
-                    const std::string &first = "") {
+KernelChoice chooseFor(const Problem &problem, const std::string &chip,
+                       const KernelInfoSource &infoOf,
+                       const std::string &first = "") {
   if (problem.candidates.empty()) {
     KernelChoice none;
     none.noCandidates = problem.noCandidates;
@@ -258,21 +289,21 @@ KernelChoice KernelCatalog::chooseGemm(const Tensor &a, const Tensor &b,
                                        const Tensor &c,
                                        const GemmOptions &options,
                                        const std::string &chip) const {
-  return choose(gemmProblem(variants_, a, b, c, options, chip, infoSource()),
-                chip, infoSource());
+  return chooseFor(gemmProblem(variants_, a, b, c, options, chip, infoSource()),
+                   chip, infoSource());
 }
 
 KernelChoice KernelCatalog::chooseSoftmax(const Tensor &x, const Tensor &y,
                                           const std::string &chip) const {
-  return choose(softmaxProblem(variants_, x, y, chip, infoSource()), chip,
-                infoSource());
+  return chooseFor(softmaxProblem(variants_, x, y, chip, infoSource()), chip,
+                   infoSource());
 }
 
 KernelChoice KernelCatalog::chooseAttention(const Tensor &q, const Tensor &k,
                                             const Tensor &v, const Tensor &o,
                                             const AttentionOptions &options,
                                             const std::string &chip) const {
-  return choose(
+  return chooseFor(
       attentionProblem(variants_, q, k, v, o, options, chip, infoSource()),
       chip, infoSource());
 }
@@ -280,8 +311,15 @@ KernelChoice KernelCatalog::chooseAttention(const Tensor &q, const Tensor &k,
 KernelChoice KernelCatalog::chooseVectorAdd(const Tensor &a, const Tensor &b,
                                             const Tensor &c,
                                             const std::string &chip) const {
-  return choose(vectorAddProblem(variants_, a, b, c, chip, infoSource()), chip,
-                infoSource());
+  return chooseFor(vectorAddProblem(variants_, a, b, c, chip, infoSource()),
+                   chip, infoSource());
+}
+
+KernelChoice KernelCatalog::choose(const std::string &generator,
+                                   const std::vector<NamedArg> &args,
+                                   const std::string &chip) const {
+  return chooseFor(genericProblem(variants_, generator, args), chip,
+                   infoSource());
 }
 
 //===----------------------------------------------------------------------===//
@@ -449,7 +487,7 @@ struct KernelLibrary::Impl {
   /// runs would change their inputs.
   CallReport tune(const Problem &problem, Stream &on) {
     std::string chip = device.chip();
-    KernelChoice base = choose(problem, chip, catalog.infoSource());
+    KernelChoice base = chooseFor(problem, chip, catalog.infoSource());
     CallReport report;
     report.choice = base;
     if (!base.chosen)
@@ -520,8 +558,8 @@ struct KernelLibrary::Impl {
       if (!problem.candidates.empty())
         cached = cache.lookup(keyOf(problem));
       if (cached) {
-        report.choice = choose(problem, device.chip(), catalog.infoSource(),
-                               cached->winner);
+        report.choice = chooseFor(problem, device.chip(), catalog.infoSource(),
+                                  cached->winner);
         report.source =
             report.choice.chosen && report.choice.chosen->name == cached->winner
                 ? ChoiceSource::TuneCache
@@ -529,7 +567,7 @@ struct KernelLibrary::Impl {
       } else if (options.tuneOnFirstUse && !problem.candidates.empty()) {
         report = tune(problem, on);
       } else {
-        report.choice = choose(problem, device.chip(), catalog.infoSource());
+        report.choice = chooseFor(problem, device.chip(), catalog.infoSource());
       }
       if (!report.choice.chosen)
         throw Error(problem.generator + ": " + report.choice.explain());
@@ -589,5 +627,12 @@ const CallReport &KernelLibrary::vectorAdd(const Tensor &a, const Tensor &b,
   return impl_->run(vectorAddProblem(catalog.variants(), a, b, c,
                                      impl_->device.chip(),
                                      catalog.infoSource()),
+                    stream);
+}
+
+const CallReport &KernelLibrary::call(const std::string &generator,
+                                      const std::vector<NamedArg> &args,
+                                      Stream *stream) {
+  return impl_->run(genericProblem(impl_->catalog.variants(), generator, args),
                     stream);
 }

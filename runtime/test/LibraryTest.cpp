@@ -315,6 +315,35 @@ TEST_F(CatalogTest, TransposedViewsChooseTheTransposedVariant) {
             "in the library (tile-kernels or tile-tune can compile one)");
 }
 
+TEST_F(CatalogTest, AnyGeneratorByParameterName) {
+  KernelCatalog catalog(dir);
+  Tensor a = Tensor::at(0x10000000, DType::f16, {128, 64});
+  Tensor b = Tensor::at(0x20000000, DType::f16, {64, 256});
+  Tensor c = Tensor::at(0x30000000, DType::f32, {128, 256});
+  KernelChoice choice =
+      catalog.choose("gemm", {{"C", c}, {"A", a}, {"B", b}}, "sm_90");
+  ASSERT_TRUE(choice.chosen) << choice.explain();
+  EXPECT_EQ(choice.chosen->name, "gemm_nn");
+  ASSERT_EQ(choice.args.size(), 3u);
+  EXPECT_EQ(choice.args[0].devicePtr(), a.data()); // the kernel's order
+  EXPECT_EQ(choice.args[2].devicePtr(), c.data());
+
+  KernelChoice missing = catalog.choose("gemm", {{"A", a}, {"B", b}}, "sm_90");
+  EXPECT_FALSE(missing.chosen);
+  ASSERT_EQ(missing.passedOver.size(), 3u);
+  EXPECT_EQ(missing.passedOver[1].reason,
+            "kernel 'gemm_nn' takes parameter 'C', which this call does not "
+            "provide");
+  KernelChoice extra = catalog.choose(
+      "gemm", {{"A", a}, {"B", b}, {"C", c}, {"eps", 1e-5f}}, "sm_90");
+  EXPECT_FALSE(extra.chosen);
+  EXPECT_EQ(extra.passedOver[1].reason,
+            "kernel 'gemm_nn' has no parameter 'eps' for this call's argument");
+  EXPECT_EQ(catalog.choose("layernorm", {{"X", a}}, "sm_90").noCandidates,
+            "no layernorm variant in the library (a generator of that name "
+            "compiles them into its folder)");
+}
+
 TEST_F(CatalogTest, AMissingIndexSaysHowToMakeOne) {
   std::filesystem::remove(dir + "/index.json");
   EXPECT_TILE_ERROR(KernelCatalog catalog(dir),

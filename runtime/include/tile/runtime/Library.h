@@ -41,6 +41,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -69,6 +70,22 @@ struct AttentionOptions {
   /// 1/sqrt(head_dim) when not given.
   std::optional<float> scale;
   std::optional<Tensor> lse;
+};
+
+/// One argument of a call to any generator's kernels (KernelLibrary::call):
+/// a row-major tensor or a scalar (float, double, int32_t, int64_t), named
+/// as the kernel's parameter ("X", "eps").
+struct NamedArg {
+  NamedArg(std::string name, const Tensor &tensor)
+      : name(std::move(name)), arg(tensor.arg(this->name)), tensor(tensor) {}
+  template <typename T, typename = std::enable_if_t<std::is_arithmetic_v<T>>>
+  NamedArg(std::string name, T scalar)
+      : name(std::move(name)), arg(Arg::scalar(scalar)) {}
+
+  std::string name;
+  Arg arg;
+  /// Set for a tensor argument.
+  std::optional<Tensor> tensor;
 };
 
 /// The library's variants and their kernel descriptions, read once; the
@@ -105,6 +122,11 @@ public:
                                const std::string &chip) const;
   KernelChoice chooseVectorAdd(const Tensor &a, const Tensor &b,
                                const Tensor &c, const std::string &chip) const;
+  /// Any generator's variants, in the library's order, with the arguments
+  /// taken by parameter name (argsByName).
+  KernelChoice choose(const std::string &generator,
+                      const std::vector<NamedArg> &args,
+                      const std::string &chip) const;
 
 private:
   std::string dir_;
@@ -183,6 +205,14 @@ public:
                               Stream *stream = nullptr);
   const CallReport &vectorAdd(const Tensor &a, const Tensor &b, const Tensor &c,
                               Stream *stream = nullptr);
+  /// A kernel of any generator in the library (your own, written into the
+  /// folder with the frontend's KernelDirectory): its variants in the
+  /// library's order, arguments by parameter name:
+  ///   library.call("layernorm", {{"X", x}, {"W", w}, {"B", b}, {"Y", y},
+  ///                              {"eps", 1e-5f}});
+  const CallReport &call(const std::string &generator,
+                         const std::vector<NamedArg> &args,
+                         Stream *stream = nullptr);
 
   /// Waits for the library's own stream.
   void synchronize();
