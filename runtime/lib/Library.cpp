@@ -555,7 +555,8 @@ struct KernelLibrary::Impl {
     if (found == reports.end()) {
       CallReport report;
       std::optional<TuneResult> cached;
-      if (!problem.candidates.empty())
+      // (An empty cache needs no key: its hash reads the candidates' cubins.)
+      if (!problem.candidates.empty() && cache.size() > 0)
         cached = cache.lookup(keyOf(problem));
       if (cached) {
         report.choice = chooseFor(problem, device.chip(), catalog.infoSource(),
