@@ -40,6 +40,7 @@ PEER_COLORS = {"cuBLASLt": "#17becf", "torch.softmax": "#d62728",
                "torch.add": "#d62728", "SDPA FLASH": "#ff7f0e",
                "SDPA cuDNN": "#9467bd", "copy": "#7f7f7f",
                "cuMemcpyDtoDAsync": "#7f7f7f", "ours": "#2ca02c"}
+OURS = "ours (best variant)"
 PALETTE = ["#1f77b4", "#8c564b", "#e377c2", "#bcbd22", "#aec7e8", "#ff9896"]
 
 
@@ -298,7 +299,7 @@ class Charts:
         return (f"Roofs, dashed: {d['source']}; solid: {m['source']} "
                 f"({os.path.relpath(self.device['path'], os.path.dirname(HERE))}).")
 
-    def grouped_bars(self, ax, groups, colour, label_values):
+    def grouped_bars(self, ax, groups, colour, label_values, min_slots):
         """Bars per group (one per series it has), a gap between groups."""
         x, ticks, labels, seen = 0.0, [], [], set()
         for label, row in groups:
@@ -317,7 +318,7 @@ class Charts:
         ax.set_xticks(ticks)
         ax.set_xticklabels(labels, rotation=30, ha="right", fontsize=7)
         # A panel of few bars keeps the bars' width.
-        ax.set_xlim(-1, max(x - 1, 12))
+        ax.set_xlim(-1, max(x - 1, min_slots))
 
     def ratio_chart(self, stem, title, panels):
         """panels: [(panel title, [(group label, {series: ratio})])], where a
@@ -339,7 +340,8 @@ class Charts:
         figure, axes = self.plt.subplots(len(panels), 1, squeeze=False,
                                          figsize=(width, 2.4 * len(panels) + 0.6))
         for ax, (panel, groups) in zip(axes[:, 0], panels):
-            self.grouped_bars(ax, groups, colour, label_values=True)
+            self.grouped_bars(ax, groups, colour, label_values=True,
+                              min_slots=12 if len(panels) > 1 else 4)
             ax.axhline(1.0, color="black", linewidth=0.8, linestyle="--")
             top = max(max(r.values()) for _, r in groups)
             ax.set_ylim(0, max(1.25, top * 1.3))
@@ -406,7 +408,8 @@ class Charts:
         slots = sum(len(r) + 1 for _, r in groups)
         width = min(14, max(5, 0.25 * slots + 2))
         figure, ax = self.plt.subplots(figsize=(width, 3.2))
-        self.grouped_bars(ax, groups, colours(names), label_values=False)
+        self.grouped_bars(ax, groups, colours(names), label_values=False,
+                          min_slots=4)
         for roof, style, who in ((d, "--", "datasheet"), (m, "-", "measured")):
             ax.axhline(roof["memory_gbs"], color="black", linestyle=style,
                        linewidth=0.9, label=f"{who}: {roof['memory_gbs']:.0f} GB/s")
@@ -504,7 +507,8 @@ def draw_softmax(charts, bench, torch):
     charts.bandwidth_chart(
         "softmax-roofline",
         "Row softmax (memory-bound): achieved GB/s under the bandwidth roofs",
-        [(f"{shape} {dtype}", {k: (v[0] if k == "ours" else v)
+        [(f"{shape} {dtype}", {(OURS if k == "ours" else k):
+                               (v[0] if k == "ours" else v)
                                for k, v in row.items()})
          for (shape, dtype), row in rows.items()])
 
@@ -520,7 +524,8 @@ def draw_vector_add(charts, bench, torch):
     charts.bandwidth_chart(
         "vector-add-roofline",
         "Vector add (memory-bound): achieved GB/s under the bandwidth roofs",
-        [("2^28 f32", {k: (v[0] if k == "ours" else v) for k, v in row.items()})])
+        [("2^28 f32", {(OURS if k == "ours" else k): (v[0] if k == "ours" else v)
+                       for k, v in row.items()})])
 
 
 def draw(run, out=None, fmt="png", device=DEFAULT_DEVICE):
