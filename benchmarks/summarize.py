@@ -1,11 +1,15 @@
 #!/usr/bin/env python3
 """Summarizes one GPU run of scripts/gpu/run-gpu.sh: GoogleTest JSON reports,
 the Google Benchmark JSON of tile-bench-vector-add and the PyTorch peer.
-Prints a short table and writes it as Markdown."""
+Prints a short table and writes it as Markdown, with the run's charts
+(benchmarks/plot.py) beside it and linked from it when matplotlib is there;
+it says so when it is not."""
 import argparse
 import json
 import os
 import re
+
+import plot
 
 
 def load(path):
@@ -209,6 +213,8 @@ def main():
     parser.add_argument("--out", required=True, help="folder of the run")
     parser.add_argument("--markdown", required=True)
     parser.add_argument("--header", default="")
+    parser.add_argument("--no-charts", action="store_true",
+                        help="draw no charts (benchmarks/plot.py)")
     parser.add_argument("--tests-only", action="store_true",
                         help="a run without benchmarks (run-gpu.sh run tests): "
                         "summarize the tests; missing benchmarks are no failure")
@@ -272,7 +278,28 @@ def main():
     print(text)
     with open(args.markdown, "w") as f:
         f.write("```\n" + text + "\n```\n")
+    if not args.no_charts:
+        charts(args.out, args.markdown)
     return 0 if ok else 1
+
+
+def charts(run, markdown):
+    """Draws the run's charts beside the Markdown summary and links them from
+    it. Without matplotlib it says so and draws nothing: no failure, the
+    tables are the result."""
+    folder = os.path.dirname(os.path.abspath(markdown))
+    try:
+        files, why = plot.draw(run, folder)
+    except SystemExit as error:  # a device file without its roofs
+        files, why = [], str(error)
+    if why:
+        print("charts: " + why)
+    elif not files:
+        print("charts: none (no benchmark report with a peer)")
+    else:
+        plot.append_links(markdown, files)
+        print(f"charts: {len(files)} in {folder} (linked from "
+              f"{os.path.basename(markdown)})")
 
 
 if __name__ == "__main__":

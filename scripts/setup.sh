@@ -10,7 +10,8 @@ if [ ! -x "$cuda/bin/ptxas" ] || [ ! -f "$cuda/include/cuda.h" ]; then
   exit 1
 fi
 
-packages=(cmake ninja-build ccache g++ python3
+# python3-matplotlib: the benchmark charts (benchmarks/plot.py).
+packages=(cmake ninja-build ccache g++ python3 python3-matplotlib
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
   libgtest-dev libbenchmark-dev nlohmann-json3-dev libdlpack-dev)
 missing=()

@@ -8,7 +8,12 @@
 # fused-epilogue, f16 TN, f16 persistent and f16 TMA-store ones,
 # and tile-bench-gemm against cuBLAS in the same process; the summary table
 # (best variant per problem, ratio to cuBLAS; the fused bias + GELU ones
-# against cuBLASLt's GELU_BIAS epilogue) last. Results of a run:
+# against cuBLASLt's GELU_BIAS epilogue) last, with its charts beside it
+# (benchmarks/plot.py: ratio to cuBLAS per shape, roofline; none, and a
+# line saying why, without matplotlib). $OUT: gemm-tests.json, run.log (the
+# tests' and the benchmark's output), choice.log, sanitizer.log,
+# bench-gemm.json, summary.md and the two charts (8 files, all that $OUT
+# brings back). Results of a run:
 # benchmarks/results/2026-12-03-hopper-gemm-persistent.
 #
 #   scripts/gpu/run-gpu.sh prepare
@@ -46,11 +51,12 @@ run() {
   subset "$hopper" '^gemm_.*_ws(_tma)?(_sk[0-9]+|_persistent)?$|^gemm_f16_f32_128x256x64_t256_s3_r8_div8$'
   subset "$splitk" '^gemm_.*(_sk[0-9]+|_bias_gelu.*_ws)$|^gemm_f16_f32_.*_tn_div8_ws$|^gemm_f16_f(16|32)_.*_persistent$|^gemm_f16_.*_tma(_persistent)?$'
   TILE_KERNEL_DIR=$hopper "$bundle/bin/tile-gpu-tests" --gtest_filter='GemmGpu.*' \
-    --gtest_output=json:"$out/gemm-tests.json" > "$out/gemm-tests.log" 2>&1 ||
+    --gtest_output=json:"$out/gemm-tests.json" > /tmp/gemm-tests.log 2>&1 ||
     status=1
-  tail -3 "$out/gemm-tests.log"
+  { echo "== GemmGpu tests"; cat /tmp/gemm-tests.log; } > "$out/run.log"
+  tail -3 /tmp/gemm-tests.log
   # A test that skips (no variant found, no GPU) is no pass here.
-  if grep -q '^\[  SKIPPED \]' "$out/gemm-tests.log"; then
+  if grep -q '^\[  SKIPPED \]' /tmp/gemm-tests.log; then
     echo "GemmGpu tests skipped: the sm_90a variants did not run" >&2
     status=1
   fi
@@ -75,8 +81,13 @@ run() {
   TILE_KERNEL_DIR=$hopper "$bundle/bin/tile-bench-gemm" \
     --benchmark_filter='^(cublas|gemm)_[^/]*/[0-9]|^epilogue_(paired_.*_ws.*|cublaslt)' \
     --benchmark_out="$out/bench-gemm.json" --benchmark_out_format=json \
-    > "$out/bench-gemm.log" 2>&1 || status=1
+    > /tmp/bench-gemm.log 2>&1 || status=1
+  { echo "== tile-bench-gemm"; cat /tmp/bench-gemm.log; } >> "$out/run.log"
   summarize "$out/bench-gemm.json" | tee "$out/summary.md"
+  # Charts beside the table, linked from it; without matplotlib plot.py
+  # says so, which fails nothing (the table is the result).
+  python3 benchmarks/plot.py "$out" --link-from "$out/summary.md" ||
+    echo "charts: not drawn (above)"
   return $status
 }
 

@@ -70,3 +70,17 @@
 // RUNS: tile-tune-run: expected --runs from 1 to 10000, but got
 // RUN: not tile-tune-run %t --shape=8x8x8 --frobnicate 2>&1 | FileCheck %s --check-prefix=FLAG
 // FLAG: tile-tune-run: unexpected argument '--frobnicate'
+//
+// A good search on a machine without a CUDA driver (forced here with
+// TILE_RUNTIME_LIBCUDA, so that the test says the same on a GPU machine):
+// nothing is timed, which it says with exit status 2; --quiet is accepted.
+// Progress lines (Progress.h, runtime/test/ProgressTest.cpp) start only
+// once candidates run on a GPU.
+// RUN: echo '{"format": "tile-tune-search", "generator": "gemm", "dtypes": "f16->f32", "toolchain": "t"}' > %t/tune.json
+// RUN: echo '{"kernels": [{"name": "k", "generator": "gemm", "config": {}, "cubin": "k.cubin", "manifest": "k.json"}]}' > %t/index.json
+// RUN: env TILE_RUNTIME_LIBCUDA=%t/no-libcuda.so not tile-tune-run %t --shape=128x128x128 --quiet > %t.nodriver.out 2> %t.nodriver.err
+// RUN: FileCheck %s --check-prefix=NODRIVER < %t.nodriver.out
+// RUN: count 0 < %t.nodriver.err
+// RUN: env TILE_RUNTIME_LIBCUDA=%t/no-libcuda.so not tile-tune-run %t --shape=128x128x128 2>&1 | FileCheck %s --check-prefix=NODRIVER
+// NODRIVER: SKIPPED: no CUDA GPU (no CUDA driver: cannot load {{.*}}no-libcuda.so{{.*}}): 1 candidates not timed
+// NODRIVER-NOT: [1/1]

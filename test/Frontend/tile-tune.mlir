@@ -50,8 +50,10 @@
 // RUN: not tile-tune --dry-run --device=%s 2>&1 | FileCheck %s --check-prefix=DEVBAD
 // DEVBAD: tile-tune: {{.*}}tile-tune.mlir: not JSON:
 //
-// Compile two candidates (bf16 in, f16 out) on two threads.
-// RUN: rm -rf %t && tile-tune --in-dtype=bf16 --out-dtype=f16 --block-m=128 --block-n=128 --block-k=32 --stages=3 --num-threads=128,256 --raster-panel=0 --jobs=2 --out-dir=%t | FileCheck %s --check-prefix=COMPILE
+// Compile two candidates (bf16 in, f16 out) on two threads; --quiet leaves
+// standard error empty and standard output as it is.
+// RUN: rm -rf %t && tile-tune --in-dtype=bf16 --out-dtype=f16 --block-m=128 --block-n=128 --block-k=32 --stages=3 --num-threads=128,256 --raster-panel=0 --jobs=2 --out-dir=%t --quiet 2> %t.quiet.err | FileCheck %s --check-prefix=COMPILE
+// RUN: count 0 < %t.quiet.err
 // COMPILE: candidate{{ +}}regs{{ +}}spill{{ +}}smem KiB{{ +}}compile ms{{ +}}status
 // COMPILE-DAG: gemm_bf16_f16_128x128x32_t128_s3_div8{{ +}}{{[0-9]+}}{{ +}}{{[0-9]+}}{{ +}}48{{ +}}{{[0-9.]+}}  ok
 // COMPILE-DAG: gemm_bf16_f16_128x128x32_t256_s3_div8{{ +}}{{[0-9]+}}{{ +}}{{[0-9]+}}{{ +}}48{{ +}}{{[0-9.]+}}  ok
@@ -63,6 +65,25 @@
 // TUNE: "candidates": [
 // TUNE: "pruned": []
 // TUNE: "format": "tile-tune-search"
+//
+// Progress: one line per candidate on standard error as the compiler is
+// done with it (k of n, elapsed time, compile time, registers and spills),
+// pruned ones too: here a GPU whose block holds 32768 registers, which the
+// 256-thread candidate's 172 exceed. One thread: candidates in order.
+// RUN: rm -rf %t.prog && echo '{"format": "tile-device-info", "version": 1, "driver": "13.0", "devices": [{"name": "Small GPU", "chip": "sm_90", "shared_memory_per_block_optin": 102400, "registers_per_block": 32768, "max_threads_per_block": 1024}]}' > %t.regs.json
+// RUN: tile-tune --device=%t.regs.json --in-dtype=bf16 --out-dtype=f16 --block-m=128 --block-n=128 --block-k=32 --stages=3 --num-threads=128,256 --raster-panel=0 --jobs=1 --out-dir=%t.prog > %t.prog.out 2> %t.prog.err
+// RUN: FileCheck %s --check-prefix=PROGRESS --match-full-lines < %t.prog.err
+// RUN: count 4 < %t.prog.err
+// PROGRESS: tile-tune: compiling 2 candidates on 1 thread (0 pruned before compiling)
+// PROGRESS-NEXT: [1/2] {{[0-9]+\.[0-9]s}} gemm_bf16_f16_128x128x32_t128_s3_div8: compiled in {{[0-9]+\.[0-9]}} ms, {{[0-9]+}} registers, 0 spill bytes; ok
+// PROGRESS-NEXT: [2/2] {{[0-9]+\.[0-9]s}} gemm_bf16_f16_128x128x32_t256_s3_div8: compiled in {{[0-9]+\.[0-9]}} ms, [[REGS:[0-9]+]] registers, 0 spill bytes; pruned: [[REGS]] registers x 256 threads exceed the 32768 registers of a block
+// PROGRESS-NEXT: tile-tune: done compiling after {{[0-9]+\.[0-9]s}}: 1 ok, 1 pruned after compiling, 0 did not compile (of 2)
+// RUN: FileCheck %s --check-prefix=PROGRESSOUT < %t.prog.out
+// PROGRESSOUT: gemm: 2 configurations, 0 pruned before compiling, 2 to compile (Small GPU; shared memory per block 100 KiB)
+// PROGRESSOUT-NEXT: candidate{{ +}}regs
+// PROGRESSOUT-NEXT: gemm_bf16_f16_128x128x32_t128_s3_div8 {{.*}} ok
+// PROGRESSOUT-NEXT: gemm_bf16_f16_128x128x32_t256_s3_div8 {{.*}} registers x 256 threads exceed the 32768 registers of a block
+// PROGRESSOUT-NEXT: 1 candidates compiled into
 //
 // Divisibility promises are an axis of the space: 8 (the default) and 1
 // (any shape) give two kernels per configuration.
@@ -142,6 +163,8 @@
 // RUN: FileCheck %s --check-prefix=STUBERR < %t.stub.err
 // STUB: gemm_f16_f32_128x128x32_t128_s3_div8{{ +}}-{{ +}}-{{ +}}48{{ +}}-{{ +}}does not compile: {{.+}}
 // STUB: 0 candidates compiled into
+// STUBERR: [1/1] {{.*}}s gemm_f16_f32_128x128x32_t128_s3_div8: does not compile: {{.+}}
+// STUBERR: tile-tune: done compiling after {{.*}}: 0 ok, 0 pruned after compiling, 1 did not compile (of 1)
 // STUBERR: tile-tune: no candidate survived; the first that did not compile: gemm_f16_f32_128x128x32_t128_s3_div8: does not compile: {{.+}}
 // RUN: echo "a file" > %t.file
 // RUN: not tile-tune --block-m=128 --block-n=128 --block-k=32 --stages=3 --num-threads=128 --raster-panel=0 --out-dir=%t.file 2>&1 | FileCheck %s --check-prefix=OUTFILE

@@ -1,6 +1,7 @@
 //===- tile-tune-run.cpp - The GPU side of the autotuner ------------------===//
 //
 //   tile-tune-run DIR --shape=4096x4096x4096 [--cache=FILE] [--force]
+//                 [--runs=N] [--quiet]
 //
 // Times and validates the GEMM candidates that `tile-tune --out-dir=DIR`
 // compiled (it needs only the runtime, so it runs on machines without
@@ -10,7 +11,10 @@
 // candidate the device cannot run (shared memory, occupancy) is pruned
 // first, with the reason. The winner is cached under (GPU, compute
 // capability, generator, shape, types, toolchain); a later run with the
-// same key reuses it without a search.
+// same key reuses it without a search. While it searches, one progress line
+// per candidate goes to standard error (candidate k of n, elapsed time, its
+// status and time, the best so far; --quiet: none); the table and the
+// winner go to standard output at the end.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +23,7 @@
 
 #include "tile/runtime/Half.h"
 #include "tile/runtime/KernelIndex.h"
+#include "tile/runtime/Progress.h"
 #include "tile/runtime/RelativeError.h"
 #include "tile/runtime/Runtime.h"
 #include "tile/runtime/TuneCache.h"
@@ -44,7 +49,7 @@ namespace {
 struct Options {
   std::string dir, cache = "tile-tune-cache.json";
   int64_t m = 0, n = 0, k = 0;
-  bool force = false;
+  bool force = false, quiet = false;
   int runs = 10;
 };
 
@@ -108,6 +113,8 @@ std::optional<Options> parse(int argc, char **argv) {
       o.runs = int(*runs);
     } else if (arg == "--force") {
       o.force = true;
+    } else if (arg == "--quiet") {
+      o.quiet = true;
     } else if (!arg.empty() && arg[0] != '-' && o.dir.empty()) {
       o.dir = arg;
     } else {
@@ -223,10 +230,11 @@ std::string utcNow() {
 } // namespace
 
 static int run(int argc, char **argv) {
+  rt::Stopwatch clock;
   std::optional<Options> options = parse(argc, argv);
   if (!options) {
     std::cerr << "usage: tile-tune-run DIR --shape=MxNxK [--cache=FILE] "
-                 "[--force] [--runs=N]\n";
+                 "[--force] [--runs=N] [--quiet]\n";
     return 2;
   }
   std::optional<Search> search = readSearch(options->dir);
@@ -381,6 +389,11 @@ static int run(int argc, char **argv) {
     std::sort(times.begin(), times.end());
     row.medianUs = times[times.size() / 2];
   };
+  if (!options->quiet)
+    std::cerr << "tile-tune-run: timing " << candidates->size()
+              << " candidates at " << shape << " (" << search->dtypes << ", "
+              << search->layout << ") on " << key.gpu << std::endl;
+  rt::BestSoFar bestSoFar;
   for (size_t c = 0; c < candidates->size(); ++c) {
     const rt::KernelVariant &v = (*candidates)[c];
     Row row{v.name, "", 0, v.config};
@@ -391,11 +404,14 @@ static int run(int argc, char **argv) {
       // (KernelConfig); a wrong value (gemmArgs, keepsDivisibility).
       row.status = std::string("failed: ") + error.what();
     }
-    std::cout << "[" << c + 1 << "/" << candidates->size() << "] " << row.name
-              << ": " << row.status;
-    if (row.medianUs > 0)
-      std::cout << ", " << row.medianUs << " us";
-    std::cout << std::endl;
+    // Standard error, flushed: a long search shows how far it got.
+    bestSoFar.offer(row.name, row.medianUs);
+    if (!options->quiet)
+      std::cerr << rt::progressLine(
+                       c + 1, candidates->size(), clock.seconds(), row.name,
+                       rt::timingDetail(row.name, row.status, row.medianUs,
+                                        flops, bestSoFar))
+                << std::endl;
     rows.push_back(row);
   }
 

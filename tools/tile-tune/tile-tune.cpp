@@ -4,19 +4,22 @@
 //
 // The compile-side half of the autotuner: enumerates the generator's
 // configuration space, prunes what cannot run on the target (each with its
-// reason), compiles the rest in parallel with a progress bar, prunes what
-// ptxas says does not fit, and writes the survivors as a kernel directory
-// (index.json + cubins + manifests, the format of tile-kernels --out-dir)
-// with tune.json describing the search. The limits come from the chip's
-// table, or from the GPU itself: `tile-device-info --json > gpu.json` on
-// the GPU machine, then `tile-tune --device=gpu.json` here. tile-tune-run
-// (runtime only) validates and times the candidates on the GPU.
+// reason), compiles the rest in parallel, prunes what ptxas says does not
+// fit (one progress line per candidate on standard error: k of n, elapsed
+// time, compile time, registers and spills or why it was pruned), and writes
+// the survivors as a kernel directory (index.json + cubins + manifests, the
+// format of tile-kernels --out-dir) with tune.json describing the search. The
+// limits come from the chip's table, or from the GPU itself: `tile-device-info
+// --json > gpu.json` on the GPU machine, then `tile-tune --device=gpu.json`
+// here. tile-tune-run (runtime only) validates and times the candidates on the
+// GPU.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tile/Frontend/KernelDirectory.h"
 #include "tile/Frontend/Tuning.h"
 #include "tile/Target/Target.h"
+#include "tile/runtime/Progress.h"
 
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
@@ -137,6 +140,10 @@ static cl::opt<bool> addWrongCandidate(
     cl::desc("Add a deliberately wrong candidate (an NT kernel recorded as "
              "NN) to check that the GPU side rejects it"),
     cl::cat(category));
+static cl::opt<bool>
+    quiet("quiet",
+          cl::desc("No progress lines on standard error while compiling"),
+          cl::cat(category));
 static cl::opt<std::string> cudaToolkit("cuda-toolkit",
                                         cl::desc("CUDA toolkit root"),
                                         cl::cat(category));
@@ -156,7 +163,24 @@ static std::string toolchainId(const std::vector<TuneCandidate> &candidates,
       .str();
 }
 
+/// What a progress line says of a candidate the compiler is done with:
+/// "compiled in 812.3 ms, 128 registers, 0 spill bytes; ok", the same
+/// ending in "; pruned: REASON" when ptxas's registers do not fit, or the
+/// compiler's first error.
+static std::string compileDetail(const TuneCandidate &c) {
+  if (!c.compiled.ok)
+    return c.pruned.empty() ? "does not compile" : c.pruned.back();
+  std::string detail = llvm::formatv("compiled in {0:f1} ms, {1} registers, "
+                                     "{2} spill bytes",
+                                     c.compiled.compileSeconds * 1e3,
+                                     c.registers ? std::to_string(*c.registers)
+                                                 : std::string("?"),
+                                     c.spillBytes);
+  return detail + (c.alive() ? "; ok" : "; pruned: " + c.pruned.back());
+}
+
 int main(int argc, char **argv) {
+  tile::rt::Stopwatch clock;
   llvm::InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(argc, argv,
@@ -280,15 +304,36 @@ int main(int argc, char **argv) {
   CompileOptions options;
   options.target.chip = chip;
   options.cudaToolkit = cudaToolkit;
+  // Progress on standard error, one line per candidate (the tables on
+  // standard output stay as they are): a long search shows how far it got.
+  size_t threads = std::clamp<size_t>(jobs, 1, std::max<size_t>(1, alive));
+  if (!quiet && alive)
+    llvm::errs() << llvm::formatv(
+        "tile-tune: compiling {0} candidate{1} on {2} thread{3} ({4} pruned "
+        "before compiling)\n",
+        alive, alive == 1 ? "" : "s", threads, threads == 1 ? "" : "s",
+        candidates.size() - alive);
   compileCandidates(candidates, options, *limits, jobs,
-                    [](size_t done, size_t total) {
-                      int width = 40, filled = int(width * done / total);
-                      llvm::errs() << "\r[" << std::string(filled, '#')
-                                   << std::string(width - filled, '.') << "] "
-                                   << done << "/" << total << " compiled";
-                      if (done == total)
-                        llvm::errs() << "\n";
+                    [&](size_t done, size_t total, const TuneCandidate &c) {
+                      if (quiet)
+                        return;
+                      llvm::errs()
+                          << tile::rt::progressLine(done, total,
+                                                    clock.seconds(), c.name,
+                                                    compileDetail(c))
+                          << "\n";
+                      llvm::errs().flush();
                     });
+  if (!quiet && alive) {
+    size_t ok = llvm::count_if(candidates, [](auto &c) { return c.alive(); });
+    size_t tooLarge = llvm::count_if(
+        candidates, [](auto &c) { return c.compiled.ok && !c.alive(); });
+    llvm::errs() << llvm::formatv(
+        "tile-tune: done compiling after {0}: {1} ok, {2} pruned after "
+        "compiling, {3} did not compile (of {4})\n",
+        tile::rt::formatElapsed(clock.seconds()), ok, tooLarge,
+        alive - ok - tooLarge, alive);
+  }
 
   llvm::outs() << llvm::formatv("{0,-44} {1,5} {2,6} {3,8} {4,10}  {5}\n",
                                 "candidate", "regs", "spill", "smem KiB",

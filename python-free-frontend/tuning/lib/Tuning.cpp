@@ -238,7 +238,7 @@ std::vector<TuneCandidate> pruneStatically(const TuneSpace &space,
 void compileCandidates(std::vector<TuneCandidate> &candidates,
                        const CompileOptions &options,
                        const DeviceLimits &limits, unsigned jobs,
-                       const std::function<void(size_t, size_t)> &progress) {
+                       const CompileProgress &progress) {
   std::vector<TuneCandidate *> work;
   for (TuneCandidate &c : candidates)
     if (c.alive())
@@ -281,7 +281,7 @@ void compileCandidates(std::vector<TuneCandidate> &candidates,
       }
       std::lock_guard<std::mutex> lock(progressMutex);
       if (progress)
-        progress(++done, work.size());
+        progress(++done, work.size(), c);
     }
   };
   std::vector<std::thread> threads;

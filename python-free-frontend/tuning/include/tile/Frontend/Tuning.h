@@ -101,14 +101,19 @@ struct TuneCandidate {
 std::vector<TuneCandidate> pruneStatically(const TuneSpace &space,
                                            const DeviceLimits &limits);
 
+/// Called after each compiled candidate with how many are done, how many
+/// there are and the candidate, pruned or not (one call at a time).
+using CompileProgress =
+    std::function<void(size_t done, size_t total, const TuneCandidate &)>;
+
 /// Compiles the live candidates on `jobs` threads (at most one per
-/// candidate; `progress(done, total)` after each), then prunes those that
-/// do not compile (with the compiler's first error) and those whose
-/// registers exceed the block's register file (ptxas -v).
+/// candidate; `progress` after each), pruning those that do not compile
+/// (with the compiler's first error) and those whose registers exceed the
+/// block's register file (ptxas -v).
 void compileCandidates(std::vector<TuneCandidate> &candidates,
                        const CompileOptions &options,
                        const DeviceLimits &limits, unsigned jobs,
-                       const std::function<void(size_t, size_t)> &progress);
+                       const CompileProgress &progress);
 
 } // namespace tile::fe
 
