@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <ctime>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <sstream>
 
@@ -75,6 +76,24 @@ Tensor::Stored storedOperand(const Tensor &tensor, const char *what) {
   return *stored;
 }
 
+/// What every problem has: its candidates and their arguments, what was
+/// asked when there are no candidates (in `choose`'s own words: it runs
+/// only then), the types "in->out" and the tensors' alignment.
+Problem problemOf(const char *generator, std::vector<KernelVariant> candidates,
+                  ArgsOf argsOf, const std::function<KernelChoice()> &choose,
+                  DType in, DType out,
+                  std::initializer_list<const Tensor *> tensors) {
+  Problem problem;
+  problem.generator = generator;
+  problem.candidates = std::move(candidates);
+  problem.argsOf = std::move(argsOf);
+  if (problem.candidates.empty())
+    problem.noCandidates = choose().noCandidates;
+  problem.dtypes = std::string(dtypeName(in)) + "->" + dtypeName(out);
+  problem.alignment = alignmentBits(tensors);
+  return problem;
+}
+
 Problem gemmProblem(const std::vector<KernelVariant> &library, const Tensor &a,
                     const Tensor &b, const Tensor &c,
                     const GemmOptions &options, const std::string &chip,
@@ -84,34 +103,26 @@ Problem gemmProblem(const std::vector<KernelVariant> &library, const Tensor &a,
   GemmRequest request{storedA.stored.arg("A"),
                       storedB.stored.arg("B"),
                       c.arg("C"),
-                      false,
-                      false,
-                      "none",
-                      std::nullopt};
-  request.transposeA = options.transposeA != storedA.transposed;
-  request.transposeB = options.transposeB != storedB.transposed;
-  request.epilogue = options.epilogue;
-  if (options.bias)
-    request.bias = options.bias->arg("the bias");
+                      options.transposeA != storedA.transposed,
+                      options.transposeB != storedB.transposed,
+                      options.epilogue,
+                      options.bias
+                          ? std::optional<Arg>(options.bias->arg("the bias"))
+                          : std::nullopt};
 
-  Problem problem;
-  problem.generator = tile::config::gemm::generator;
-  problem.candidates = gemmCandidates(library, request, chip);
-  problem.argsOf = gemmArgs(request);
-  if (problem.candidates.empty())
-    problem.noCandidates =
-        chooseGemm(library, request, chip, infoOf).noCandidates;
+  const Tensor *bias = options.bias ? &*options.bias : nullptr;
+  Problem problem =
+      problemOf(tile::config::gemm::generator,
+                gemmCandidates(library, request, chip), gemmArgs(request),
+                [&] { return chooseGemm(library, request, chip, infoOf); },
+                a.dtype(), c.dtype(), {&a, &b, &c, bias});
   // M x N x K, as tile-tune-run keys its searches.
   const std::vector<int64_t> &shapeOfA = storedA.stored.shape();
   int64_t k = shapeOfA.size() == 2 ? shapeOfA[request.transposeA ? 0 : 1] : 0;
   problem.shape = join(c.shape(), "x") + "x" + std::to_string(k);
-  problem.dtypes =
-      std::string(dtypeName(a.dtype())) + "->" + dtypeName(c.dtype());
   problem.layout = std::string(request.transposeA ? "t" : "n") +
                    (request.transposeB ? "t" : "n");
   problem.options = "epilogue=" + options.epilogue;
-  problem.alignment =
-      alignmentBits({&a, &b, &c, options.bias ? &*options.bias : nullptr});
   return problem;
 }
 
@@ -120,17 +131,12 @@ Problem softmaxProblem(const std::vector<KernelVariant> &library,
                        const std::string &chip,
                        const KernelInfoSource &infoOf) {
   SoftmaxRequest request{x.arg("X"), y.arg("Y")};
-  Problem problem;
-  problem.generator = tile::config::softmax::generator;
-  problem.candidates = softmaxCandidates(library, request);
-  problem.argsOf = softmaxArgs(request);
-  if (problem.candidates.empty())
-    problem.noCandidates =
-        chooseSoftmax(library, request, chip, infoOf).noCandidates;
+  Problem problem =
+      problemOf(tile::config::softmax::generator,
+                softmaxCandidates(library, request), softmaxArgs(request),
+                [&] { return chooseSoftmax(library, request, chip, infoOf); },
+                x.dtype(), y.dtype(), {&x, &y});
   problem.shape = join(x.shape(), "x");
-  problem.dtypes =
-      std::string(dtypeName(x.dtype())) + "->" + dtypeName(y.dtype());
-  problem.alignment = alignmentBits({&x, &y});
   return problem;
 }
 
@@ -147,25 +153,20 @@ Problem attentionProblem(const std::vector<KernelVariant> &library,
       options.causal,
       options.scale,
       options.lse ? std::optional<Arg>(options.lse->arg("LSE")) : std::nullopt};
-  Problem problem;
-  problem.generator = tile::config::attention::generator;
-  problem.candidates = attentionCandidates(library, request);
-  problem.argsOf = attentionArgs(request);
-  if (problem.candidates.empty())
-    problem.noCandidates =
-        chooseAttention(library, request, chip, infoOf).noCandidates;
+  const Tensor *lse = options.lse ? &*options.lse : nullptr;
+  Problem problem =
+      problemOf(tile::config::attention::generator,
+                attentionCandidates(library, request), attentionArgs(request),
+                [&] { return chooseAttention(library, request, chip, infoOf); },
+                q.dtype(), o.dtype(), {&q, &k, &v, &o, lse});
   // Q's and K's shapes: K/V may have other sequence lengths and heads.
   problem.shape = join(q.shape(), "x") + "|" + join(k.shape(), "x");
-  problem.dtypes =
-      std::string(dtypeName(q.dtype())) + "->" + dtypeName(o.dtype());
   std::ostringstream scale;
   if (options.scale)
     scale << *options.scale;
   problem.options = std::string("causal=") + (options.causal ? "1" : "0") +
                     ",lse=" + (options.lse ? "1" : "0") +
                     (options.scale ? ",scale=" + scale.str() : "");
-  problem.alignment =
-      alignmentBits({&q, &k, &v, &o, options.lse ? &*options.lse : nullptr});
   return problem;
 }
 
@@ -174,17 +175,12 @@ Problem vectorAddProblem(const std::vector<KernelVariant> &library,
                          const std::string &chip,
                          const KernelInfoSource &infoOf) {
   VectorAddRequest request{a.arg("A"), b.arg("B"), c.arg("C")};
-  Problem problem;
-  problem.generator = tile::config::vector_add::generator;
-  problem.candidates = vectorAddCandidates(library, request);
-  problem.argsOf = vectorAddArgs(request);
-  if (problem.candidates.empty())
-    problem.noCandidates =
-        chooseVectorAdd(library, request, chip, infoOf).noCandidates;
+  Problem problem =
+      problemOf(tile::config::vector_add::generator,
+                vectorAddCandidates(library, request), vectorAddArgs(request),
+                [&] { return chooseVectorAdd(library, request, chip, infoOf); },
+                a.dtype(), c.dtype(), {&a, &b, &c});
   problem.shape = join(a.shape(), "x");
-  problem.dtypes =
-      std::string(dtypeName(a.dtype())) + "->" + dtypeName(c.dtype());
-  problem.alignment = alignmentBits({&a, &b, &c});
   return problem;
 }
 
