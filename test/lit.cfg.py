@@ -18,7 +18,7 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.tile_tools_dir, append_path=True)
 tools = ["tile-opt", "tile-translate", "tile-kernels", "tile-tune", "tile-tune-run",
-         "FileCheck", "not", "count"]
+         "tile-layernorm-example", "FileCheck", "not", "count"]
 llvm_config.add_tool_substitutions(tools, [config.tile_tools_dir,
                                            config.llvm_tools_dir])
 

@@ -281,6 +281,40 @@ TEST(Frontend, SharedTilesFillAndElementMath) {
       << compiled.manifest;
 }
 
+TEST(Frontend, SquareRootsLowerToApproximateInstructions) {
+  Program program;
+  Kernel k = program.kernel("roots", 128);
+  Buffer X = k.tensor("X", {kDynamic}, program.f32());
+  k.body({ceildiv(X, 0, 512)}, [&](Kernel &k) {
+    Expr start = k.blockIndex(0) * 512.0;
+    Buffer f = k.allocFragment({512}, program.f32());
+    k.copy(X.at({start}), f);
+    k.parallel({512}, [&](const Indices &i) {
+      f[i] = sqrt(f[i]) * rsqrt(f[i] + 1.0);
+    });
+    k.copy(f, X.at({start}));
+  });
+  ASSERT_EQ(program.verify(), "");
+  std::string ir = program.str();
+  EXPECT_NE(ir.find("math.sqrt"), std::string::npos) << ir;
+  EXPECT_NE(ir.find("math.rsqrt"), std::string::npos) << ir;
+  CompiledModule compiled = compile(program.module(), CompileOptions());
+  ASSERT_TRUE(compiled.ok) << compiled.error;
+  EXPECT_NE(compiled.ptx.find("sqrt.approx"), std::string::npos);
+  EXPECT_NE(compiled.ptx.find("rsqrt.approx"), std::string::npos);
+
+  // Of an index: the math dialect's operand check, at the caller's line.
+  Program bad;
+  Kernel b = bad.kernel("bad", 128);
+  Buffer Y = b.tensor("Y", {kDynamic}, bad.f32());
+  b.body({ceildiv(Y, 0, 128)}, [&](Kernel &b) { rsqrt(b.blockIndex(0)); });
+  EXPECT_NE(bad.verify().find("FrontendTest.cpp"), std::string::npos)
+      << bad.verify();
+  EXPECT_NE(bad.verify().find("'math.rsqrt' op operand #0 must be"),
+            std::string::npos)
+      << bad.verify();
+}
+
 } // namespace
 
 namespace {

@@ -161,8 +161,9 @@ std::optional<KernelConfig> detail::configFromJson(const json &object,
 // The index
 //===----------------------------------------------------------------------===//
 
-std::string tile::rt::kernelDir(const std::string &fallback) {
-  const char *dir = std::getenv("TILE_KERNEL_DIR");
+std::string tile::rt::kernelDir(const std::string &fallback,
+                                const char *variable) {
+  const char *dir = std::getenv(variable);
   return dir && *dir ? dir : fallback;
 }
 

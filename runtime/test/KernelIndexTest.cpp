@@ -158,6 +158,15 @@ TEST_F(KernelIndex, KernelDirPrefersTheEnvironment) {
   EXPECT_EQ(kernelDir("/fallback"), "/fallback");
   ::unsetenv("TILE_KERNEL_DIR");
   EXPECT_EQ(kernelDir("/fallback"), "/fallback");
+
+  // Another variable, for another folder; TILE_KERNEL_DIR does not count.
+  const char *other = "TILE_KERNEL_DIR_TEST_OTHER";
+  ::setenv(other, "/other", 1);
+  EXPECT_EQ(kernelDir("/fallback", other), "/other");
+  ::unsetenv(other);
+  ::setenv("TILE_KERNEL_DIR", "/from/env", 1);
+  EXPECT_EQ(kernelDir("/fallback", other), "/fallback");
+  ::unsetenv("TILE_KERNEL_DIR");
   if (saved)
     ::setenv("TILE_KERNEL_DIR", savedValue.c_str(), 1);
 }

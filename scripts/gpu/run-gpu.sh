@@ -29,12 +29,16 @@ prepare() {
   ninja -C "$build" tile-kernels tile-gpu-tests tile-gpu-test-kernels tile-bench-vector-add \
     tile-bench-gemm tile-bench-softmax tile-bench-attention tile_runtime_tests \
     tile-tune tile-tune-run tile-walkthrough tile-profile tile-device-info \
-    tile-library-example tile-dlpack-gemm
+    tile-library-example tile-dlpack-gemm tile-layernorm-example
   rm -rf "$bundle"
   mkdir -p "$bundle/bin" "$bundle/lib"
   "$build/bin/tile-kernels" --out-dir="$bundle/kernels" --chip=sm_90
   # The GPU tests' own hand-written kernels (test/gpu/kernels).
   cp -r "$build/test-kernels" "$bundle/test-kernels"
+  # The cookbook's layernorm kernels (docs/Cookbook.md), which the library
+  # API's GPU test calls by generator name.
+  "$build/bin/tile-layernorm-example" --out-dir="$bundle/cookbook-kernels" \
+    --chip=sm_90
   # A short GEMM search for the autotuner's GPU side (with one deliberately
   # wrong candidate, which must be rejected).
   # (where tile-walkthrough's own search step would write it.)
@@ -84,6 +88,7 @@ run() {
   export LD_LIBRARY_PATH="$bundle/lib:${LD_LIBRARY_PATH:-}"
   export TILE_KERNEL_DIR="$bundle/kernels"
   export TILE_TEST_KERNEL_DIR="$bundle/test-kernels"
+  export TILE_COOKBOOK_KERNEL_DIR="$bundle/cookbook-kernels"
   status=0
   gpu=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)
   commit=$(cat "$bundle/COMMIT" 2>/dev/null || echo unknown)
@@ -116,7 +121,7 @@ run() {
   if [ "$part" != benchmarks ]; then
     step "runtime tests" "$bundle/bin/tile_runtime_tests" \
       --gtest_output=json:"$out/runtime-tests.json"
-    step "kernel GPU tests (vector add, gemm, bias_gelu, softmax, gemm_softmax, attention, the library API)" "$bundle/bin/tile-gpu-tests" \
+    step "kernel GPU tests (vector add, gemm, bias_gelu, softmax, gemm_softmax, attention, the library API, the cookbook's layernorm)" "$bundle/bin/tile-gpu-tests" \
       --gtest_output=json:"$out/gpu-tests.json"
     step "the README's library example" "$bundle/bin/tile-library-example" \
       "$bundle/kernels"
@@ -126,7 +131,7 @@ run() {
     if command -v compute-sanitizer > /dev/null; then
       step "compute-sanitizer memcheck" compute-sanitizer --tool memcheck \
         --error-exitcode 9 "$bundle/bin/tile-gpu-tests" \
-        --gtest_filter='*EdgeLengths*:*SmallAndOdd*:*BiasGelu*:*GemmSoftmax*:AttentionGpu.MatchesFloat64:*ContractBoundaries*:*MisusesAreRefused*:CopyBoundsGpu.*'
+        --gtest_filter='*EdgeLengths*:*SmallAndOdd*:*BiasGelu*:*GemmSoftmax*:AttentionGpu.MatchesFloat64:*ContractBoundaries*:*MisusesAreRefused*:CopyBoundsGpu.*:LayerNormGpu.*'
     fi
   fi
   if [ "$part" != tests ]; then

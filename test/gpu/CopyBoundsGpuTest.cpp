@@ -9,11 +9,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tile/runtime/KernelIndex.h"
 #include "tile/runtime/Runtime.h"
 
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <cstring>
 #include <optional>
 #include <string>
@@ -45,8 +45,8 @@ protected:
     std::string why;
     if (!rt::isDriverAvailable(&why) || rt::deviceCount() == 0)
       GTEST_SKIP() << "no CUDA GPU: " << (why.empty() ? "no device" : why);
-    const char *env = std::getenv("TILE_TEST_KERNEL_DIR");
-    std::string dir = env && *env ? env : TILE_TEST_KERNEL_DIR_DEFAULT;
+    std::string dir =
+        rt::kernelDir(TILE_TEST_KERNEL_DIR_DEFAULT, "TILE_TEST_KERNEL_DIR");
     device.emplace(rt::Device::open());
     // With a GPU the kernels must be there: a missing file fails the test.
     module.emplace(rt::Module::load(*device, dir + "/copy-bounds.cubin",

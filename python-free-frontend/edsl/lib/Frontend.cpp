@@ -325,6 +325,12 @@ Expr tanh(Expr x, SourceLoc loc) {
 Expr erf(Expr x, SourceLoc loc) {
   return unaryMath<math::ErfOp>(x, loc, "erf");
 }
+Expr sqrt(Expr x, SourceLoc loc) {
+  return unaryMath<math::SqrtOp>(x, loc, "sqrt");
+}
+Expr rsqrt(Expr x, SourceLoc loc) {
+  return unaryMath<math::RsqrtOp>(x, loc, "rsqrt");
+}
 Expr less(Expr lhs, Expr rhs, SourceLoc loc) {
   Kernel &kernel = kernelOf({&lhs, &rhs}, loc, "less");
   requireSameType(lhs, rhs, loc, "less");

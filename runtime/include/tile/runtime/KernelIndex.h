@@ -123,9 +123,11 @@ bool chipRunsOn(const std::string &kernelChip, const std::string &deviceChip);
 size_t removeVariantsNotRunningOn(std::vector<KernelVariant> &variants,
                                   const std::string &deviceChip);
 
-/// The kernel folder: $TILE_KERNEL_DIR when set and not empty, else
-/// `fallback`.
-std::string kernelDir(const std::string &fallback);
+/// The kernel folder: $TILE_KERNEL_DIR (or the environment variable
+/// `variable`: TILE_TEST_KERNEL_DIR, TILE_COOKBOOK_KERNEL_DIR) when set and
+/// not empty, else `fallback`.
+std::string kernelDir(const std::string &fallback,
+                      const char *variable = "TILE_KERNEL_DIR");
 
 /// The variants of `generator` (all of them for "") in `dir`/index.json, in
 /// index order. nullopt when the index is missing (the kernels were not

@@ -156,6 +156,10 @@ Expr exp2(Expr x, SourceLoc loc = {});
 Expr log(Expr x, SourceLoc loc = {});
 Expr tanh(Expr x, SourceLoc loc = {});
 Expr erf(Expr x, SourceLoc loc = {});
+/// sqrt(x) and 1 / sqrt(x) (math.sqrt, math.rsqrt: sqrt.approx and
+/// rsqrt.approx in the PTX), e.g. LayerNorm's 1 / sqrt(var + eps).
+Expr sqrt(Expr x, SourceLoc loc = {});
+Expr rsqrt(Expr x, SourceLoc loc = {});
 /// lhs < rhs (signed for integers and indices, ordered for floats): an i1.
 Expr less(Expr lhs, Expr rhs, SourceLoc loc = {});
 /// condition ? whenTrue : whenFalse.
