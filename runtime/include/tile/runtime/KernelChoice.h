@@ -73,8 +73,8 @@ KernelChoice chooseVariant(
 
 /// C = op(A) op(B) (+ the epilogue) on operands as stored: A is M x K (K x M
 /// with transposeA), B is K x N (N x K with transposeB), C is M x N; the
-/// bias (N values of C's type) when the epilogue has one ("bias_gelu",
-/// "bias_gelu_tanh").
+/// epilogue one of config::gemm::epilogues (ConfigKeys.h), with the bias (N
+/// values of C's type) exactly when it takes one (every one but "none").
 struct GemmRequest {
   Arg a, b, c;
   bool transposeA = false, transposeB = false;
@@ -96,7 +96,9 @@ gemmCandidates(const std::vector<KernelVariant> &library,
 
 /// gemmCandidates, then chooseVariant with the request's arguments in the
 /// gemm generator's order (A, B, C, then the bias). With no candidate at
-/// all, `noCandidates` says what was asked.
+/// all, `noCandidates` says what was asked. Throws tile::rt::Error for a
+/// request that contradicts itself: an unknown epilogue, or a bias given
+/// to an epilogue without one (or missing for one with one).
 KernelChoice chooseGemm(const std::vector<KernelVariant> &library,
                         const GemmRequest &request,
                         const std::string &deviceChip);
