@@ -371,14 +371,7 @@ int main(int argc, char **argv) {
     using config::gemm::Epilogue;
     if (epilogue.kind == Epilogue::none)
       continue;
-    // The same configuration without the epilogue ("_<epilogue>" and
-    // "_staged" removed from the name, a "_div8" after them kept).
-    std::string suffix = std::string("_") + epilogue.name;
-    std::string plainName = v.name;
-    plainName.erase(plainName.rfind(suffix), suffix.size());
-    if (size_t staged = plainName.rfind("_staged"); staged != std::string::npos)
-      plainName.erase(staged, 7);
-    auto plain = byName.find(plainName);
+    auto plain = byName.find(bench::plainGemmName(v));
     if (plain == byName.end())
       continue;
     fusedAndPlain.emplace_back(&v, plain->second);

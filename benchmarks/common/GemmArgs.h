@@ -31,6 +31,22 @@ gemmEpilogue(const rt::KernelConfig &config) {
   return *epilogue;
 }
 
+/// The name of the same GEMM without its epilogue: the variant's name less
+/// "_<epilogue>" and "_staged" (a "_div8" and the rest after them kept);
+/// the name itself without an epilogue.
+inline std::string plainGemmName(const rt::KernelVariant &variant) {
+  const config::gemm::EpilogueInfo &epilogue = gemmEpilogue(variant.config);
+  std::string name = variant.name;
+  if (epilogue.kind == config::gemm::Epilogue::none)
+    return name;
+  std::string suffix = std::string("_") + epilogue.name;
+  if (size_t at = name.rfind(suffix); at != std::string::npos)
+    name.erase(at, suffix.size());
+  if (size_t staged = name.rfind("_staged"); staged != std::string::npos)
+    name.erase(staged, 7);
+  return name;
+}
+
 inline std::vector<rt::Arg>
 gemmArgs(const rt::KernelConfig &config, const rt::DeviceBuffer &a,
          const rt::DeviceBuffer &b, const rt::DeviceBuffer &c,

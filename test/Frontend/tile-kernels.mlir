@@ -43,6 +43,10 @@
 // ALL: all ok
 // INDEX: "format": "tile-kernel-index"
 // INDEX: "cubin": "vector_add_f32_1024x256.cubin"
+// The library keeps its promises (docs/Coverage.md): a variant for any shape
+// of every promised combination.
+// RUN: tile-library coverage --kernel-dir=%t.kernels --check | FileCheck %s --check-prefix=COVERAGE
+// COVERAGE: tile-library: each of the {{[0-9]+}} promised combinations has a variant for any shape in {{.*}}.kernels
 
 // The GEMM with a fused bias + GELU epilogue: the bias slice goes to shared
 // memory before the K loop, the epilogue runs on the accumulator in a
