@@ -9,7 +9,7 @@ from lit.llvm import llvm_config
 
 config.name = "TILE"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
-config.suffixes = [".mlir"]
+config.suffixes = [".mlir", ".test"]
 config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.tile_obj_root, "test")
@@ -18,7 +18,8 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.tile_tools_dir, append_path=True)
 tools = ["tile-opt", "tile-translate", "tile-kernels", "tile-tune", "tile-tune-run",
-         "tile-layernorm-example", "FileCheck", "not", "count"]
+         "tile-layernorm-example", "tile-library", "FileCheck", "not", "count",
+         "split-file"]
 llvm_config.add_tool_substitutions(tools, [config.tile_tools_dir,
                                            config.llvm_tools_dir])
 

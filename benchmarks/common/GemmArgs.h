@@ -2,8 +2,8 @@
 //
 // How a GEMM variant from the kernel index is launched, from its recorded
 // configuration: A is M x K (K x M with transpose_a), B is K x N (N x K with
-// transpose_b), C is M x N of the output type, and a variant with an
-// epilogue also takes the bias (N elements of the output type).
+// transpose_b), C is M x N of the output type, and a variant whose
+// epilogue adds a bias also takes it (N elements of the output type).
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +18,34 @@
 #include <vector>
 
 namespace tile::bench {
+
+/// The variant's epilogue, from the generator's table (ConfigKeys.h);
+/// throws for a name the table lacks.
+inline const config::gemm::EpilogueInfo &
+gemmEpilogue(const rt::KernelConfig &config) {
+  std::string name = config.getOrDefault(config::gemm::epilogue);
+  const config::gemm::EpilogueInfo *epilogue = config::gemm::findEpilogue(name);
+  if (!epilogue)
+    throw std::invalid_argument("gemm config with an unknown epilogue '" +
+                                name + "'");
+  return *epilogue;
+}
+
+/// The name of the same GEMM without its epilogue: the variant's name less
+/// "_<epilogue>" and "_staged" (a "_div8" and the rest after them kept);
+/// the name itself without an epilogue.
+inline std::string plainGemmName(const rt::KernelVariant &variant) {
+  const config::gemm::EpilogueInfo &epilogue = gemmEpilogue(variant.config);
+  std::string name = variant.name;
+  if (epilogue.kind == config::gemm::Epilogue::none)
+    return name;
+  std::string suffix = std::string("_") + epilogue.name;
+  if (size_t at = name.rfind(suffix); at != std::string::npos)
+    name.erase(at, suffix.size());
+  if (size_t staged = name.rfind("_staged"); staged != std::string::npos)
+    name.erase(staged, 7);
+  return name;
+}
 
 inline std::vector<rt::Arg>
 gemmArgs(const rt::KernelConfig &config, const rt::DeviceBuffer &a,
@@ -40,9 +68,9 @@ gemmArgs(const rt::KernelConfig &config, const rt::DeviceBuffer &a,
                           ? std::vector<int64_t>{n, k}
                           : std::vector<int64_t>{k, n}),
       rt::Arg::buffer(c, *out, {m, n})};
-  if (config.getOrDefault(config::gemm::epilogue) != "none") {
+  if (gemmEpilogue(config).hasBias) {
     if (!bias)
-      throw std::invalid_argument("gemm variant with an epilogue needs a bias");
+      throw std::invalid_argument("gemm variant with a bias needs one");
     args.push_back(rt::Arg::buffer(*bias, *out, {n}));
   }
   return args;

@@ -696,8 +696,8 @@ TEST(Generators, RefuseConfigurationsTheyDoNotSupport) {
   expectRefused(gemm([](GemmConfig &c) { c.outDtype = "i8"; }), buildGemm,
                 "gemm: out_dtype must be one of f32, f16, bf16, but got 'i8'");
   expectRefused(gemm([](GemmConfig &c) { c.epilogue = "relu"; }), buildGemm,
-                "gemm: epilogue must be one of none, bias_gelu, "
-                "bias_gelu_tanh, but got 'relu'");
+                "gemm: epilogue must be one of none, bias, bias_gelu, "
+                "bias_gelu_tanh, bias_relu, but got 'relu'");
   expectRefused(gemm([](GemmConfig &c) { c.divisibility = 0; }), buildGemm,
                 "gemm: divisibility must be at least 1");
 
@@ -754,10 +754,11 @@ TEST(Generators, ValidConfigurationsHaveIdentifierNames) {
   std::vector<std::string> names;
   for (int64_t raster : {int64_t(0), int64_t(1), int64_t(65535)})
     for (int64_t divisibility : {int64_t(1), int64_t(8), int64_t(1) << 40})
-      for (const char *epilogue : {"none", "bias_gelu_tanh"}) {
+      for (const tile::config::gemm::EpilogueInfo &epilogue :
+           tile::config::gemm::epilogues) {
         GemmConfig c{16, 8, 16, 32, "bf16", 8, raster, true, "bf16", true};
         c.divisibility = divisibility;
-        c.epilogue = epilogue;
+        c.epilogue = epilogue.name;
         c.stagedEpilogue = true;
         c.validate();
         names.push_back(c.kernelName());

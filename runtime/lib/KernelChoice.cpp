@@ -167,10 +167,27 @@ tile::rt::gemmCandidates(const std::vector<KernelVariant> &library,
   return candidates;
 }
 
+void tile::rt::checkGemmRequest(const GemmRequest &request) {
+  const key::EpilogueInfo *epilogue = key::findEpilogue(request.epilogue);
+  if (!epilogue) {
+    std::string names;
+    for (const key::EpilogueInfo &e : key::epilogues)
+      names += (names.empty() ? "" : ", ") + std::string(e.name);
+    throw Error("gemm request: expected an epilogue of " + names +
+                ", but got '" + request.epilogue + "'");
+  }
+  if (epilogue->hasBias != request.bias.has_value())
+    throw Error("gemm request: epilogue " + request.epilogue +
+                (epilogue->hasBias ? " adds a bias: expected one, but got none"
+                                   : " adds no bias: expected none, but got "
+                                     "one"));
+}
+
 KernelChoice tile::rt::chooseGemm(const std::vector<KernelVariant> &library,
                                   const GemmRequest &request,
                                   const std::string &deviceChip,
                                   const KernelInfoSource &infoOf) {
+  checkGemmRequest(request);
   std::vector<KernelVariant> candidates =
       gemmCandidates(library, request, deviceChip);
   if (candidates.empty()) {

@@ -215,6 +215,7 @@ TEST_F(KernelChoiceTest, NoVariantForTheRequestSaysWhatWasAsked) {
   GemmRequest tn = request(256, 256, 256);
   tn.transposeA = true;
   tn.epilogue = "bias_gelu";
+  tn.bias = Arg::buffer(0x1c000000, DType::f32, {256});
   KernelChoice choice = chooseGemm(library, tn, "sm_90");
   EXPECT_FALSE(choice.chosen);
   EXPECT_TRUE(choice.passedOver.empty());
@@ -222,6 +223,30 @@ TEST_F(KernelChoiceTest, NoVariantForTheRequestSaysWhatWasAsked) {
             "no gemm variant for f16 -> f32, A K x M, B K x N, epilogue "
             "bias_gelu in the library (tile-kernels or tile-tune can compile "
             "one)\n");
+}
+
+TEST_F(KernelChoiceTest, ABiasThatDisagreesWithTheEpilogueIsRefused) {
+  // Before any variant is tried: the epilogue table (ConfigKeys.h) says
+  // which epilogues take the bias.
+  GemmRequest missing = request(256, 256, 256);
+  missing.epilogue = "bias_relu";
+  EXPECT_TILE_ERROR(chooseGemm(library, missing, "sm_90"),
+                    "gemm request: epilogue bias_relu adds a bias: expected "
+                    "one, but got none");
+  GemmRequest extra = request(256, 256, 256);
+  extra.bias = Arg::buffer(0x1c000000, DType::f32, {256});
+  EXPECT_TILE_ERROR(chooseGemm(library, extra, "sm_90"),
+                    "gemm request: epilogue none adds no bias: expected none, "
+                    "but got one");
+  extra.epilogue = "relu";
+  EXPECT_TILE_ERROR(chooseGemm(library, extra, "sm_90"),
+                    "gemm request: expected an epilogue of none, bias, "
+                    "bias_gelu, bias_gelu_tanh, bias_relu, but got 'relu'");
+  // With the bias it takes, the request is only short of a variant.
+  extra.epilogue = "bias";
+  EXPECT_EQ(chooseGemm(library, extra, "sm_90").explain(),
+            "no gemm variant for f16 -> f32, A M x K, B K x N, epilogue bias "
+            "in the library (tile-kernels or tile-tune can compile one)\n");
 }
 
 TEST_F(KernelChoiceTest, AnUnreadableManifestPassesItsVariantOver) {

@@ -43,6 +43,10 @@
 // ALL: all ok
 // INDEX: "format": "tile-kernel-index"
 // INDEX: "cubin": "vector_add_f32_1024x256.cubin"
+// The library keeps its promises (docs/Coverage.md): a variant for any shape
+// of every promised combination.
+// RUN: tile-library coverage --kernel-dir=%t.kernels --check | FileCheck %s --check-prefix=COVERAGE
+// COVERAGE: tile-library: each of the {{[0-9]+}} promised combinations has a variant for any shape in {{.*}}.kernels
 
 // The GEMM with a fused bias + GELU epilogue: the bias slice goes to shared
 // memory before the K loop, the epilogue runs on the accumulator in a
@@ -60,8 +64,40 @@
 // EPI: tile.copy %{{.*}} to %C[
 // RUN: tile-kernels --kernel=gemm --block-m=128 --block-n=128 --block-k=32 --num-threads=128 --out-dtype=f16 --epilogue=bias_gelu_tanh --emit=mlir | FileCheck %s --check-prefix=EPITANH
 // EPITANH: math.tanh
+// The bias alone: the add and nothing after it; bias + ReLU: the add, then
+// max with 0 (arith.maximumf, PTX max.NaN.f32: a NaN stays NaN, as in
+// torch.relu).
+// RUN: tile-kernels --kernel=gemm --block-m=64 --block-n=64 --block-k=32 --num-threads=128 --epilogue=bias --emit=mlir | tile-opt | FileCheck %s --check-prefix=EPIBIAS
+// EPIBIAS-LABEL: tile.kernel @gemm_f16_f32_64x64x32_t128_s3_bias(%A: {{.*}}, %Bias: !tile.buffer<?xf32, global>)
+// EPIBIAS: tile.parallel (%{{.*}}, %[[J:.*]]) in [64, 64] {
+// EPIBIAS-NEXT: %[[ACC:.*]] = tile.load %{{.*}}[%{{.*}}, %[[J]]] : !tile.buffer<64x64xf32, fragment>
+// EPIBIAS-NEXT: %[[B:.*]] = tile.load %{{.*}}[%[[J]]] : !tile.buffer<64xf32, shared>
+// EPIBIAS-NEXT: %[[X:.*]] = arith.addf %[[ACC]], %[[B]] : f32
+// EPIBIAS-NEXT: tile.store %[[X]], %{{.*}}[%{{.*}}, %[[J]]]
+// EPIBIAS-NEXT: }
+// RUN: tile-kernels --kernel=gemm --block-m=64 --block-n=64 --block-k=32 --num-threads=128 --in-dtype=bf16 --out-dtype=bf16 --epilogue=bias_relu --emit=mlir | tile-opt | FileCheck %s --check-prefix=EPIRELU
+// EPIRELU-LABEL: tile.kernel @gemm_bf16_bf16_64x64x32_t128_s3_bias_relu(%A: {{.*}}, %Bias: !tile.buffer<?xbf16, global>)
+// EPIRELU: tile.parallel (%{{.*}}, %[[J:.*]]) in [64, 64] {
+// EPIRELU: %[[B:.*]] = tile.load %{{.*}}[%[[J]]] : !tile.buffer<64xbf16, shared>
+// EPIRELU-NEXT: %[[BF:.*]] = arith.extf %[[B]] : bf16 to f32
+// EPIRELU-NEXT: %[[X:.*]] = arith.addf %{{.*}}, %[[BF]] : f32
+// EPIRELU-NEXT: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// EPIRELU-NEXT: %[[Y:.*]] = arith.maximumf %[[X]], %[[ZERO]] : f32
+// EPIRELU-NEXT: tile.store %[[Y]]
+// RUN: tile-kernels --kernel=gemm --block-m=64 --block-n=64 --block-k=32 --num-threads=128 --epilogue=bias_relu --emit=ptx | FileCheck %s --check-prefix=EPIRELUPTX
+// EPIRELUPTX-COUNT-32: max.NaN.f32
+// EPIRELUPTX-NOT: max.NaN.f32
+// Warp-specialized (sm_90a): the compute warpgroups read the bias slice
+// after the loop, then the same epilogue.
+// RUN: tile-kernels --kernel=gemm --chip=sm_90a --warp-specialized --block-m=128 --block-n=256 --block-k=64 --num-threads=384 --stages=4 --raster-panel=8 --divisibility=8 --out-dtype=f16 --epilogue=bias_relu --emit=mlir | FileCheck %s --check-prefix=EPIRELUWS
+// EPIRELUWS-LABEL: tile.kernel @gemm_f16_f16_128x256x64_t384_s4_r8_bias_relu_div8_ws(
+// EPIRELUWS: scf.for
+// EPIRELUWS: tile.copy %Bias[
+// EPIRELUWS: tile.parallel
+// EPIRELUWS: arith.addf
+// EPIRELUWS: arith.maximumf
 // RUN: not tile-kernels --kernel=gemm --epilogue=relu 2>&1 | FileCheck %s --check-prefix=BADEPI
-// BADEPI: tile-kernels: gemm: epilogue must be one of none, bias_gelu, bias_gelu_tanh, but got 'relu'
+// BADEPI: tile-kernels: gemm: epilogue must be one of none, bias, bias_gelu, bias_gelu_tanh, bias_relu, but got 'relu'
 
 // A GEMM that promises rows of multiples of 8 (`--divisibility=8`): the
 // promise on A, B, C and the bias, `_div8` in the name, and in the manifest

@@ -1,10 +1,11 @@
 //===- GemmGpuTest.cpp - Tensor-core GEMM on the GPU ----------------------===//
 //
-// Runs every compiled GEMM variant on random f16 inputs and compares with a
-// float64 reference by relative error ||C - ref|| / ||ref||: every element
-// for small and odd shapes, 4096 random elements for large ones. The output
-// is poisoned with NaN first and guarded past its end. Skips visibly without
-// a GPU or without compiled kernels.
+// Runs every compiled GEMM variant on random f16 or bf16 inputs and compares
+// with a float64 reference, its epilogue included (bias, GELU erf or tanh,
+// ReLU: config::gemm::epilogues), by relative error ||C - ref|| / ||ref||:
+// every element for small and odd shapes, 4096 random elements for large
+// ones. The output is poisoned with NaN first and guarded past its end.
+// Skips visibly without a GPU or without compiled kernels.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,11 +18,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <optional>
 #include <random>
 #include <set>
+#include <stdexcept>
 #include <tuple>
 
 using namespace tile;
@@ -39,12 +42,23 @@ struct Shape {
   int64_t m, n, k;
 };
 
-/// The fused epilogue of a variant ("none", "bias_gelu", "bias_gelu_tanh")
-/// in float64.
-double applyEpilogue(const std::string &epilogue, double x, double bias) {
-  if (epilogue == "none")
+/// A variant's fused epilogue (config::gemm::epilogues) in float64, on x =
+/// the product's element; `bias` is its column's bias.
+double applyEpilogue(config::gemm::Epilogue epilogue, double x, double bias) {
+  using config::gemm::Epilogue;
+  switch (epilogue) {
+  case Epilogue::none:
     return x;
-  return test::geluReference(x + bias, epilogue == "bias_gelu_tanh");
+  case Epilogue::bias:
+    return x + bias;
+  case Epilogue::biasGelu:
+    return test::geluReference(x + bias, /*tanhForm=*/false);
+  case Epilogue::biasGeluTanh:
+    return test::geluReference(x + bias, /*tanhForm=*/true);
+  case Epilogue::biasRelu:
+    return std::max(x + bias, 0.0);
+  }
+  throw std::logic_error("an epilogue without a reference");
 }
 
 /// Relative error of `variant` on one shape; -1 when an element is NaN or
@@ -60,6 +74,8 @@ double gemmRelativeError(rt::Device &device, const rt::KernelVariant &variant,
   // sampled positions) is the same for every variant.
   struct Inputs {
     std::vector<uint16_t> a, b;
+    /// A as K x M and B as N x K, made when a transposed variant needs them.
+    std::vector<uint16_t> aT, bT;
     std::vector<double> af, bf;
     std::mt19937 rng;
   };
@@ -87,15 +103,21 @@ double gemmRelativeError(rt::Device &device, const rt::KernelVariant &variant,
   bool halfOut = variant.config.get(key::outDtype) != "f32";
   size_t outBytes = halfOut ? 2 : 4;
   // Transposed variants take A as K x M and B as N x K: upload those
-  // transposed; the reference below uses the M x K and K x N values.
+  // transposed (made once per shape and type: the library has a variant of
+  // every layout); the reference below uses the M x K and K x N values.
   bool transposeA = variant.config.getOrDefault(key::transposeA);
   bool transposeB = variant.config.getOrDefault(key::transposeB);
-  rt::DeviceBuffer A = rt::DeviceBuffer::fromHost(
-      device, transposeA ? bench::transposed(a, s.m, s.k) : a);
-  rt::DeviceBuffer B = rt::DeviceBuffer::fromHost(
-      device, transposeB ? bench::transposed(b, s.k, s.n) : b);
+  if (transposeA && inputs.aT.empty())
+    inputs.aT = bench::transposed(a, s.m, s.k);
+  if (transposeB && inputs.bT.empty())
+    inputs.bT = bench::transposed(b, s.k, s.n);
+  rt::DeviceBuffer A =
+      rt::DeviceBuffer::fromHost(device, transposeA ? inputs.aT : a);
+  rt::DeviceBuffer B =
+      rt::DeviceBuffer::fromHost(device, transposeB ? inputs.bT : b);
   // Epilogue variants add a bias of N output-type values.
-  std::string epilogue = variant.config.getOrDefault(key::epilogue);
+  const config::gemm::EpilogueInfo &epilogue =
+      bench::gemmEpilogue(variant.config);
   std::vector<uint16_t> biasBits(s.n);
   std::vector<double> bias(s.n, 0.0);
   for (int64_t j = 0; j < s.n; ++j) {
@@ -110,7 +132,7 @@ double gemmRelativeError(rt::Device &device, const rt::KernelVariant &variant,
   rt::Kernel kernel = module.kernel(variant.name);
   rt::Stream stream(device);
   std::optional<rt::DeviceBuffer> biasBuffer;
-  if (epilogue != "none")
+  if (epilogue.hasBias)
     biasBuffer.emplace(rt::DeviceBuffer::fromHost(device, biasBits));
   std::vector<rt::Arg> args =
       bench::gemmArgs(variant.config, A, B, C,
@@ -140,7 +162,7 @@ double gemmRelativeError(rt::Device &device, const rt::KernelVariant &variant,
     double ref = 0;
     for (int64_t p = 0; p < s.k; ++p)
       ref += af[i * s.k + p] * bf[p * s.n + j];
-    ref = applyEpilogue(epilogue, ref, bias[j]);
+    ref = applyEpilogue(epilogue.kind, ref, bias[j]);
     double got = c[i * s.n + j];
     if (std::isnan(got))
       return false;
@@ -178,7 +200,7 @@ double gemmRelativeError(rt::Device &device, const rt::KernelVariant &variant,
     for (int64_t i = 0; i < s.m * s.n; ++i) {
       if (std::isnan(c[i]))
         return -1;
-      double expected = applyEpilogue(epilogue, ref[i], bias[i % s.n]);
+      double expected = applyEpilogue(epilogue.kind, ref[i], bias[i % s.n]);
       diff += (c[i] - expected) * (c[i] - expected);
       norm += expected * expected;
     }
@@ -262,7 +284,7 @@ TEST_F(GemmGpu, MisusesAreRefused) {
   for (const auto &variant : variants) {
     bool ta = variant.config.getOrDefault(key::transposeA);
     bool tb = variant.config.getOrDefault(key::transposeB);
-    bool bias = variant.config.getOrDefault(key::epilogue) != "none";
+    bool bias = bench::gemmEpilogue(variant.config).hasBias;
     rt::DType in = variant.config.getOrDefault(key::inDtype) == "bf16"
                        ? rt::DType::bf16
                        : rt::DType::f16;
@@ -305,13 +327,28 @@ TEST_F(GemmGpu, MisusesAreRefused) {
   }
 }
 
+/// Large shapes, sampled. An epilogue acts on each element after the K
+/// loop, and that loop and the grid are those of the variant without it
+/// (its twin, bench::plainGemmName), which runs every shape here: a fused
+/// variant with a twin in the library runs the shapes that reach its
+/// epilogue in other ways, many C tiles (several per block of a persistent
+/// kernel), a long K and a K tail with few rows. That keeps the run within
+/// minutes with a fused variant of every type, layout and epilogue.
 TEST_F(GemmGpu, LargeShapesSampled) {
   rt::Device device = rt::Device::open();
+  std::set<std::string> names;
   for (const auto &variant : variants)
-    for (Shape s : {Shape{1024, 1024, 1024}, Shape{2048, 2048, 2048},
-                    Shape{4096, 1024, 8192}, Shape{4096, 4096, 4096},
-                    Shape{8192, 8192, 8192}, Shape{16, 8192, 8192},
-                    Shape{64, 8192, 8192}, Shape{64, 4096, 1000}}) {
+    names.insert(variant.name);
+  const std::vector<Shape> shapes = {{1024, 1024, 1024}, {2048, 2048, 2048},
+                                     {4096, 1024, 8192}, {4096, 4096, 4096},
+                                     {8192, 8192, 8192}, {16, 8192, 8192},
+                                     {64, 8192, 8192},   {64, 4096, 1000}};
+  const std::vector<Shape> fusedShapes = {
+      {4096, 4096, 4096}, {4096, 1024, 8192}, {64, 4096, 1000}};
+  for (const auto &variant : variants) {
+    std::string twin = bench::plainGemmName(variant);
+    bool twinRunsAll = twin != variant.name && names.count(twin);
+    for (Shape s : twinRunsAll ? fusedShapes : shapes) {
       double error = gemmRelativeError(device, variant, s, true);
       EXPECT_GE(error, 0) << variant.name << ": NaN or write past the end";
       EXPECT_LE(error, tolerance(variant))
@@ -319,10 +356,12 @@ TEST_F(GemmGpu, LargeShapesSampled) {
       std::cout << variant.name << " " << s.m << "x" << s.n << "x" << s.k
                 << ": relative error " << error << "\n";
     }
+  }
 }
 
-/// The library's choice (rt::chooseGemm) on this GPU, for every operand
-/// layout the library has: with rows that are multiples of 8 an sm_90a
+/// The library's choice (rt::chooseGemm) on this GPU, for every types,
+/// operand layout and epilogue the library has: with rows that are
+/// multiples of 8 an sm_90a
 /// variant wins on compute capability 9.0 where one exists; 260x516x260
 /// (rows of 520 or 1032 bytes in every layout, which TMA's 16-byte row
 /// strides and the divisibility promise refuse) passes every sm_90a variant
@@ -332,18 +371,22 @@ TEST_F(GemmGpu, LargeShapesSampled) {
 TEST_F(GemmGpu, LibraryChoiceFallsBackWithTheReason) {
   rt::Device device = rt::Device::open();
   std::string chip = device.chip();
-  std::set<std::tuple<std::string, std::string, bool, bool>> kinds;
+  std::set<std::tuple<std::string, std::string, bool, bool, std::string>> kinds;
   for (const auto &variant : variants)
-    if (variant.config.getOrDefault(key::epilogue) == "none")
-      kinds.insert({variant.config.getOrDefault(key::inDtype),
-                    variant.config.get(key::outDtype),
-                    variant.config.getOrDefault(key::transposeA),
-                    variant.config.getOrDefault(key::transposeB)});
-  for (auto [in, out, ta, tb] : kinds) {
+    kinds.insert({variant.config.getOrDefault(key::inDtype),
+                  variant.config.get(key::outDtype),
+                  variant.config.getOrDefault(key::transposeA),
+                  variant.config.getOrDefault(key::transposeB),
+                  bench::gemmEpilogue(variant.config).name});
+  for (auto [in, out, ta, tb, epilogue] : kinds) {
     for (Shape s : {Shape{256, 512, 256}, Shape{260, 516, 260}}) {
       rt::DType inType = *rt::parseDType(in), outType = *rt::parseDType(out);
       rt::DeviceBuffer A(device, s.m * s.k * 2), B(device, s.k * s.n * 2),
-          C(device, s.m * s.n * rt::dtypeSize(outType));
+          C(device, s.m * s.n * rt::dtypeSize(outType)),
+          Bias(device, s.n * rt::dtypeSize(outType));
+      std::optional<rt::Arg> bias;
+      if (config::gemm::findEpilogue(epilogue)->hasBias)
+        bias = rt::Arg::buffer(Bias, outType, {s.n});
       rt::GemmRequest request{
           rt::Arg::buffer(A, inType,
                           ta ? std::vector<int64_t>{s.k, s.m}
@@ -354,14 +397,15 @@ TEST_F(GemmGpu, LibraryChoiceFallsBackWithTheReason) {
           rt::Arg::buffer(C, outType, {s.m, s.n}),
           ta,
           tb,
-          "none",
-          std::nullopt};
+          epilogue,
+          bias};
       std::vector<rt::KernelVariant> candidates =
           rt::gemmCandidates(variants, request, chip);
       rt::KernelChoice choice = rt::chooseGemm(variants, request, chip);
       std::string where = in + " -> " + out + " " + (ta ? "T" : "N") +
-                          (tb ? "T" : "N") + " " + std::to_string(s.m) + "x" +
-                          std::to_string(s.n) + "x" + std::to_string(s.k);
+                          (tb ? "T" : "N") + " " + epilogue + " " +
+                          std::to_string(s.m) + "x" + std::to_string(s.n) +
+                          "x" + std::to_string(s.k);
       std::cout << where << ": " << choice.explain();
       ASSERT_FALSE(candidates.empty()) << where;
       std::set<std::string> sm90a;

@@ -30,6 +30,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -285,13 +286,24 @@ std::vector<Variant> defaultVariants() {
         c.persistent = persistent;
         variants.push_back(gemmVariant(c));
       }
+    // The cheaper epilogues, bias alone and bias + ReLU, likewise.
+    for (const char *epilogue : {"bias", "bias_relu"}) {
+      GemmConfig c{128, 256, 64, 384, in, 4, 8, false, in};
+      c.divisibility = 8;
+      c.warpSpecialized = true;
+      c.epilogue = epilogue;
+      variants.push_back(gemmVariant(c));
+    }
     // The input type out (f32 accumulation), and the transposed operands:
-    // A given K x M, B given N x K.
+    // A given K x M, B given N x K, with f32 or the input type out.
     for (auto [out, transposeA, transposeB] :
          {std::tuple<std::string, bool, bool>{in, false, false},
           {"f32", false, true},
           {"f32", true, false},
-          {"f32", true, true}}) {
+          {"f32", true, true},
+          {in, false, true},
+          {in, true, false},
+          {in, true, true}}) {
       GemmConfig c{128, 256, 64, 384, out, 4, 8, transposeB, in, transposeA};
       c.divisibility = 8;
       c.warpSpecialized = true;
@@ -361,6 +373,27 @@ std::vector<Variant> defaultVariants() {
     any.epilogue = epilogue;
     variants.push_back(gemmVariant(any));
   }
+  // Coverage (docs/Coverage.md, `tile-library coverage --check`): every
+  // input type, output type (f32 or the input type), operand layout and
+  // epilogue has a variant for any shape on any chip, so that the runtime
+  // always has a fallback; a 64 x 64 tile (the quickest to compile) where
+  // the variants above have none. No f16 -> bf16 or bf16 -> f16: no
+  // framework asks for them (docs/Coverage.md); --out-dtype builds them.
+  std::set<std::string> names;
+  for (const Variant &variant : variants)
+    names.insert(variant.name);
+  for (const char *in : {"f16", "bf16"})
+    for (const std::string &out : {std::string("f32"), std::string(in)})
+      for (auto [transposeA, transposeB] : {std::pair{false, false},
+                                            {false, true},
+                                            {true, false},
+                                            {true, true}})
+        for (const key::gemm::EpilogueInfo &epilogue : key::gemm::epilogues) {
+          GemmConfig c{64, 64, 32, 128, out, 3, 0, transposeB, in, transposeA};
+          c.epilogue = epilogue.name;
+          if (!names.count(c.kernelName()))
+            variants.push_back(gemmVariant(c));
+        }
   variants.push_back(printDemoVariant({}));
   for (bool tanh : {false, true}) {
     BiasGeluConfig c;

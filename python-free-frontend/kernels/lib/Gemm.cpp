@@ -12,10 +12,42 @@
 #include "ConfigCheck.h"
 #include "RowSoftmax.h"
 
+#include "llvm/Support/ErrorHandling.h"
+
 #include <cmath>
 #include <optional>
 
 namespace tile::fe {
+
+using config::gemm::Epilogue;
+
+/// Whether `c` has an epilogue, and whether it takes the bias. A name
+/// validate() refuses counts as one with a bias, so that the estimates
+/// before the refusal err high.
+static bool hasEpilogue(const GemmConfig &c) {
+  const config::gemm::EpilogueInfo *info = c.epilogueInfo();
+  return !info || info->kind != Epilogue::none;
+}
+static bool hasBias(const GemmConfig &c) {
+  const config::gemm::EpilogueInfo *info = c.epilogueInfo();
+  return !info || info->hasBias;
+}
+
+/// The epilogue's function of x, the accumulator plus the bias (f32).
+static Expr epilogueOf(Kernel &k, Epilogue kind, Expr x) {
+  switch (kind) {
+  case Epilogue::none:
+  case Epilogue::bias:
+    return x;
+  case Epilogue::biasGelu:
+    return gelu(x);
+  case Epilogue::biasGeluTanh:
+    return geluTanh(x);
+  case Epilogue::biasRelu:
+    return max(x, k.constant(0.0, x.type()));
+  }
+  llvm_unreachable("an epilogue without its function");
+}
 
 std::string GemmConfig::kernelName() const {
   return "gemm_" + inDtype + "_" + outDtype + "_" + std::to_string(blockM) +
@@ -26,8 +58,8 @@ std::string GemmConfig::kernelName() const {
               ? std::string("_") + (transposeA ? "t" : "n") +
                     (transposeB ? "t" : "n")
               : std::string()) +
-         (epilogue == "none" ? std::string() : "_" + epilogue) +
-         (stagedEpilogue && epilogue != "none" ? "_staged" : "") +
+         (hasEpilogue(*this) ? "_" + epilogue : std::string()) +
+         (stagedEpilogue && hasEpilogue(*this) ? "_staged" : "") +
          (divisibility > 1 ? "_div" + std::to_string(divisibility) : "") +
          (warpSpecialized ? "_ws" : "") + (tmaStore ? "_tma" : "") +
          (splitK > 1 ? "_sk" + std::to_string(splitK) : "") +
@@ -43,10 +75,11 @@ int64_t GemmConfig::sharedMemoryBytes() const {
       {std::max<int64_t>(stages, 1),
        checkedProduct({blockM, blockK}) + checkedProduct({blockK, blockN}),
        bytesOf(inDtype)});
-  bool hasEpilogue = epilogue != "none";
-  int64_t accumulator =
-      hasEpilogue && stagedEpilogue ? checkedProduct({blockM, blockN, 4}) : 0;
-  int64_t bias = hasEpilogue ? checkedProduct({blockN, bytesOf(outDtype)}) : 0;
+  int64_t accumulator = hasEpilogue(*this) && stagedEpilogue
+                            ? checkedProduct({blockM, blockN, 4})
+                            : 0;
+  int64_t bias =
+      hasBias(*this) ? checkedProduct({blockN, bytesOf(outDtype)}) : 0;
   int64_t stored =
       tmaStore ? checkedProduct({blockM, blockN, bytesOf(outDtype)}) : 0;
   return std::max(pipeline, accumulator) + bias + stored;
@@ -55,23 +88,23 @@ int64_t GemmConfig::sharedMemoryBytes() const {
 void GemmConfig::validate() const {
   ConfigCheck check(config::gemm::generator);
   check.fields(*this);
-  bool hasEpilogue = epilogue != "none";
+  bool fused = hasEpilogue(*this);
   check.sharedMemory(
       sharedMemoryBytes(),
       std::to_string(stages) + (stages == 1 ? " stage" : " stages") +
           " of its " + shapeText(blockM, blockK) + " A and " +
           shapeText(blockK, blockN) + " B " + inDtype + " tiles" +
-          (hasEpilogue && stagedEpilogue
+          (fused && stagedEpilogue
                ? " or its staged " + shapeText(blockM, blockN) +
                      " f32 accumulator"
                : "") +
-          (hasEpilogue ? ", and the bias" : "") +
+          (hasBias(*this) ? ", and the bias" : "") +
           (tmaStore ? ", and its " + shapeText(blockM, blockN) + " " +
                           outDtype + " tile for the TMA store"
                     : ""));
   // Split-K partial sums meet in C through f32 atomic adds; an epilogue
   // would apply to each partial sum.
-  if (splitK > 1 && (outDtype != "f32" || hasEpilogue))
+  if (splitK > 1 && (outDtype != "f32" || fused))
     check.fail("split_k > 1 adds partial sums into C with f32 atomics: "
                "expected out_dtype f32 and no epilogue, but got out_dtype " +
                outDtype + " and epilogue " + epilogue);
@@ -91,7 +124,7 @@ void GemmConfig::validate() const {
   if (warpSpecialized) {
     // The wgmma path: each compute warpgroup takes 64-row blocks of the
     // accumulator, one wgmma of the full block_n per K step.
-    if (hasEpilogue && stagedEpilogue)
+    if (fused && stagedEpilogue)
       check.fail("warp_specialized supports no staged epilogue so far (the "
                  "staged accumulator would need its own shared memory beside "
                  "the pipeline's stages)");
@@ -128,9 +161,9 @@ std::string buildGemm(Program &program, const GemmConfig &config) {
   Buffer A = k.tensor("A", {kDynamic, kDynamic}, f16);
   Buffer B = k.tensor("B", {kDynamic, kDynamic}, f16);
   Buffer C = k.tensor("C", {kDynamic, kDynamic}, out);
-  bool epilogue = config.epilogue != "none";
+  Epilogue epilogue = config.epilogueInfo()->kind; // validated
   std::optional<Buffer> bias;
-  if (epilogue)
+  if (hasBias(config))
     bias = k.tensor("Bias", {kDynamic}, out);
   // Launch contract. The grid covers C's tiles by B's N (x) and A's M (y);
   // the K loop runs over A's K. Every copy masks at its own tensor's sizes,
@@ -139,7 +172,7 @@ std::string buildGemm(Program &program, const GemmConfig &config) {
   // is cut off, a C smaller than M x N drops rows or columns and a larger one
   // keeps stale values past them. The bias has one value per column of C
   // (a shorter one adds zeros). Transposed, A is K x M and B is N x K.
-  // K = 0 gives C = 0 (the empty sum; gelu(bias) with the epilogue), which
+  // K = 0 gives C = 0 (the empty sum; f(bias) with an epilogue), which
   // is right; M = 0 or N = 0 is an empty grid.
   int kOfA = config.transposeA ? 0 : 1, kOfB = config.transposeB ? 1 : 0;
   k.require(size(A, kOfA) == size(B, kOfB));
@@ -182,7 +215,7 @@ std::string buildGemm(Program &program, const GemmConfig &config) {
     // The block's bias slice in shared memory: read before the loop, or,
     // warp-specialized, after it by the compute warpgroups (the producer
     // runs the loop alone).
-    if (epilogue) {
+    if (bias) {
       biasTile = k.allocShared({bN}, out);
       if (!config.warpSpecialized)
         k.copy(bias->at({col}), *biasTile);
@@ -201,29 +234,30 @@ std::string buildGemm(Program &program, const GemmConfig &config) {
       k.copy(nt ? B.at({col, kOffset}) : B.at({kOffset, col}), Bs);
       k.gemm(As, Bs, acc, nt, ta);
     });
-    if (epilogue && config.warpSpecialized)
+    if (bias && config.warpSpecialized)
       k.copy(bias->at({col}), *biasTile);
     // The epilogue runs on the accumulator in registers (the MMA
     // layout), reading the block's slice of the bias from shared
     // memory; the result leaves in one store.
-    if (epilogue && config.stagedEpilogue) {
+    auto applyEpilogue = [&](ElementRef element, const Indices &i) {
+      Expr x = Expr(element);
+      if (biasTile)
+        x = x + cast((*biasTile)[i[1]], f32);
+      element = epilogueOf(k, epilogue, x);
+    };
+    if (epilogue != Epilogue::none && config.stagedEpilogue) {
       // The accumulator staged in shared memory (the pipeline's freed
       // stages), the epilogue a loop over it: one copy of its code
       // instead of one per accumulator value.
       Buffer staged = k.allocShared({bM, bN}, f32);
       k.copy(acc, staged);
-      k.rolledParallel({bM, bN}, [&](Indices i) {
-        Expr x = Expr(staged[i]) + cast((*biasTile)[i[1]], f32);
-        staged[i] = config.epilogue == "bias_gelu" ? gelu(x) : geluTanh(x);
-      });
+      k.rolledParallel({bM, bN},
+                       [&](Indices i) { applyEpilogue(staged[i], i); });
       k.copy(staged, C.at({row, col}));
       return;
     }
-    if (epilogue)
-      k.parallel({bM, bN}, [&](Indices i) {
-        Expr x = Expr(acc[i]) + cast((*biasTile)[i[1]], f32);
-        acc[i] = config.epilogue == "bias_gelu" ? gelu(x) : geluTanh(x);
-      });
+    if (epilogue != Epilogue::none)
+      k.parallel({bM, bN}, [&](Indices i) { applyEpilogue(acc[i], i); });
     if (config.splitK > 1) {
       k.atomicAdd(acc, C.at({row, col}));
     } else if (stored) {

@@ -26,6 +26,8 @@
 #define TILE_RUNTIME_CONFIGKEYS_H
 
 #include <cstdint>
+#include <iterator>
+#include <string_view>
 
 namespace tile::config {
 
@@ -195,11 +197,72 @@ inline constexpr StringKey inDtype{"in_dtype", "f16", "in-dtype",
                                    "type of A and B", oneOf("f16", "bf16")};
 inline constexpr BoolKey transposeA{"transpose_a", false, "transpose-a",
                                     "A is K x M: C = A^T B"};
+
+/// What the generator applies to the f32 accumulator before C is stored:
+/// the values of the "epilogue" key (the key's help says what each
+/// computes). This table is the one list of them: the key's limits, the
+/// generator, the runtime's choice of variant (KernelChoice.h), the GPU
+/// tests' float64 reference, the benchmarks and tile-library's coverage
+/// table read it, and their switches over `Epilogue` make the compiler
+/// name each place a new one must be handled.
+enum class Epilogue { none, bias, biasGelu, biasGeluTanh, biasRelu };
+struct EpilogueInfo {
+  Epilogue kind;
+  /// The "epilogue" value, also the suffix of the kernel's name.
+  const char *name;
+  /// Whether the kernel takes the bias: N values of C's type, its
+  /// parameter "Bias" after C.
+  bool hasBias;
+};
+inline constexpr EpilogueInfo epilogues[] = {
+    {Epilogue::none, "none", false},
+    {Epilogue::bias, "bias", true},
+    {Epilogue::biasGelu, "bias_gelu", true},
+    {Epilogue::biasGeluTanh, "bias_gelu_tanh", true},
+    {Epilogue::biasRelu, "bias_relu", true},
+};
+
+/// The epilogue named `name`, or nullptr.
+constexpr const EpilogueInfo *findEpilogue(std::string_view name) {
+  for (const EpilogueInfo &epilogue : epilogues)
+    if (name == epilogue.name)
+      return &epilogue;
+  return nullptr;
+}
+
+namespace detail {
+constexpr StringLimits epilogueNames() {
+  StringLimits limits;
+  int i = 0;
+  for (const EpilogueInfo &epilogue : epilogues)
+    limits.allowed[i++] = epilogue.name;
+  return limits;
+}
+/// Kernel names (and the scripts that read benchmark results by them) tell
+/// the variants with a bias by the "_bias" of their epilogue.
+constexpr bool biasEpiloguesAreNamedBias() {
+  for (const EpilogueInfo &epilogue : epilogues)
+    if (epilogue.hasBias != (std::string_view(epilogue.name).substr(0, 4) ==
+                             std::string_view("bias")))
+      return false;
+  return true;
+}
+} // namespace detail
+static_assert(std::size(epilogues) <= StringLimits::kMaxAllowed,
+              "more epilogues than StringLimits holds");
+static_assert(epilogues[0].kind == Epilogue::none,
+              "the first epilogue is the key's default, none");
+static_assert(detail::biasEpiloguesAreNamedBias(),
+              "an epilogue takes a bias exactly when its name starts with "
+              "bias");
+
 inline constexpr StringKey epilogue{
-    "epilogue", "none", "epilogue",
-    "applied to the accumulator before the store: C = gelu(A x B + bias), "
-    "exact (bias_gelu) or the tanh approximation (bias_gelu_tanh)",
-    oneOf("none", "bias_gelu", "bias_gelu_tanh")};
+    "epilogue", epilogues[0].name, "epilogue",
+    "applied to the f32 accumulator before the store; each but none first "
+    "adds the bias (N values of the output type): C = A x B + bias (bias), "
+    "gelu of it, exact (bias_gelu) or the tanh approximation "
+    "(bias_gelu_tanh), or max(it, 0) (bias_relu)",
+    detail::epilogueNames()};
 inline constexpr IntKey divisibility{
     "divisibility", 1, "divisibility",
     "promise that every tensor's rows (K, N) are multiples of this (checked "

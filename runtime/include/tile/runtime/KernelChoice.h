@@ -97,8 +97,8 @@ argsByName(const KernelInfo &kernel,
 
 /// C = op(A) op(B) (+ the epilogue) on operands as stored: A is M x K (K x M
 /// with transposeA), B is K x N (N x K with transposeB), C is M x N; the
-/// bias (N values of C's type) when the epilogue has one ("bias_gelu",
-/// "bias_gelu_tanh").
+/// epilogue one of config::gemm::epilogues (ConfigKeys.h), with the bias (N
+/// values of C's type) exactly when it takes one (every one but "none").
 struct GemmRequest {
   Arg a, b, c;
   bool transposeA = false, transposeB = false;
@@ -118,6 +118,10 @@ std::vector<KernelVariant>
 gemmCandidates(const std::vector<KernelVariant> &library,
                const GemmRequest &request, const std::string &deviceChip);
 
+/// Throws Error unless the request's epilogue is one of the generator's
+/// and it has a bias exactly when that epilogue takes one.
+void checkGemmRequest(const GemmRequest &request);
+
 /// The request's arguments in the gemm generator's order: A, B, C, then
 /// the bias.
 ArgsOf gemmArgs(const GemmRequest &request);
@@ -125,7 +129,10 @@ ArgsOf gemmArgs(const GemmRequest &request);
 /// gemmCandidates, then chooseVariant with the request's arguments in the
 /// gemm generator's order (A, B, C, then the bias). With no candidate at
 /// all, `noCandidates` says what was asked. The choose* functions read the
-/// manifests from their files unless `infoOf` gives them.
+/// manifests from their files unless `infoOf` gives them. Throws
+/// tile::rt::Error for a request that contradicts itself: an unknown
+/// epilogue, or a bias given to an epilogue without one (or missing for one
+/// with one).
 KernelChoice chooseGemm(const std::vector<KernelVariant> &library,
                         const GemmRequest &request,
                         const std::string &deviceChip,

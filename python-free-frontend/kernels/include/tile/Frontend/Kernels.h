@@ -120,10 +120,12 @@ struct GemmConfig {
   std::string inDtype = config::gemm::inDtype.defaultValue;
   /// A is given K x M (row-major), i.e. C = A^T x B.
   bool transposeA = config::gemm::transposeA.defaultValue;
-  /// Applied to the accumulator in registers before the store: "none",
-  /// "bias_gelu" (C = gelu(A x B + bias), exact erf form) or
-  /// "bias_gelu_tanh" (tanh approximation). The bias is a vector of N
-  /// elements of the output type, parameter "Bias".
+  /// Applied to the accumulator in registers before the store, one of
+  /// config::gemm::epilogues: "none", "bias" (C = A x B + bias),
+  /// "bias_gelu" (C = gelu(A x B + bias), exact erf form),
+  /// "bias_gelu_tanh" (tanh approximation) or "bias_relu" (C = max(A x B +
+  /// bias, 0)). The bias is a vector of N elements of the output type,
+  /// parameter "Bias".
   std::string epilogue = config::gemm::epilogue.defaultValue;
   /// Rows of every tensor (K of A, N of B, C and the bias; M of a
   /// transposed A) are promised to be multiples of this (the kernel's
@@ -157,7 +159,7 @@ struct GemmConfig {
   bool tmaStore = config::gemm::tmaStore.defaultValue;
 
   /// e.g. gemm_f16_f32_128x128x32_t128_s3 (input, output, tile, threads,
-  /// stages[, raster panel][, _nt][, _bias_gelu][, _div8][, _ws][, _tma]
+  /// stages[, raster panel][, _nt][, _<epilogue>][, _div8][, _ws][, _tma]
   /// [, _skN][, _persistent]).
   std::string kernelName() const;
   /// The shared memory its tiles need at least (the pipeline's stages of
@@ -167,6 +169,11 @@ struct GemmConfig {
   /// The chip the configuration needs ("sm_90a" for warpSpecialized), or
   /// empty when any supported chip runs it.
   std::string requiredChip() const { return warpSpecialized ? "sm_90a" : ""; }
+  /// The epilogue's entry in config::gemm::epilogues, or nullptr for a
+  /// name validate() refuses.
+  const config::gemm::EpilogueInfo *epilogueInfo() const {
+    return config::gemm::findEpilogue(epilogue);
+  }
   /// Throws std::invalid_argument when the generator does not support
   /// this configuration (the field, its value and the limit).
   void validate() const;
