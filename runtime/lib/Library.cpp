@@ -110,6 +110,7 @@ Problem gemmProblem(const std::vector<KernelVariant> &library, const Tensor &a,
                           ? std::optional<Arg>(options.bias->arg("the bias"))
                           : std::nullopt};
 
+  checkGemmRequest(request);
   const Tensor *bias = options.bias ? &*options.bias : nullptr;
   Problem problem =
       problemOf(tile::config::gemm::generator,
