@@ -373,6 +373,7 @@ ShapeRelation relation(DimRef lhs, ShapeRelation::Op op, int64_t value) {
 constexpr ShapeRelation::Op Eq = ShapeRelation::Op::Eq;
 constexpr ShapeRelation::Op Le = ShapeRelation::Op::Le;
 constexpr ShapeRelation::Op Ge = ShapeRelation::Op::Ge;
+constexpr ShapeRelation::Op Divides = ShapeRelation::Op::Divides;
 
 /// A kernel as the compiler describes it: the buffers, then one dim
 /// parameter per dynamic dim.
@@ -530,13 +531,14 @@ TEST(Contract, EveryRelationKind) {
                  {{"X", DType::f32, {-1, -1}, Access::Read},
                   {"Y", DType::f32, {-1}, Access::Write}},
                  {relation({"Y", 0}, Ge, {"X", 0}), relation({"X", 1}, Ge, 2),
-                  relation({"X", 1}, Le, {"Y", 0})});
+                  relation({"X", 1}, Le, {"Y", 0}),
+                  relation({"X", 1}, Divides, {"Y", 0})});
   auto args = [](int64_t rows, int64_t cols, int64_t out) {
     return std::vector<Arg>{at(1, DType::f32, {rows, cols}),
                             at(2, DType::f32, {out})};
   };
   EXPECT_NO_THROW(checkAndPack(kernel, args(4, 2, 4)));
-  EXPECT_NO_THROW(checkAndPack(kernel, args(4, 4, 9)));
+  EXPECT_NO_THROW(checkAndPack(kernel, args(4, 3, 9)));
   EXPECT_TILE_ERROR(checkAndPack(kernel, args(5, 2, 4)),
                     "kernel 'k': requires Y[0] >= X[0], but Y[0] = 4 and X[0] "
                     "= 5");
@@ -544,7 +546,11 @@ TEST(Contract, EveryRelationKind) {
                     "kernel 'k': requires X[1] >= 2, but X[1] = 1");
   EXPECT_TILE_ERROR(checkAndPack(kernel, args(4, 5, 4)),
                     "kernel 'k': requires X[1] <= Y[0], but X[1] = 5 and Y[0] "
-                    "= 4");
+                    "= 4; requires X[1] divides Y[0], but X[1] = 5 and Y[0] = "
+                    "4");
+  EXPECT_TILE_ERROR(checkAndPack(kernel, args(4, 4, 9)),
+                    "kernel 'k': requires X[1] divides Y[0], but X[1] = 4 and "
+                    "Y[0] = 9");
   // Empty tensors are held to the contract too.
   EXPECT_TILE_ERROR(checkAndPack(kernel, args(0, 0, 0)),
                     "kernel 'k': requires X[1] >= 2, but X[1] = 0");
@@ -738,6 +744,12 @@ TEST(Hostile, HandBuiltKernelDescriptions) {
         k.relations = {relation({"X", 1}, Eq, {"Z", 0})};
       },
       "kernel 'mm': requires[0]: refers to unknown buffer 'Z'");
+  refused(
+      [](KernelInfo &k) {
+        k.relations = {relation({"X", 0}, Divides, 64)};
+      },
+      "kernel 'mm': requires[0]: 'divides' needs a dimension on the right, "
+      "but got the value 64");
   refused([](KernelInfo &k) { k.name.clear(); },
           "kernel description: field 'name' is empty");
 }
