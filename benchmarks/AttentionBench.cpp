@@ -1,11 +1,11 @@
 //===- AttentionBench.cpp - FlashAttention forward TFLOP/s ----------------===//
 //
-// Times every compiled attention variant at batch 4, 32 heads, sequence
-// 1024 ... 16384, on random normal inputs (f16 or bf16, as the variant
-// takes; the LSE output where it has one): CUDA events around each launch,
-// 10 warm-ups (before the first of the back-to-back repetitions), median of
-// 20. TFLOP/s = 4 B H N^2 D / t, halved for causal
-// (the work a causal kernel must do). The PyTorch peer
+// Times every compiled attention variant at batch 4, 32 heads (as many K/V
+// heads), sequence 1024 ... 16384, scale 1/sqrt(D), on random normal inputs
+// (f16 or bf16, as the variant takes; the LSE output where it has one):
+// CUDA events around each launch, 10 warm-ups (before the first of the
+// back-to-back repetitions), median of 20. TFLOP/s = 4 B H N^2 D / t,
+// halved for causal (the work a causal kernel must do). The PyTorch peer
 // (benchmarks/peers/attention_torch.py) times scaled_dot_product_attention
 // with its FLASH and cuDNN backends on the same shapes.
 //
@@ -19,6 +19,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include <cmath>
 #include <iostream>
 #include <memory>
 #include <random>
@@ -59,6 +60,7 @@ void benchAttention(benchmark::State &state, const rt::KernelVariant &variant,
   if (variant.config.getOrDefault(key::lse))
     args.push_back(
         rt::Arg::buffer(fixture->LSE, rt::DType::f32, {batch, heads, seq}));
+  args.push_back(rt::Arg::scalar(float(1.0 / std::sqrt(double(d)))));
   double flops = 4.0 * batch * heads * double(seq) * seq * d;
   if (causal)
     flops /= 2;

@@ -56,7 +56,7 @@ std::vector<Case> cases() {
        "_lse",
        {at(0, DType::f16, {b, h, s, d}), at(1, DType::f16, {b, h, s, d}),
         at(2, DType::f16, {b, h, s, d}), at(3, DType::f16, {b, h, s, d}),
-        at(4, DType::f32, {b, h, s})}},
+        at(4, DType::f32, {b, h, s}), rt::Arg::scalar(0.125f)}},
   };
 }
 

@@ -125,6 +125,7 @@ TEST(Frontend, LaunchContractGoesIntoTheIRAndTheManifest) {
   k.require(size(B, 1) >= size(A, 1));
   k.require(size(A, 1) <= 4096);
   k.require(size(A, 0) >= 1);
+  k.require(divides(size(A, 1), size(B, 1)));
   k.body({ceildiv(A, 0, 4)}, [&](Kernel &k) {
     Buffer a = k.allocFragment({4, 32}, program.f32());
     Expr row = k.blockIndex(0) * 4.0;
@@ -134,7 +135,7 @@ TEST(Frontend, LaunchContractGoesIntoTheIRAndTheManifest) {
   EXPECT_EQ(program.verify(), "");
   std::string ir = program.str();
   EXPECT_NE(ir.find("requires(%B[0] == %A[0], %B[1] >= %A[1], %A[1] <= 4096, "
-                    "%A[0] >= 1)"),
+                    "%A[0] >= 1, %A[1] divides %B[1])"),
             std::string::npos)
       << ir;
   CompiledModule compiled = compile(program.module(), CompileOptions());
@@ -144,6 +145,8 @@ TEST(Frontend, LaunchContractGoesIntoTheIRAndTheManifest) {
   EXPECT_NE(compiled.manifest.find("\"op\": \"<=\""), std::string::npos)
       << compiled.manifest;
   EXPECT_NE(compiled.manifest.find("\"value\": 4096"), std::string::npos)
+      << compiled.manifest;
+  EXPECT_NE(compiled.manifest.find("\"op\": \"divides\""), std::string::npos)
       << compiled.manifest;
   EXPECT_NE(compiled.manifest.find("\"access\": \"write\""), std::string::npos)
       << compiled.manifest;
@@ -164,6 +167,19 @@ TEST(Frontend, ContradictoryContractIsReportedAtTheKernel) {
                         "64 (static)"),
             std::string::npos)
       << errors;
+}
+
+TEST(Frontend, StaticSizesThatDoNotDivideAreReportedAtTheKernel) {
+  Program program;
+  Kernel k = program.kernel("heads", 128);
+  Buffer Q = k.tensor("Q", {8, kDynamic}, program.f32());
+  Buffer K = k.tensor("K", {3, kDynamic}, program.f32());
+  k.require(divides(size(K, 0), size(Q, 0)));
+  k.body({constant(1)}, [&](Kernel &) {});
+  EXPECT_NE(program.verify().find("requires 'K[0] divides Q[0]', which never "
+                                  "holds: K[0] is 3 and Q[0] is 8 (static)"),
+            std::string::npos)
+      << program.verify();
 }
 
 // Kernel and parameter names end up in the PTX and the manifest: the

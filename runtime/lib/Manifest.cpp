@@ -81,6 +81,8 @@ const char *ShapeRelation::opName(Op op) {
     return "<=";
   case Op::Ge:
     return ">=";
+  case Op::Divides:
+    return "divides";
   }
   return "<invalid op>";
 }
@@ -93,6 +95,11 @@ bool ShapeRelation::holds(int64_t lhsSize, int64_t rhsSize) const {
     return lhsSize <= rhsSize;
   case Op::Ge:
     return lhsSize >= rhsSize;
+  case Op::Divides:
+    // (-1 divides everything; INT64_MIN % -1 would overflow.)
+    return lhsSize == 0    ? rhsSize == 0
+           : lhsSize == -1 ? true
+                           : rhsSize % lhsSize == 0;
   }
   return false;
 }
@@ -486,6 +493,11 @@ void KernelInfo::validate() const {
         bufferDimProblem(*this, relation.lhs.param, relation.lhs.dim);
     if (!problem && relation.rhsIsDim)
       problem = bufferDimProblem(*this, relation.rhs.param, relation.rhs.dim);
+    if (!problem && relation.op == ShapeRelation::Op::Divides &&
+        !relation.rhsIsDim)
+      problem = "'divides' needs a dimension on the right, but got the "
+                "value " +
+                std::to_string(relation.value);
     if (problem)
       throw Error(prefix("requires[" + std::to_string(i) + "]") + *problem);
   }

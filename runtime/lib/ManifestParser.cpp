@@ -421,8 +421,11 @@ ShapeRelation parseRelation(const Parser &p, const json &node,
     relation.op = ShapeRelation::Op::Le;
   else if (op == ">=")
     relation.op = ShapeRelation::Op::Ge;
+  else if (op == "divides")
+    relation.op = ShapeRelation::Op::Divides;
   else
-    p.fail(where, "unknown op '" + cut(op) + "' (expected '==', '<=' or '>=')");
+    p.fail(where, "unknown op '" + cut(op) +
+                      "' (expected '==', '<=', '>=' or 'divides')");
   bool hasDim = node.contains("rhs"), hasValue = node.contains("value");
   if (hasDim == hasValue)
     p.fail(where, hasDim ? "has both 'rhs' and 'value', but a relation "
@@ -431,6 +434,9 @@ ShapeRelation parseRelation(const Parser &p, const json &node,
   relation.rhsIsDim = hasDim;
   if (hasDim)
     relation.rhs = parseDimRef(p, node, "rhs", where);
+  else if (relation.op == ShapeRelation::Op::Divides)
+    p.fail(where, "op 'divides' compares with a dimension ('rhs'), but got "
+                  "'value'");
   else
     relation.value = p.integer(node, "value", where, INT64_MIN);
   return relation;

@@ -373,13 +373,15 @@ ShapeRelation relation(DimRef lhs, ShapeRelation::Op op, int64_t value) {
 constexpr ShapeRelation::Op Eq = ShapeRelation::Op::Eq;
 constexpr ShapeRelation::Op Le = ShapeRelation::Op::Le;
 constexpr ShapeRelation::Op Ge = ShapeRelation::Op::Ge;
+constexpr ShapeRelation::Op Divides = ShapeRelation::Op::Divides;
 
-/// A kernel as the compiler describes it: the buffers, then one dim
-/// parameter per dynamic dim.
-KernelInfo makeKernel(const std::string &name, unsigned threads,
-                      std::vector<GridExtent> grid,
-                      const std::vector<BufferSpec> &buffers,
-                      std::vector<ShapeRelation> relations) {
+/// A kernel as the compiler describes it: the buffers, then the scalars,
+/// then one dim parameter per dynamic dim.
+KernelInfo
+makeKernel(const std::string &name, unsigned threads,
+           std::vector<GridExtent> grid, const std::vector<BufferSpec> &buffers,
+           std::vector<ShapeRelation> relations,
+           const std::vector<std::pair<std::string, DType>> &scalars = {}) {
   KernelInfo kernel;
   kernel.name = name;
   kernel.block = {threads, 1, 1};
@@ -406,6 +408,8 @@ KernelInfo makeKernel(const std::string &name, unsigned threads,
       dims.push_back(dim);
     }
   }
+  for (const auto &[scalarName, type] : scalars)
+    kernel.params.push_back({scalarName, ParamKind::Scalar, type});
   kernel.params.insert(kernel.params.end(), dims.begin(), dims.end());
   kernel.relations = std::move(relations);
   kernel.validate();
@@ -424,8 +428,10 @@ KernelInfo gemmKernel() {
                      relation({"C", 1}, Eq, {"B", 1})});
 }
 
-/// The library's attention (attention_f16_d64_128x64_t128_s2): Q, K, V and
-/// O are batch x heads x sequence x 64.
+/// The library's attention (attention_f16_d64_128x64_t128_s2): Q and O are
+/// batch x heads x sequence x 64, K and V batch x kv heads x keys x 64
+/// (grouped-query attention: the kv heads divide the heads), then the f32
+/// softmax scale.
 KernelInfo attentionKernel() {
   auto bhsd = [](const char *name, Access access) {
     return BufferSpec{name, DType::f16, {-1, -1, -1, 64}, access};
@@ -435,10 +441,21 @@ KernelInfo attentionKernel() {
       {ceilDiv("Q", 2, 128), ceilDiv("Q", 1, 1), ceilDiv("Q", 0, 1)},
       {bhsd("Q", Access::Read), bhsd("K", Access::Read),
        bhsd("V", Access::Read), bhsd("O", Access::Write)},
-      {relation({"K", 0}, Eq, {"Q", 0}), relation({"K", 1}, Eq, {"Q", 1}),
-       relation({"V", 0}, Eq, {"K", 0}), relation({"V", 1}, Eq, {"K", 1}),
-       relation({"V", 2}, Eq, {"K", 2}), relation({"O", 0}, Eq, {"Q", 0}),
-       relation({"O", 1}, Eq, {"Q", 1}), relation({"O", 2}, Eq, {"Q", 2})});
+      {relation({"K", 0}, Eq, {"Q", 0}), relation({"V", 0}, Eq, {"Q", 0}),
+       relation({"O", 0}, Eq, {"Q", 0}), relation({"O", 1}, Eq, {"Q", 1}),
+       relation({"V", 1}, Eq, {"K", 1}), relation({"K", 1}, Divides, {"Q", 1}),
+       relation({"V", 2}, Eq, {"K", 2}), relation({"O", 2}, Eq, {"Q", 2})},
+      {{"scale", DType::f32}});
+}
+
+/// Attention arguments: Q and O with `heads` heads of 256 queries, K and V
+/// with `kHeads` and `vHeads` heads of 256 keys.
+std::vector<Arg> attentionArgs(int64_t heads, int64_t kHeads, int64_t vHeads) {
+  return {Arg::buffer(CUdeviceptr(1) << 32, DType::f16, {1, heads, 256, 64}),
+          Arg::buffer(CUdeviceptr(2) << 32, DType::f16, {1, kHeads, 256, 64}),
+          Arg::buffer(CUdeviceptr(3) << 32, DType::f16, {1, vHeads, 256, 64}),
+          Arg::buffer(CUdeviceptr(4) << 32, DType::f16, {1, heads, 256, 64}),
+          Arg::scalar(0.125f)};
 }
 
 /// The library's single-pass softmax (softmax_f16_1x4096_t256): a row must
@@ -466,7 +483,8 @@ TEST(Contract, ValidLaunchesAreAccepted) {
   PackedLaunch attention = checkAndPack(
       attentionKernel(),
       {at(1, DType::f16, {2, 8, 300, 64}), at(2, DType::f16, {2, 8, 1, 64}),
-       at(3, DType::f16, {2, 8, 1, 64}), at(4, DType::f16, {2, 8, 300, 64})});
+       at(3, DType::f16, {2, 8, 1, 64}), at(4, DType::f16, {2, 8, 300, 64}),
+       Arg::scalar(0.125f)});
   EXPECT_EQ(attention.grid.x, 3u);
   EXPECT_EQ(attention.grid.y, 8u);
   EXPECT_EQ(attention.grid.z, 2u);
@@ -499,15 +517,31 @@ TEST(Contract, GemmOutputTooSmall) {
       "B[1] = 128");
 }
 
-TEST(Contract, AttentionWithFewerKeyValueHeads) {
-  // K and V with 2 heads for Q's 8: the kernel read past K and V.
+TEST(Contract, AttentionKeyValueHeadsDivideQueryHeads) {
+  // Grouped-query attention: 8, 4, 2 or 1 K/V heads serve 8 query heads
+  // (the misuse, 2 for 8, read past K and V before the kernel
+  // learned groups); the grid stays one block row per query head.
+  for (int64_t kvHeads : {8, 4, 2, 1}) {
+    PackedLaunch launch =
+        checkAndPack(attentionKernel(), attentionArgs(8, kvHeads, kvHeads));
+    EXPECT_EQ(launch.grid.y, 8u) << kvHeads;
+  }
+  // 3 K/V heads for 8 query heads: no group size fits.
   EXPECT_TILE_ERROR(
-      checkAndPack(attentionKernel(), {at(1, DType::f16, {1, 8, 256, 64}),
-                                       at(2, DType::f16, {1, 2, 256, 64}),
-                                       at(3, DType::f16, {1, 2, 256, 64}),
-                                       at(4, DType::f16, {1, 8, 256, 64})}),
-      "kernel 'attention_f16_d64_128x64_t128_s2': requires K[1] == Q[1], but "
-      "K[1] = 2 and Q[1] = 8");
+      checkAndPack(attentionKernel(), attentionArgs(8, 3, 3)),
+      "kernel 'attention_f16_d64_128x64_t128_s2': requires K[1] divides Q[1], "
+      "but K[1] = 3 and Q[1] = 8");
+  // More K/V heads than query heads, and none (0 divides only 0).
+  EXPECT_TILE_ERROR(checkAndPack(attentionKernel(), attentionArgs(8, 16, 16)),
+                    "requires K[1] divides Q[1], but K[1] = 16 and Q[1] = 8");
+  EXPECT_TILE_ERROR(checkAndPack(attentionKernel(), attentionArgs(8, 0, 0)),
+                    "requires K[1] divides Q[1], but K[1] = 0 and Q[1] = 8");
+  EXPECT_NO_THROW(checkAndPack(attentionKernel(), attentionArgs(0, 0, 0)));
+  // K and V with different heads: both divide 8, but V must follow K.
+  EXPECT_TILE_ERROR(
+      checkAndPack(attentionKernel(), attentionArgs(8, 2, 4)),
+      "kernel 'attention_f16_d64_128x64_t128_s2': requires V[1] == K[1], but "
+      "V[1] = 4 and K[1] = 2");
 }
 
 TEST(Contract, SoftmaxRowTooWide) {
@@ -530,13 +564,14 @@ TEST(Contract, EveryRelationKind) {
                  {{"X", DType::f32, {-1, -1}, Access::Read},
                   {"Y", DType::f32, {-1}, Access::Write}},
                  {relation({"Y", 0}, Ge, {"X", 0}), relation({"X", 1}, Ge, 2),
-                  relation({"X", 1}, Le, {"Y", 0})});
+                  relation({"X", 1}, Le, {"Y", 0}),
+                  relation({"X", 1}, Divides, {"Y", 0})});
   auto args = [](int64_t rows, int64_t cols, int64_t out) {
     return std::vector<Arg>{at(1, DType::f32, {rows, cols}),
                             at(2, DType::f32, {out})};
   };
   EXPECT_NO_THROW(checkAndPack(kernel, args(4, 2, 4)));
-  EXPECT_NO_THROW(checkAndPack(kernel, args(4, 4, 9)));
+  EXPECT_NO_THROW(checkAndPack(kernel, args(4, 3, 9)));
   EXPECT_TILE_ERROR(checkAndPack(kernel, args(5, 2, 4)),
                     "kernel 'k': requires Y[0] >= X[0], but Y[0] = 4 and X[0] "
                     "= 5");
@@ -544,7 +579,11 @@ TEST(Contract, EveryRelationKind) {
                     "kernel 'k': requires X[1] >= 2, but X[1] = 1");
   EXPECT_TILE_ERROR(checkAndPack(kernel, args(4, 5, 4)),
                     "kernel 'k': requires X[1] <= Y[0], but X[1] = 5 and Y[0] "
-                    "= 4");
+                    "= 4; requires X[1] divides Y[0], but X[1] = 5 and Y[0] = "
+                    "4");
+  EXPECT_TILE_ERROR(checkAndPack(kernel, args(4, 4, 9)),
+                    "kernel 'k': requires X[1] divides Y[0], but X[1] = 4 and "
+                    "Y[0] = 9");
   // Empty tensors are held to the contract too.
   EXPECT_TILE_ERROR(checkAndPack(kernel, args(0, 0, 0)),
                     "kernel 'k': requires X[1] >= 2, but X[1] = 0");
@@ -738,6 +777,12 @@ TEST(Hostile, HandBuiltKernelDescriptions) {
         k.relations = {relation({"X", 1}, Eq, {"Z", 0})};
       },
       "kernel 'mm': requires[0]: refers to unknown buffer 'Z'");
+  refused(
+      [](KernelInfo &k) {
+        k.relations = {relation({"X", 0}, Divides, 64)};
+      },
+      "kernel 'mm': requires[0]: 'divides' needs a dimension on the right, "
+      "but got the value 64");
   refused([](KernelInfo &k) { k.name.clear(); },
           "kernel description: field 'name' is empty");
 }

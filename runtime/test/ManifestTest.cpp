@@ -136,11 +136,12 @@ TEST(Manifest, ShapeRelations) {
   j["kernels"][0]["requires"] = json::parse(R"([
     {"lhs": {"param": "A", "dim": 0}, "op": "<=", "value": 4096},
     {"lhs": {"param": "B", "dim": 0}, "op": ">=", "value": -3},
-    {"lhs": {"param": "C", "dim": 0}, "op": ">=", "rhs": {"param": "B", "dim": 0}}
+    {"lhs": {"param": "C", "dim": 0}, "op": ">=", "rhs": {"param": "B", "dim": 0}},
+    {"lhs": {"param": "B", "dim": 0}, "op": "divides", "rhs": {"param": "A", "dim": 0}}
   ])");
   j["kernels"][0]["params"][1]["access"] = "readwrite";
   const KernelInfo kernel = parseManifest(j.dump()).kernels[0];
-  ASSERT_EQ(kernel.relations.size(), 3u);
+  ASSERT_EQ(kernel.relations.size(), 4u);
   EXPECT_EQ(kernel.relations[0].str(), "A[0] <= 4096");
   EXPECT_FALSE(kernel.relations[0].rhsIsDim);
   EXPECT_EQ(kernel.relations[0].value, 4096);
@@ -151,6 +152,20 @@ TEST(Manifest, ShapeRelations) {
   EXPECT_FALSE(kernel.relations[0].holds(4097, 4096));
   EXPECT_TRUE(kernel.relations[2].holds(5, 4));
   EXPECT_FALSE(kernel.relations[2].holds(3, 4));
+  // B[0] divides A[0]: A[0] is a multiple of B[0]; 0 divides only 0.
+  const ShapeRelation &divides = kernel.relations[3];
+  EXPECT_EQ(divides.op, ShapeRelation::Op::Divides);
+  EXPECT_TRUE(divides.rhsIsDim);
+  EXPECT_EQ(divides.str(), "B[0] divides A[0]");
+  EXPECT_TRUE(divides.holds(2, 8));
+  EXPECT_TRUE(divides.holds(8, 8));
+  EXPECT_TRUE(divides.holds(1, 7));
+  EXPECT_TRUE(divides.holds(3, 0));
+  EXPECT_TRUE(divides.holds(0, 0));
+  EXPECT_FALSE(divides.holds(3, 8));
+  EXPECT_FALSE(divides.holds(16, 8));
+  EXPECT_FALSE(divides.holds(0, 8));
+  EXPECT_TRUE(divides.holds(-1, INT64_MIN));
   EXPECT_STREQ(accessName(Access::Read), "read");
   EXPECT_STREQ(accessName(Access::Write), "write");
   EXPECT_STREQ(accessName(Access::ReadWrite), "readwrite");
@@ -412,7 +427,15 @@ TEST(Manifest, MalformedManifestsGivePreciseErrors) {
        "buffer 'A', which has rank 1"},
       {"relation op", [&](json &j) { kernel(j)["requires"][0]["op"] = "<"; },
        "manifest: kernel 'vector_add': requires[0]: unknown op '<' (expected "
-       "'==', '<=' or '>=')"},
+       "'==', '<=', '>=' or 'divides')"},
+      {"relation divides a value",
+       [&](json &j) {
+         kernel(j)["requires"][0]["op"] = "divides";
+         kernel(j)["requires"][0].erase("rhs");
+         kernel(j)["requires"][0]["value"] = 8;
+       },
+       "manifest: kernel 'vector_add': requires[0]: op 'divides' compares "
+       "with a dimension ('rhs'), but got 'value'"},
       {"relation both sides",
        [&](json &j) { kernel(j)["requires"][0]["value"] = 4; },
        "manifest: kernel 'vector_add': requires[0]: has both 'rhs' and "

@@ -1,9 +1,11 @@
 // FlashAttention forward, causal, f16, head_dim 64: one block per 64 query
 // rows of one (batch, head); 64 keys per step, K and V through a 2-stage
 // cp.async pipeline; the scores' online softmax in registers (MMA layout);
-// O += P x V with the probabilities P as the register A operand. The same
-// kernel as `tile-kernels --kernel=attention --causal` (docs/Attention.md),
-// written by hand with names.
+// O += P x V with the probabilities P as the register A operand; the
+// softmax scale a kernel parameter, and K and V with heads that divide Q's
+// (grouped-query attention). The same kernel as `tile-kernels
+// --kernel=attention --causal` (docs/Attention.md), written by hand with
+// names and simpler steps.
 //
 // RUN: tile-opt %s | tile-opt | FileCheck %s --check-prefix=ROUNDTRIP
 // RUN: tile-opt %s --tile-assign-layouts | FileCheck %s --check-prefix=LAYOUT
@@ -11,8 +13,11 @@
 // RUN: tile-translate %s --emit=ptx | FileCheck %s --check-prefix=PTX
 
 // ROUNDTRIP-LABEL: tile.kernel @attention_causal(
-// ROUNDTRIP-SAME: requires(%K[0] == %Q[0], %K[1] == %Q[1], %V[0] == %Q[0], %V[1] == %Q[1], %O[0] == %Q[0], %O[1] == %Q[1], %V[2] == %K[2], %O[2] == %Q[2])
+// ROUNDTRIP-SAME: %O: !tile.buffer<?x?x?x64xf16, global>, %scale: f32)
+// ROUNDTRIP-SAME: requires(%K[0] == %Q[0], %V[0] == %Q[0], %O[0] == %Q[0], %O[1] == %Q[1], %V[1] == %K[1], %K[1] divides %Q[1], %V[2] == %K[2], %O[2] == %Q[2])
+// ROUNDTRIP: %[[KVHEAD:.*]] = arith.divui
 // ROUNDTRIP: tile.subview %Q[%bz, %by] : !tile.buffer<?x?x?x64xf16, global> to !tile.buffer<?x64xf16, global>
+// ROUNDTRIP-NEXT: tile.subview %K[%bz, %[[KVHEAD]]] : !tile.buffer<?x?x?x64xf16, global> to !tile.buffer<?x64xf16, global>
 // ROUNDTRIP: tile.gemm %{{.*}}, %{{.*}}, %{{.*}} : !tile.buffer<64x64xf16, fragment>, !tile.buffer<64x64xf16, shared>, !tile.buffer<64x64xf32, fragment>
 
 // Scores, probabilities and output: one warp column (each warp owns 16
@@ -40,27 +45,37 @@
 tile.kernel @attention_causal(%Q: !tile.buffer<?x?x?x64xf16, global>,
                               %K: !tile.buffer<?x?x?x64xf16, global>,
                               %V: !tile.buffer<?x?x?x64xf16, global>,
-                              %O: !tile.buffer<?x?x?x64xf16, global>)
+                              %O: !tile.buffer<?x?x?x64xf16, global>,
+                              %scale: f32)
     grid(%bx, %by, %bz) = [ceildiv(%Q[2], 64), %Q[1], %Q[0]] threads(128)
-    // The heads of K, V and O are indexed by Q's grid (tile.subview does
-    // not check its leading indices): they have Q's batch and heads; V has
-    // K's keys and O Q's queries.
-    requires(%K[0] == %Q[0], %K[1] == %Q[1], %V[0] == %Q[0], %V[1] == %Q[1],
-             %O[0] == %Q[0], %O[1] == %Q[1], %V[2] == %K[2], %O[2] == %Q[2]) {
+    // The heads of K, V and O are indexed from Q's grid (tile.subview does
+    // not check its leading indices): they have Q's batch, O Q's heads, and
+    // K and V heads that divide Q's (query head h reads K/V head
+    // h / (Hq / Hkv)); V has K's keys and O Q's queries.
+    requires(%K[0] == %Q[0], %V[0] == %Q[0], %O[0] == %Q[0], %O[1] == %Q[1],
+             %V[1] == %K[1], %K[1] divides %Q[1], %V[2] == %K[2],
+             %O[2] == %Q[2]) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c64 = arith.constant 64 : index
   %minusInf = arith.constant 0xFF800000 : f32
   %zero = arith.constant 0.0 : f32
   %one = arith.constant 1.0 : f32
-  // log2(e) / sqrt(64): the scores go straight to the exp2 domain.
-  %scale = arith.constant 0.180336878 : f32
+  // scale * log2(e): the scores go straight to the exp2 domain.
+  %log2e = arith.constant 1.44269502 : f32
+  %expScale = arith.mulf %scale, %log2e : f32
   %row = arith.muli %bx, %c64 : index
 
-  // This (batch, head)'s S x 64 matrices: copies are masked at S.
+  // This (batch, head)'s S x 64 matrices: copies are masked at S. The K/V
+  // head is h Hkv / Hq (the generator computes it without a division, which
+  // would take registers from the loop; see Attention.cpp).
+  %heads = tile.dim %Q[1] : !tile.buffer<?x?x?x64xf16, global>
+  %kvHeads = tile.dim %K[1] : !tile.buffer<?x?x?x64xf16, global>
+  %headTimesKv = arith.muli %by, %kvHeads : index
+  %kvHead = arith.divui %headTimesKv, %heads : index
   %q = tile.subview %Q[%bz, %by] : !tile.buffer<?x?x?x64xf16, global> to !tile.buffer<?x64xf16, global>
-  %k = tile.subview %K[%bz, %by] : !tile.buffer<?x?x?x64xf16, global> to !tile.buffer<?x64xf16, global>
-  %v = tile.subview %V[%bz, %by] : !tile.buffer<?x?x?x64xf16, global> to !tile.buffer<?x64xf16, global>
+  %k = tile.subview %K[%bz, %kvHead] : !tile.buffer<?x?x?x64xf16, global> to !tile.buffer<?x64xf16, global>
+  %v = tile.subview %V[%bz, %kvHead] : !tile.buffer<?x?x?x64xf16, global> to !tile.buffer<?x64xf16, global>
   %o = tile.subview %O[%bz, %by] : !tile.buffer<?x?x?x64xf16, global> to !tile.buffer<?x64xf16, global>
   %keys = tile.dim %k[0] : !tile.buffer<?x64xf16, global>
 
@@ -97,7 +112,7 @@ tile.kernel @attention_causal(%Q: !tile.buffer<?x?x?x64xf16, global>,
       %inside = arith.cmpi slt, %key, %keys : index
       %future = arith.cmpi slt, %query, %key : index
       %s = tile.load %S[%i, %jj] : !tile.buffer<64x64xf32, fragment>
-      %scaled = arith.mulf %s, %scale : f32
+      %scaled = arith.mulf %s, %expScale : f32
       %visible = arith.select %inside, %scaled, %minusInf : f32
       %masked = arith.select %future, %minusInf, %visible : f32
       tile.store %masked, %S[%i, %jj] : !tile.buffer<64x64xf32, fragment>

@@ -279,14 +279,50 @@
 // RUN: tile-kernels --kernel=attention --dtype=f16 --head-dim=128 --block-m=128 --block-n=64 --num-threads=128 --emit=mlir | FileCheck %s --check-prefix=EAGER
 // EAGER-NOT: tile.thread_reduce
 
-// With --lse, the log-sum-exp of each query row (m / sqrt(D) + ln l) goes to
-// LSE[batch, heads, seq] through the head's view.
+// With --lse, the log-sum-exp of each query row (m * scale + ln l) goes to
+// LSE[batch, heads, seq] through the query head's view. The softmax scale
+// is the f32 parameter after the tensors: the exponent's factor scale *
+// log2(e) is computed from it once, and the LSE takes it as given.
+// Grouped-query attention: K and V have Hkv heads, which divide Q's Hq
+// (the contract); query head %by reads K/V head %by * Hkv / Hq, a quotient
+// of compares and subtractions (no division, which would leave the
+// uniform registers), and Q, O and LSE at %by.
 // RUN: tile-kernels --kernel=attention --dtype=f16 --block-m=64 --block-n=64 --num-threads=128 --lse --emit=mlir | FileCheck %s --check-prefix=LSE
 // LSE-LABEL: tile.kernel @attention_f16_d64_64x64_t128_s2_lse(
-// LSE-SAME: %LSE: !tile.buffer<?x?x?xf32, global>
-// LSE: math.log
-// LSE: %[[VIEW:.*]] = tile.subview %LSE[%{{.*}}, %{{.*}}] : !tile.buffer<?x?x?xf32, global> to !tile.buffer<?xf32, global>
+// LSE-SAME: %LSE: !tile.buffer<?x?x?xf32, global>, %scale: f32)
+// LSE-SAME: requires(%K[0] == %Q[0], %V[0] == %Q[0], %O[0] == %Q[0], %O[1] == %Q[1], %V[1] == %K[1], %K[1] divides %Q[1], %V[2] == %K[2], %O[2] == %Q[2], %LSE[0] == %Q[0], %LSE[1] == %Q[1], %LSE[2] == %Q[2])
+// LSE: %[[HQ:.*]] = tile.dim %Q[1]
+// LSE: %[[HKV:.*]] = tile.dim %K[1]
+// LSE: %[[N:.*]] = arith.muli %by, %[[HKV]] : index
+// LSE-NOT: arith.divui
+// LSE: %[[TOP:.*]] = arith.muli %[[HQ]], %c32768 : index
+// LSE: arith.cmpi slt, %[[N]], %[[TOP]] : index
+// LSE-NOT: arith.divui
+// LSE: tile.subview %Q[%bz, %by] : !tile.buffer<?x?x?x64xf16, global> to !tile.buffer<?x64xf16, global>
+// LSE-NEXT: tile.subview %K[%bz, %[[KVH:.*]]] : !tile.buffer<?x?x?x64xf16, global>
+// LSE-NEXT: tile.subview %V[%bz, %[[KVH]]] : !tile.buffer<?x?x?x64xf16, global>
+// LSE-NEXT: tile.subview %O[%bz, %by] : !tile.buffer<?x?x?x64xf16, global>
+// LSE: %[[LOG2E:.*]] = arith.constant 1.44269502 : f32
+// LSE-NEXT: %[[EXPSCALE:.*]] = arith.mulf %scale, %[[LOG2E]] : f32
+// LSE: scf.for
+// LSE: math.fma %{{.*}}, %[[EXPSCALE]], %{{.*}} : f32
+// LSE: math.exp2
+// LSE: %[[LOG:.*]] = math.log %{{.*}} : f32
+// LSE: math.fma %{{.*}}, %scale, %[[LOG]] : f32
+// LSE: %[[VIEW:.*]] = tile.subview %LSE[%bz, %by] : !tile.buffer<?x?x?xf32, global> to !tile.buffer<?xf32, global>
 // LSE: tile.copy %{{.*}} to %[[VIEW]][%{{.*}}] : !tile.buffer<64xf32, fragment> to !tile.buffer<?xf32, global>
+// The manifest: the scale after LSE, the K/V heads dividing Q's.
+// RUN: tile-kernels --kernel=attention --dtype=bf16 --head-dim=128 --block-m=64 --block-n=64 --num-threads=128 --lse --emit=manifest | FileCheck %s --check-prefix=LSEMANIFEST
+// LSEMANIFEST: "name": "LSE"
+// LSEMANIFEST: "kind": "scalar",
+// LSEMANIFEST-NEXT: "name": "scale",
+// LSEMANIFEST-NEXT: "type": "f32"
+// LSEMANIFEST: "kind": "dim",
+// LSEMANIFEST: "requires": [
+// LSEMANIFEST: "op": "divides",
+// LSEMANIFEST-NEXT: "rhs": {
+// LSEMANIFEST-NEXT: "dim": 1,
+// LSEMANIFEST-NEXT: "param": "Q"
 
 // Configurations the generators do not support are refused before any IR
 // is built, with the field, the value, the limit and why (each generator's

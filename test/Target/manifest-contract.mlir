@@ -93,6 +93,31 @@ tile.kernel @heads(%Q: !tile.buffer<?x?x64xf16, global>,
   tile.copy %s to %S[%row, %c0] : !tile.buffer<64x128xf32, fragment> to !tile.buffer<?x?xf32, global>
 }
 
+// Grouped-query heads: `divides` between two sizes, as the runtime reads
+// it.
+// CHECK-LABEL: "name": "grouped_heads"
+// CHECK: "requires": [
+// CHECK-NEXT: {
+// CHECK-NEXT: "lhs": {
+// CHECK-NEXT: "dim": 0,
+// CHECK-NEXT: "param": "K"
+// CHECK-NEXT: },
+// CHECK-NEXT: "op": "divides",
+// CHECK-NEXT: "rhs": {
+// CHECK-NEXT: "dim": 0,
+// CHECK-NEXT: "param": "Q"
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+// CHECK-NEXT: ]
+tile.kernel @grouped_heads(%Q: !tile.buffer<?x64xf32, global>,
+                           %K: !tile.buffer<?x64xf32, global>)
+    grid(%bx) = [%Q[0]] threads(64) requires(%K[0] divides %Q[0]) {
+  %c0 = arith.constant 0 : index
+  %t = tile.alloc_fragment : !tile.buffer<1x64xf32, fragment>
+  tile.copy %K[%c0, %c0] to %t : !tile.buffer<?x64xf32, global> to !tile.buffer<1x64xf32, fragment>
+  tile.copy %t to %Q[%bx, %c0] : !tile.buffer<1x64xf32, fragment> to !tile.buffer<?x64xf32, global>
+}
+
 // Without a contract there is no "requires" entry.
 // CHECK-LABEL: "name": "no_contract"
 // CHECK-NEXT: "params": [

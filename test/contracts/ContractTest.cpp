@@ -5,11 +5,12 @@
 // a GPU:
 //   - a launch built from the manifest alone (the relations, divisibility
 //     promises and static sizes solved for: equalities by union-find, bounds,
-//     multiples) is accepted by checkAndPack, so a checker that refuses
-//     everything fails;
+//     multiples, divisors) is accepted by checkAndPack, so a checker that
+//     refuses everything fails;
 //   - each relation broken by one element (by the divisor where the dim
 //     carries a divisibility promise, so that only the relation breaks), up
-//     and down, is refused with a message naming that relation;
+//     and down, is refused with a message naming that relation (`divides`:
+//     the multiple moved off it);
 //   - a buffer the kernel writes, placed on another buffer argument, is
 //     refused; two buffers it only reads may share memory;
 //   - every dynamic dimension of every buffer is constrained by a grid
@@ -202,7 +203,9 @@ public:
   /// Sizes for every dim that satisfy every relation, the divisibility
   /// promises and the static sizes: distinct small values per class (so that
   /// a checker comparing the wrong dims shows), raised along inequalities
-  /// between dims. Empty (with `why`) when the solver finds none.
+  /// between dims and to multiples of the dims that divide them (at least
+  /// twice those, so that a checker testing `==` instead shows). Empty
+  /// (with `why`) when the solver finds none.
   std::optional<std::vector<int64_t>> solve(std::string &why) const {
     std::vector<int64_t> value(vars_.size(), -1);
     std::map<std::size_t, ClassInfo> classes;
@@ -228,12 +231,29 @@ public:
       value[root] = x;
     }
     // Inequalities between dims: raise the larger side (or lower the
-    // smaller one when the larger is static) until all hold.
+    // smaller one when the larger is static) until all hold; likewise a
+    // multiple is raised to one of its divisor.
     for (int round = 0; round < 100; ++round) {
       bool changed = false;
       for (const ShapeRelation &r : kernel_.relations) {
         if (!r.rhsIsDim || r.op == ShapeRelation::Op::Eq)
           continue;
+        if (r.op == ShapeRelation::Op::Divides) {
+          std::size_t divisor = find(var(r.lhs)), multiple = find(var(r.rhs));
+          if (r.holds(value[divisor], value[multiple]) &&
+              (value[multiple] >= 2 * value[divisor] ||
+               classes[multiple].staticSize >= 0))
+            continue;
+          changed = true;
+          if (classes[multiple].staticSize >= 0 || value[divisor] == 0) {
+            why = "no multiple of " + name(divisor) + " for " + r.str();
+            return std::nullopt;
+          }
+          value[multiple] =
+              roundUp(std::max(value[multiple], 2 * value[divisor]),
+                      std::lcm(value[divisor], classes[multiple].step));
+          continue;
+        }
         std::size_t small = find(var(r.lhs)), large = find(var(r.rhs));
         if (r.op == ShapeRelation::Op::Ge)
           std::swap(small, large);
@@ -412,7 +432,16 @@ TEST(Contracts, EachBrokenRelationIsRefusedByName) {
       };
       std::size_t lhs = solver.var(r.lhs);
       std::string whyNot;
-      if (r.op == ShapeRelation::Op::Eq && r.rhsIsDim) {
+      if (r.op == ShapeRelation::Op::Divides) {
+        // The multiple's class off the divisor's multiples by its step
+        // (kept where that still holds: a step the divisor divides).
+        std::size_t rhs = solver.var(r.rhs);
+        ContractSolver::ClassInfo rhsClass = *solver.classInfo(rhs, whyNot);
+        if (rhsClass.staticSize < 0)
+          for (int64_t delta : {rhsClass.step, -rhsClass.step})
+            if (!r.holds((*valid)[lhs], (*valid)[rhs] + delta))
+              moveClass(rhs, (*valid)[rhs] + delta);
+      } else if (r.op == ShapeRelation::Op::Eq && r.rhsIsDim) {
         std::size_t rhs = solver.var(r.rhs);
         std::size_t moved = solver.vars()[rhs].staticSize < 0 ? rhs : lhs;
         if (solver.vars()[moved].staticSize < 0) {

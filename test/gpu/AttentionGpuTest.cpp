@@ -2,10 +2,13 @@
 //
 // Runs every compiled attention variant on [batch, heads, seq, head_dim]
 // inputs of odd lengths (one element, lengths that are not multiples of
-// the blocks, key length different from the query length) and compares
-// every output element with a float64 reference computed from the same
-// rounded inputs, causal variants with the top-left aligned mask (query i
-// sees keys j <= i). Skips visibly without a GPU or without kernels.
+// the blocks, key length different from the query length), with the
+// standard scale 1/sqrt(D) and others, K and V with as many heads as Q and
+// fewer (grouped-query attention), and compares every output element (and
+// the log-sum-exp, for variants with one) with a float64 reference computed
+// from the same rounded inputs, causal variants with the top-left aligned
+// mask (query i sees keys j <= i). Skips visibly without a GPU or without
+// kernels.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +22,7 @@
 #include <cmath>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <random>
 #include <thread>
 #include <tuple>
@@ -34,29 +38,35 @@ struct AttentionGpuKernels {
 };
 using AttentionGpu = test::VariantTest<AttentionGpuKernels>;
 
-/// Q, K, V of one problem as the kernel reads them (16-bit values).
+/// Q, K, V of one problem as the kernel reads them (16-bit values), and the
+/// scale it is given. K and V have `kvHeads` heads, which divide `heads`.
 struct Problem {
   int64_t batch, heads, queries, keys, d;
   bool bf16, causal;
   std::vector<uint16_t> q, k, v;
+  int64_t kvHeads;
+  float scale;
 };
 
 /// The float64 output row of query `i` of (batch, head) pair `bh`, from the
-/// same rounded inputs; causal: keys j <= i (top-left aligned).
+/// same rounded inputs and scale; causal: keys j <= i (top-left aligned).
+/// Query head h reads K/V head h / (heads / kvHeads).
 std::vector<double> referenceRow(const Problem &p, int64_t bh, int64_t i,
                                  double *logSumExp = nullptr) {
   auto value = [&](const std::vector<uint16_t> &t, size_t index) {
     return double(rt::lowToFloat(t[index], p.bf16));
   };
+  int64_t batch = bh / p.heads, head = bh % p.heads;
+  int64_t kvPair = batch * p.kvHeads + head / (p.heads / p.kvHeads);
   int64_t visible = p.causal ? std::min(i + 1, p.keys) : p.keys;
-  double scale = 1.0 / std::sqrt(double(p.d)), maxScore = -INFINITY, sum = 0;
+  double maxScore = -INFINITY, sum = 0;
   std::vector<double> weights(visible), row(p.d, 0.0);
   for (int64_t j = 0; j < visible; ++j) {
     double dot = 0;
     for (int64_t c = 0; c < p.d; ++c)
       dot += value(p.q, (bh * p.queries + i) * p.d + c) *
-             value(p.k, (bh * p.keys + j) * p.d + c);
-    weights[j] = dot * scale;
+             value(p.k, (kvPair * p.keys + j) * p.d + c);
+    weights[j] = dot * double(p.scale);
     maxScore = std::max(maxScore, weights[j]);
   }
   for (double &w : weights) {
@@ -67,8 +77,27 @@ std::vector<double> referenceRow(const Problem &p, int64_t bh, int64_t i,
     *logSumExp = maxScore + std::log(sum);
   for (int64_t j = 0; j < visible; ++j)
     for (int64_t c = 0; c < p.d; ++c)
-      row[c] += weights[j] / sum * value(p.v, (bh * p.keys + j) * p.d + c);
+      row[c] += weights[j] / sum * value(p.v, (kvPair * p.keys + j) * p.d + c);
   return row;
+}
+
+/// The launch arguments of `variant` for `p`: Q, K, V, O, the log-sum-exp
+/// for variants with one, then the scale.
+std::vector<rt::Arg> attentionArgs(const rt::KernelVariant &variant,
+                                   const Problem &p, rt::DeviceBuffer &Q,
+                                   rt::DeviceBuffer &K, rt::DeviceBuffer &V,
+                                   rt::DeviceBuffer &O, rt::DeviceBuffer &L) {
+  rt::DType type = p.bf16 ? rt::DType::bf16 : rt::DType::f16;
+  std::vector<int64_t> qShape = {p.batch, p.heads, p.queries, p.d},
+                       kShape = {p.batch, p.kvHeads, p.keys, p.d};
+  std::vector<rt::Arg> args = {
+      rt::Arg::buffer(Q, type, qShape), rt::Arg::buffer(K, type, kShape),
+      rt::Arg::buffer(V, type, kShape), rt::Arg::buffer(O, type, qShape)};
+  if (variant.config.getOrDefault(key::lse))
+    args.push_back(
+        rt::Arg::buffer(L, rt::DType::f32, {p.batch, p.heads, p.queries}));
+  args.push_back(rt::Arg::scalar(p.scale));
+  return args;
 }
 
 /// Runs `variant` on `p`; returns O (batch x heads x queries x d values)
@@ -79,7 +108,6 @@ std::vector<uint16_t> runAttention(rt::Device &device,
                                    const rt::KernelVariant &variant,
                                    const Problem &p, size_t guard,
                                    std::vector<float> *lse = nullptr) {
-  rt::DType type = p.bf16 ? rt::DType::bf16 : rt::DType::f16;
   std::vector<uint16_t> sentinel(p.q.size() + guard, 0x7e00);
   rt::DeviceBuffer Q = rt::DeviceBuffer::fromHost(device, p.q);
   rt::DeviceBuffer K = rt::DeviceBuffer::fromHost(device, p.k);
@@ -88,68 +116,72 @@ std::vector<uint16_t> runAttention(rt::Device &device,
   rt::Module module =
       rt::Module::load(device, variant.cubinPath, variant.manifestPath);
   rt::Stream stream(device);
-  std::vector<int64_t> qShape = {p.batch, p.heads, p.queries, p.d},
-                       kShape = {p.batch, p.heads, p.keys, p.d};
-  std::vector<rt::Arg> args = {
-      rt::Arg::buffer(Q, type, qShape), rt::Arg::buffer(K, type, kShape),
-      rt::Arg::buffer(V, type, kShape), rt::Arg::buffer(O, type, qShape)};
-  bool withLse = variant.config.getOrDefault(key::lse);
   std::vector<float> lseInit(p.batch * p.heads * p.queries + guard, -7.0f);
   rt::DeviceBuffer L = rt::DeviceBuffer::fromHost(device, lseInit);
-  if (withLse)
-    args.push_back(
-        rt::Arg::buffer(L, rt::DType::f32, {p.batch, p.heads, p.queries}));
-  module.kernel(variant.name).launch(stream, args);
+  module.kernel(variant.name)
+      .launch(stream, attentionArgs(variant, p, Q, K, V, O, L));
   stream.synchronize();
-  if (withLse && lse)
+  if (variant.config.getOrDefault(key::lse) && lse)
     *lse = L.download<float>();
   return O.download<uint16_t>();
 }
 
-/// Random normal Q, K, V for a variant's head dimension and types.
+/// Random normal Q, K, V for a variant's head dimension and types; K and V
+/// with `kvHeads` heads (0: as many as Q), the scale 1/sqrt(D) unless one
+/// is given.
 Problem drawProblem(const rt::KernelVariant &variant, int64_t batch,
                     int64_t heads, int64_t queries, int64_t keys,
-                    std::mt19937 &rng) {
+                    std::mt19937 &rng, int64_t kvHeads = 0,
+                    std::optional<float> scale = std::nullopt) {
+  int64_t d = variant.config.get(key::headDim);
   Problem p{batch,
             heads,
             queries,
             keys,
-            variant.config.get(key::headDim),
+            d,
             variant.config.get(key::dtype) == "bf16",
             variant.config.get(key::causal),
             {},
             {},
-            {}};
+            {},
+            kvHeads ? kvHeads : heads,
+            scale.value_or(float(1.0 / std::sqrt(double(d))))};
   std::normal_distribution<float> dist(0.0f, 1.0f);
-  auto draw = [&](int64_t rows) {
-    std::vector<uint16_t> bits(batch * heads * rows * p.d);
+  auto draw = [&](int64_t tensorHeads, int64_t rows) {
+    std::vector<uint16_t> bits(batch * tensorHeads * rows * p.d);
     for (auto &x : bits)
       x = rt::floatToLow(dist(rng), p.bf16);
     return bits;
   };
-  p.q = draw(queries);
-  p.k = draw(keys);
-  p.v = draw(keys);
+  p.q = draw(heads, queries);
+  p.k = draw(p.kvHeads, keys);
+  p.v = draw(p.kvHeads, keys);
   return p;
 }
 
 /// Runs `variant` on random inputs of `s`'s shape and compares O (and the
 /// log-sum-exp, for variants with one) with float64, and the guards past O
-/// and LSE with what runAttention put there.
+/// and LSE with what runAttention put there. `kvHeads` 0: as many as Q;
+/// no `scale`: 1/sqrt(D).
 struct Shape {
   int64_t batch, heads, queries, keys;
+  int64_t kvHeads = 0;
+  std::optional<float> scale;
 };
 void expectMatchesFloat64(rt::Device &device, const rt::KernelVariant &variant,
                           Shape s) {
   int64_t d = variant.config.get(key::headDim);
-  std::mt19937 rng(s.queries * 131 + s.keys * 7 + d);
-  Problem p = drawProblem(variant, s.batch, s.heads, s.queries, s.keys, rng);
+  std::mt19937 rng(s.queries * 131 + s.keys * 7 + d + s.kvHeads);
+  Problem p = drawProblem(variant, s.batch, s.heads, s.queries, s.keys, rng,
+                          s.kvHeads, s.scale);
   std::vector<float> lse;
   std::vector<uint16_t> out = runAttention(device, variant, p, 64, &lse);
   bool withLse = variant.config.getOrDefault(key::lse);
   std::string where = variant.name + " " + std::to_string(s.batch) + "x" +
                       std::to_string(s.heads) + "x" +
-                      std::to_string(s.queries) + "x" + std::to_string(s.keys);
+                      std::to_string(s.queries) + "x" + std::to_string(s.keys) +
+                      " kv heads " + std::to_string(p.kvHeads) + " scale " +
+                      std::to_string(p.scale);
   test::RelativeError error;
   // Largest log-sum-exp error; a NaN would not raise a maximum, so
   // finiteness is checked on its own.
@@ -189,8 +221,37 @@ TEST_F(AttentionGpu, MatchesFloat64) {
       expectMatchesFloat64(device, variant, s);
 }
 
-/// At the contract's limits (K and V as many batches and heads as Q, V as
-/// long as K, O and LSE exactly Q's shape): a single key (Sk = 1) for one
+/// Scales other than 1/sqrt(D): larger (0.5, 1: sharper rows, scores of
+/// O(10) to O(40) times the scale), and smaller (1/D: flatter rows), on odd
+/// lengths; the log-sum-exp follows the scale.
+TEST_F(AttentionGpu, UserScale) {
+  rt::Device device = rt::Device::open();
+  for (const auto &variant : variants) {
+    float d = float(variant.config.get(key::headDim));
+    for (float scale : {0.5f, 1.0f / d, 1.0f})
+      for (Shape s : {Shape{1, 2, 257, 130}, Shape{2, 1, 100, 300}}) {
+        s.scale = scale;
+        expectMatchesFloat64(device, variant, s);
+      }
+  }
+}
+
+/// Grouped-query attention: 8 query heads on 4, 2 and 1 K/V heads, with
+/// odd query and key lengths (more keys than queries and fewer) and the
+/// causal mask where the variant has it; with a scale too.
+TEST_F(AttentionGpu, GroupedQueryAttention) {
+  rt::Device device = rt::Device::open();
+  for (const auto &variant : variants)
+    for (int64_t kvHeads : {4, 2, 1})
+      for (Shape s :
+           {Shape{2, 8, 130, 257, kvHeads}, Shape{1, 8, 257, 100, kvHeads},
+            Shape{1, 8, 1, 1, kvHeads}, Shape{1, 8, 65, 65, kvHeads, 0.25f}})
+        expectMatchesFloat64(device, variant, s);
+}
+
+/// At the contract's limits (K and V as many batches as Q and heads that
+/// divide Q's, V as long as K, O and LSE exactly Q's shape): a single key
+/// (Sk = 1) for one
 /// query and for a block and a tail of queries, more keys than queries and
 /// fewer, each block exactly and one element past it. Q, K and V are
 /// allocated to the element; O and LSE have 64-element guards
@@ -203,7 +264,9 @@ TEST_F(AttentionGpu, ContractBoundaries) {
     for (Shape s :
          {Shape{1, 1, 1, 1}, Shape{2, 3, bm + 1, 1}, Shape{1, 2, 1, bn + 1},
           Shape{2, 1, bm, bn}, Shape{1, 2, bm + 1, 2 * bn + 1},
-          Shape{1, 1, 2 * bm + 3, 5}})
+          Shape{1, 1, 2 * bm + 3, 5},
+          // One K/V head for every query head, and for three.
+          Shape{2, 3, bm + 1, bn + 1, 1}, Shape{1, 3, bm, 2 * bn + 1, 3}})
       expectMatchesFloat64(device, variant, s);
   }
 }
@@ -236,9 +299,10 @@ TEST_F(AttentionGpu, ContractBoundariesNoKeys) {
   }
 }
 
-/// The attention misuse (K and V with fewer heads than Q: the
-/// kernel read past them), and K, V, O or LSE that disagree with Q, refused
-/// before anything runs.
+/// K and V with heads that do not divide Q's (3 for 8, 16 for 8: before
+/// grouped-query attention, the 2 for 8 read past them), K and V
+/// with different heads, and V, O or LSE that disagree with K or Q,
+/// refused before anything runs.
 TEST_F(AttentionGpu, MisusesAreRefused) {
   rt::Device device = rt::Device::open();
   for (const auto &variant : variants) {
@@ -263,14 +327,24 @@ TEST_F(AttentionGpu, MisusesAreRefused) {
           rt::Arg::buffer(V, type, v), rt::Arg::buffer(O, type, o)};
       if (withLse)
         args.push_back(rt::Arg::buffer(L, rt::DType::f32, l));
+      args.push_back(rt::Arg::scalar(0.125f));
       kernel.launch(stream, args);
     };
-    Dims q = {batch, heads, seq, d}, few = {batch, 2, seq, d};
-    Dims l = {batch, heads, seq};
+    Dims q = {batch, heads, seq, d}, l = {batch, heads, seq};
+    auto kvWith = [&](int64_t kvHeads) { return Dims{batch, kvHeads, seq, d}; };
     std::string prefix = "kernel '" + variant.name + "': requires ";
+    for (int64_t kvHeads : {3, 16})
+      test::expectRefused(
+          device, [&] { launch(q, kvWith(kvHeads), kvWith(kvHeads), q, l); },
+          {&O, &L},
+          {prefix + "K[1] divides Q[1], but K[1] = " + std::to_string(kvHeads) +
+           " and Q[1] = 8"},
+          variant.name + ": K and V with " + std::to_string(kvHeads) +
+              " heads for 8");
     test::expectRefused(
-        device, [&] { launch(q, few, few, q, l); }, {&O, &L}, {prefix, "K[1]"},
-        variant.name + ": K and V with 2 heads for 8");
+        device, [&] { launch(q, kvWith(2), kvWith(4), q, l); }, {&O, &L},
+        {prefix + "V[1] == K[1], but V[1] = 4 and K[1] = 2"},
+        variant.name + ": K with 2 heads and V with 4");
     test::expectRefused(
         device,
         [&] {

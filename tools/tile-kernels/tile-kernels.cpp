@@ -419,11 +419,17 @@ std::vector<Variant> defaultVariants() {
       c.causal = causal;
       variants.push_back(attentionVariant(c));
     }
-  // With the log-sum-exp output, on the fastest D=64 tile.
-  for (bool causal : {false, true}) {
-    AttentionConfig c{128, 64, 64, 128, 2, "f16", causal, /*lse=*/true};
-    variants.push_back(attentionVariant(c));
-  }
+  // With the log-sum-exp output, for every type, head dimension and mode,
+  // on the 128x64 tile (the fastest but for f16 D=64, within a few
+  // percent there).
+  for (bool causal : {false, true})
+    for (auto [dtype, d] : {std::pair<const char *, int64_t>{"f16", 64},
+                            {"bf16", 64},
+                            {"f16", 128},
+                            {"bf16", 128}}) {
+      AttentionConfig c{128, 64, d, 128, 2, dtype, causal, /*lse=*/true};
+      variants.push_back(attentionVariant(c));
+    }
   // Softmax over the columns of A x B^T in the MMA accumulator: warp grids
   // of 2x2 and 1x4 (cross-warp reductions), 4x2 with 8 warps, and bf16.
   for (GemmSoftmaxConfig c :

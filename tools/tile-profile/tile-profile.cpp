@@ -14,7 +14,8 @@
 // instructions of the cubin with cuobjdump (where the CUDA toolkit has it).
 //
 // SHAPE by generator: vector_add N; gemm, gemm_softmax MxNxK; softmax,
-// bias_gelu MxN; attention BxHxS or BxHxSQxSK (head dim from the kernel).
+// bias_gelu MxN; attention BxHxS or BxHxSQxSK (head dim from the kernel, K
+// and V with H heads, the scale 1/sqrt(head dim)).
 // FLOPs are the tensor-core work, multiply-adds counted as 2 (attention:
 // 4 B H SQ SK D, halved when causal; vector_add, softmax and bias_gelu have
 // none and are rated by GB/s); bytes are what must cross DRAM at least once
@@ -32,6 +33,7 @@
 #include <nlohmann/json.hpp>
 
 #include <array>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -103,9 +105,11 @@ std::vector<int64_t> parseShape(const std::string &text) {
   return dims;
 }
 
-/// The buffers' shapes, the FLOPs and the minimal DRAM bytes of one launch.
+/// The buffers' shapes, the f32 scalars, the FLOPs and the minimal DRAM
+/// bytes of one launch.
 struct Workload {
   std::map<std::string, std::vector<int64_t>> shapes;
+  std::map<std::string, float> scalars;
   double flops = 0, bytes = 0;
 };
 
@@ -164,6 +168,7 @@ std::optional<Workload> workloadFor(const rt::KernelVariant &variant,
     w.shapes["Q"] = w.shapes["O"] = {b, h, sq, d};
     w.shapes["K"] = w.shapes["V"] = {b, h, sk, d};
     w.shapes["LSE"] = {b, h, sq};
+    w.scalars["scale"] = float(1.0 / std::sqrt(double(d)));
     w.flops = 4.0 * b * h * sq * sk * d *
               (c.getOrDefault(config::attention::causal) ? 0.5 : 1);
   } else {
@@ -176,8 +181,9 @@ std::optional<Workload> workloadFor(const rt::KernelVariant &variant,
   std::map<std::string, std::vector<int64_t>> used;
   for (const rt::ParamInfo *param : info.userParams()) {
     if (param->kind != rt::ParamKind::Buffer) {
-      error = "parameter '" + param->name +
-              "' is a scalar; the profiler launches buffers only";
+      if (param->dtype == rt::DType::f32 && w.scalars.count(param->name))
+        continue;
+      error = "no value for scalar parameter '" + param->name + "'";
       return std::nullopt;
     }
     auto it = w.shapes.find(param->name);
@@ -422,6 +428,10 @@ int main(int argc, char **argv) {
       std::vector<rt::Arg> args;
       buffers.reserve(work->shapes.size());
       for (const rt::ParamInfo *param : kernel.info().userParams()) {
+        if (param->kind == rt::ParamKind::Scalar) {
+          args.push_back(rt::Arg::scalar(work->scalars.at(param->name)));
+          continue;
+        }
         const std::vector<int64_t> &dims = work->shapes.at(param->name);
         int64_t count = 1;
         for (int64_t d : dims)

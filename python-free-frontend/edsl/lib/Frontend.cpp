@@ -508,6 +508,9 @@ SizeRelation operator<=(TensorSize lhs, int64_t value) {
 SizeRelation operator>=(TensorSize lhs, int64_t value) {
   return {lhs, SizeRelation::Predicate::AtLeast, std::nullopt, value};
 }
+SizeRelation divides(TensorSize lhs, TensorSize rhs) {
+  return {lhs, SizeRelation::Predicate::Divides, rhs};
+}
 
 //===----------------------------------------------------------------------===//
 // Program
@@ -727,12 +730,21 @@ void Kernel::body(std::vector<GridExtent> grid,
   if (!contract.empty()) {
     SmallVector<Attribute> relations;
     for (const SizeRelation &relation : contract) {
-      mlir::tile::ShapePredicate predicate =
-          relation.predicate == SizeRelation::Predicate::Equal
-              ? mlir::tile::ShapePredicate::eq
-          : relation.predicate == SizeRelation::Predicate::AtMost
-              ? mlir::tile::ShapePredicate::le
-              : mlir::tile::ShapePredicate::ge;
+      mlir::tile::ShapePredicate predicate;
+      switch (relation.predicate) {
+      case SizeRelation::Predicate::Equal:
+        predicate = mlir::tile::ShapePredicate::eq;
+        break;
+      case SizeRelation::Predicate::AtMost:
+        predicate = mlir::tile::ShapePredicate::le;
+        break;
+      case SizeRelation::Predicate::AtLeast:
+        predicate = mlir::tile::ShapePredicate::ge;
+        break;
+      case SizeRelation::Predicate::Divides:
+        predicate = mlir::tile::ShapePredicate::divides;
+        break;
+      }
       relations.push_back(mlir::tile::ShapeRelationAttr::get(
           ctx, relation.lhs.paramIndex, relation.lhs.dim, predicate,
           relation.rhs ? relation.rhs->paramIndex : -1,

@@ -141,21 +141,27 @@ tile.kernel @requires_unknown(%A: !tile.buffer<?xf32, global>) grid(%bx) = [4] t
 
 // -----
 
-// expected-error@+1 {{expected '==', '<=' or '>='}}
+// expected-error@+1 {{expected '==', '<=', '>=' or 'divides'}}
 tile.kernel @requires_less(%A: !tile.buffer<?xf32, global>, %B: !tile.buffer<?xf32, global>) grid(%bx) = [4] threads(32) requires(%A[0] < %B[0]) {
 }
 
 // -----
 
 // The two characters of an operator are written together.
-// expected-error@+1 {{expected '==', '<=' or '>='}}
+// expected-error@+1 {{expected '==', '<=', '>=' or 'divides'}}
 tile.kernel @requires_split_operator(%A: !tile.buffer<?xf32, global>, %B: !tile.buffer<?xf32, global>) grid(%bx) = [4] threads(32) requires(%A[0] = = %B[0]) {
 }
 
 // -----
 
-// expected-error@+1 {{expected '==', '<=' or '>='}}
+// expected-error@+1 {{expected '==', '<=', '>=' or 'divides'}}
 tile.kernel @requires_no_operator(%A: !tile.buffer<?xf32, global>) grid(%bx) = [4] threads(32) requires(%A[0] 8) {
+}
+
+// -----
+
+// expected-error@+1 {{expected '==', '<=', '>=' or 'divides'}}
+tile.kernel @requires_divide(%A: !tile.buffer<?xf32, global>, %B: !tile.buffer<?xf32, global>) grid(%bx) = [4] threads(32) requires(%A[0] divide %B[0]) {
 }
 
 // -----
@@ -461,6 +467,19 @@ tile.kernel @requires_twice_constant(%A: !tile.buffer<?xf32, global>) grid(%bx) 
 
 // expected-error@+1 {{'tile.kernel' op requires 'A[1] == B[0]', which never holds: A[1] is 64 and B[0] is 32 (static)}}
 tile.kernel @requires_static(%A: !tile.buffer<?x64xf16, global>, %B: !tile.buffer<32x?xf16, global>) grid(%bx) = [4] threads(32) requires(%A[1] == %B[0]) {
+}
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op requires 'K[0] divides Q[0]', which never holds: K[0] is 3 and Q[0] is 8 (static)}}
+tile.kernel @requires_static_divides(%Q: !tile.buffer<8xf16, global>, %K: !tile.buffer<3xf16, global>) grid(%bx) = [4] threads(32) requires(%K[0] divides %Q[0]) {
+}
+
+// -----
+
+// A multiple of a constant is a divisibility promise (`divisible`).
+// expected-error@+1 {{'tile.kernel' op expected a size on the right of 'A[0] divides 8', but got the value 8}}
+tile.kernel @requires_divides_value(%A: !tile.buffer<?xf32, global>) grid(%bx) = [4] threads(32) requires(%A[0] divides 8) {
 }
 
 // -----

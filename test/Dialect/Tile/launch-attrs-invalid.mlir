@@ -151,8 +151,13 @@ func.func private @relation_rhs_not_a_size() attributes {launch = #tile.size_rel
 
 // -----
 
+// expected-error@+1 {{expected a size on the right of 'divides', but got the value 8}}
+func.func private @relation_divides_value() attributes {launch = #tile.size_relation<"A"[0] divides 8>}
+
+// -----
+
 // `<` is no predicate (and would not balance the brackets).
-// expected-error@+2 {{expected ::mlir::tile::ShapePredicate to be one of: eq, le, ge}}
+// expected-error@+2 {{expected ::mlir::tile::ShapePredicate to be one of: eq, le, ge, divides}}
 // expected-error@+1 {{failed to parse Tile_SizeRelationAttr parameter 'predicate'}}
 func.func private @relation_predicate_lt() attributes {launch = #tile.size_relation<"A"[0] lt 4096>}
 

@@ -30,7 +30,8 @@ module attributes {gpu.container_module} {
 
 // Divisibility promises, a 3-D grid with a constant extent, every access and
 // the launch contract: sizes against sizes and against constants (negative
-// ones too). The fields may come in any order; they print in one.
+// ones too), and a size that divides another. The fields may come in any
+// order; they print in one.
 // CHECK-LABEL: gpu.module @gemm
 // CHECK-SAME: tile.kernels = [#tile.launch<name = "gemm", block = [128, 1, 1],
 // CHECK-SAME: grid = [#tile.grid_rule<ceildiv "C"[1] by 128>, #tile.grid_rule<ceildiv "C"[0] by 128>, #tile.grid_rule<1>],
@@ -46,12 +47,13 @@ module attributes {gpu.container_module} {
 // CHECK-SAME: #tile.dim_param<name = "C.dim0", buffer = "C", dim = 0>,
 // CHECK-SAME: #tile.dim_param<name = "C.dim1", buffer = "C", dim = 1>],
 // CHECK-SAME: contract = [#tile.size_relation<"A"[1] eq "B"[0]>, #tile.size_relation<"A"[0] le 4096>,
-// CHECK-SAME: #tile.size_relation<"C"[1] ge -1>]>]
+// CHECK-SAME: #tile.size_relation<"C"[1] ge -1>, #tile.size_relation<"A"[0] divides "C"[0]>]>]
 module attributes {gpu.container_module} {
   gpu.module @gemm attributes {tile.kernels = [
     #tile.launch<contract = [#tile.size_relation<"A"[1] eq "B"[0]>,
                              #tile.size_relation<"A"[0] le 4096>,
-                             #tile.size_relation<"C"[1] ge -1>],
+                             #tile.size_relation<"C"[1] ge -1>,
+                             #tile.size_relation<"A"[0] divides "C"[0]>],
                  name = "gemm", dynamic_shared_memory = 49152,
                  block = [128, 1, 1],
                  grid = [#tile.grid_rule<ceildiv "C"[1] by 128>,

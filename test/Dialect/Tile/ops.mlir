@@ -49,6 +49,16 @@ tile.kernel @contract(%A: !tile.buffer<?x?xf16, global>,
     attributes {raster_panel = 8} {
 }
 
+// Grouped-query heads: K and V have as many heads, which divide Q's.
+// CHECK-LABEL: tile.kernel @grouped_heads(
+// CHECK-SAME: requires(%V[0] == %K[0], %K[0] divides %Q[0], %K[0] divides %Q[1]) {
+tile.kernel @grouped_heads(%Q: !tile.buffer<?x?xf16, global>,
+                           %K: !tile.buffer<?xf16, global>,
+                           %V: !tile.buffer<?xf16, global>)
+    grid(%bx) = [%Q[0]] threads(32)
+    requires(%V[0] == %K[0], %K[0] divides %Q[0], %K[0] divides %Q[1]) {
+}
+
 // A contract without divisibility promises, on static sizes that meet it;
 // kernel names are PTX identifiers ('$' and a leading '_' included).
 // CHECK-LABEL: tile.kernel @_softmax$2(

@@ -99,6 +99,11 @@ LogicalResult ContractVerifier::verifyRelation(ShapeRelationAttr relation) {
   if (!relation.isConstant() && lhs == rhs)
     return op.emitOpError("requires compares '")
            << name(lhs) << "' with itself";
+  bool divides = relation.getPredicate() == ShapePredicate::divides;
+  // A multiple of a constant is a divisibility promise (`divisible`).
+  if (divides && relation.isConstant())
+    return op.emitOpError("expected a size on the right of ")
+           << text(relation) << ", but got the value " << relation.getValue();
 
   // A relation that no launch can meet on its own.
   std::optional<int64_t> left = staticSize(lhs);
@@ -110,7 +115,8 @@ LogicalResult ContractVerifier::verifyRelation(ShapeRelationAttr relation) {
            << text(relation) << ", which never holds: sizes are at least 0";
   if (!left || !right)
     return success();
-  bool holds = relation.getPredicate() == ShapePredicate::eq ? *left == *right
+  bool holds = divides ? (*left == 0 ? *right == 0 : *right % *left == 0)
+               : relation.getPredicate() == ShapePredicate::eq ? *left == *right
                : relation.getPredicate() == ShapePredicate::le
                    ? *left <= *right
                    : *left >= *right;
@@ -206,8 +212,11 @@ LogicalResult ContractVerifier::verify() {
            << name(classBounds.upper->size) << " equal)";
     return diag;
   }
+  // (A divisor is no bound: 0 divides 0, and any size divides 0.)
   for (ShapeRelationAttr relation : contract) {
-    if (relation.isConstant() || relation.getPredicate() == ShapePredicate::eq)
+    if (relation.isConstant() ||
+        relation.getPredicate() == ShapePredicate::eq ||
+        relation.getPredicate() == ShapePredicate::divides)
       continue;
     Size small = {relation.getLhsParam(), relation.getLhsDim()};
     Size large = {relation.getRhsParam(), relation.getRhsDim()};

@@ -140,24 +140,31 @@ ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
                         builder.getArrayAttr(divisibility));
   }
 
-  // The launch contract: `requires(%A[1] == %B[0], %X[1] <= 4096, ...)`.
+  // The launch contract: `requires(%A[1] == %B[0], %X[1] <= 4096,
+  // %K[1] divides %Q[1], ...)`.
   SmallVector<Attribute> requirements;
   auto parseRelation = [&]() -> ParseResult {
     int64_t lhsParam = 0, lhsDim = 0;
     if (parseParamDim("requires", lhsParam, lhsDim))
       return failure();
-    // `==`, `<=` or `>=`: two tokens for the lexer, written together.
+    // `divides`, or `==`, `<=` or `>=`: two tokens for the lexer, written
+    // together.
     SMLoc opLoc = parser.getCurrentLocation();
+    const char *expected = "expected '==', '<=', '>=' or 'divides'";
     ShapePredicate predicate = ShapePredicate::eq;
-    if (succeeded(parser.parseOptionalLess()))
-      predicate = ShapePredicate::le;
-    else if (succeeded(parser.parseOptionalGreater()))
-      predicate = ShapePredicate::ge;
-    else if (failed(parser.parseOptionalEqual()))
-      return parser.emitError(opLoc, "expected '==', '<=' or '>='");
-    if (parser.getCurrentLocation().getPointer() != opLoc.getPointer() + 1 ||
-        failed(parser.parseOptionalEqual()))
-      return parser.emitError(opLoc, "expected '==', '<=' or '>='");
+    if (succeeded(parser.parseOptionalKeyword("divides"))) {
+      predicate = ShapePredicate::divides;
+    } else {
+      if (succeeded(parser.parseOptionalLess()))
+        predicate = ShapePredicate::le;
+      else if (succeeded(parser.parseOptionalGreater()))
+        predicate = ShapePredicate::ge;
+      else if (failed(parser.parseOptionalEqual()))
+        return parser.emitError(opLoc, expected);
+      if (parser.getCurrentLocation().getPointer() != opLoc.getPointer() + 1 ||
+          failed(parser.parseOptionalEqual()))
+        return parser.emitError(opLoc, expected);
+    }
     int64_t rhsParam = -1, rhsDim = 0, value = 0;
     OptionalParseResult isInt = parser.parseOptionalInteger(value);
     if (isInt.has_value()) {

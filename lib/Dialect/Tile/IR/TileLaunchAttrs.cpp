@@ -226,17 +226,25 @@ SizeRelationAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (hasRhs == value.has_value())
     return emitError() << "expected a size or a value on the right, but got "
                        << (hasRhs ? "both" : "neither");
+  // `divides` relates two sizes (a size that must be a multiple of a
+  // constant is a divisibility promise, `divisible`).
+  if (predicate == ShapePredicate::divides && value)
+    return emitError() << "expected a size on the right of 'divides', but "
+                          "got the value "
+                       << *value;
   return success();
 }
 
-StringRef SizeRelationAttr::getPredicateSymbol() const {
-  switch (getPredicate()) {
+StringRef mlir::tile::getShapePredicateSymbol(ShapePredicate predicate) {
+  switch (predicate) {
   case ShapePredicate::eq:
     return "==";
   case ShapePredicate::le:
     return "<=";
   case ShapePredicate::ge:
     return ">=";
+  case ShapePredicate::divides:
+    return "divides";
   }
   llvm_unreachable("unknown shape predicate");
 }

@@ -111,13 +111,17 @@ struct DimRef {
 /// One relation of a kernel's launch contract, `lhs OP rhs`, where rhs is
 /// another buffer dimension or an integer: `A[1] == B[0]` (GEMM: the K of A
 /// and B agree), `C[0] == A[0]`, `X[1] <= 4096` (a softmax row must fit on
-/// chip). The kernel's code relies on every relation of its contract; a
-/// launch that breaks one is refused. In the manifest:
+/// chip), `K[1] divides Q[1]` (grouped-query attention: the K/V heads
+/// divide the query heads; the right side of `divides` is a dimension, and
+/// 0 divides only 0). The kernel's code relies on every relation of its
+/// contract; a launch that breaks one is refused. In the manifest:
 ///   {"lhs": {"param": "A", "dim": 1}, "op": "==",
 ///    "rhs": {"param": "B", "dim": 0}}
 ///   {"lhs": {"param": "X", "dim": 1}, "op": "<=", "value": 4096}
+///   {"lhs": {"param": "K", "dim": 1}, "op": "divides",
+///    "rhs": {"param": "Q", "dim": 1}}
 struct ShapeRelation {
-  enum class Op { Eq, Le, Ge };
+  enum class Op { Eq, Le, Ge, Divides };
   DimRef lhs;
   Op op = Op::Eq;
   /// True: the right-hand side is the dimension `rhs`; false: the integer
@@ -126,12 +130,12 @@ struct ShapeRelation {
   DimRef rhs;
   int64_t value = 0;
 
-  /// "==", "<=" or ">=".
+  /// "==", "<=", ">=" or "divides".
   static const char *opName(Op op);
   /// Whether `lhsSize OP rhsSize` holds.
   bool holds(int64_t lhsSize, int64_t rhsSize) const;
   /// The relation as the manifest and the IR spell it: "A[1] == B[0]",
-  /// "X[1] <= 4096".
+  /// "X[1] <= 4096", "K[1] divides Q[1]".
   std::string str() const;
 };
 

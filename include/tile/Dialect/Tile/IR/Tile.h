@@ -20,6 +20,12 @@
 
 #include "tile/Dialect/Tile/IR/TileEnums.h.inc"
 
+namespace mlir::tile {
+/// A launch contract's predicate as `tile.kernel` and the manifest write
+/// it: "==", "<=", ">=" or "divides".
+StringRef getShapePredicateSymbol(ShapePredicate predicate);
+} // namespace mlir::tile
+
 #include "tile/Dialect/Tile/IR/TileLayouts.h"
 
 #include "tile/Dialect/Tile/IR/TileLayoutInterfaces.h.inc"

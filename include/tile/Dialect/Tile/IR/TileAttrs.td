@@ -290,7 +290,9 @@ def Tile_DivisibilityAttr : Tile_Attr<"Divisibility", "divisibility"> {
 def Tile_ShapePredicate : I32EnumAttr<"ShapePredicate",
     "how a launch contract compares a size", [
     I32EnumAttrCase<"eq", 0>, I32EnumAttrCase<"le", 1>,
-    I32EnumAttrCase<"ge", 2>]> {
+    I32EnumAttrCase<"ge", 2>,
+    // The left size divides the right one (a size on the right only).
+    I32EnumAttrCase<"divides", 3>]> {
   let cppNamespace = "::mlir::tile";
   let genSpecializedAttr = 0;
 }
@@ -303,17 +305,20 @@ def Tile_ShapeRelationAttr : Tile_Attr<"ShapeRelation", "shape_relation"> {
     `lhs_param` compares by `predicate` (`eq`: `==`, `le`: `<=`, `ge`:
     `>=`) with the size of dimension `rhs_dim` of buffer parameter
     `rhs_param`, or with the constant `value` when `rhs_param` is -1 (the
-    default). The kernel's code relies on it (a GEMM's K of A and B agree,
-    a softmax row fits on chip); the manifest lists it under "requires" and
-    the runtime refuses a launch that breaks it. `tile.kernel` prints it
-    inside `requires(...)`.
+    default); or, `divides`, it divides the size on the right (which is
+    then a multiple of it; 0 divides only 0). The kernel's code relies on
+    it (a GEMM's K of A and B agree, a softmax row fits on chip, the K/V
+    heads of grouped-query attention divide the query heads); the manifest
+    lists it under "requires" and the runtime refuses a launch that breaks
+    it. `tile.kernel` prints it inside `requires(...)`.
 
     Example (the generic form; `tile.kernel` prints these as
-    `%A[1] == %B[0]` and `%X[1] <= 4096`):
+    `%A[1] == %B[0]`, `%X[1] <= 4096` and `%K[1] divides %Q[1]`):
 
     ```mlir
     #tile.shape_relation<lhs_param = 0, lhs_dim = 1, predicate = eq, rhs_param = 1>
     #tile.shape_relation<lhs_param = 0, lhs_dim = 1, predicate = le, value = 4096>
+    #tile.shape_relation<lhs_param = 1, lhs_dim = 1, predicate = divides, rhs_param = 0, rhs_dim = 1>
     ```
   }];
   let parameters = (ins "int64_t":$lhs_param, "int64_t":$lhs_dim,
@@ -326,17 +331,9 @@ def Tile_ShapeRelationAttr : Tile_Attr<"ShapeRelation", "shape_relation"> {
     /// Whether the right-hand side is the constant `value`.
     bool isConstant() const { return getRhsParam() < 0; }
     /// The predicate as `tile.kernel` and the manifest write it: "==",
-    /// "<=" or ">=".
+    /// "<=", ">=" or "divides".
     StringRef getPredicateSymbol() const {
-      switch (getPredicate()) {
-      case ShapePredicate::eq:
-        return "==";
-      case ShapePredicate::le:
-        return "<=";
-      case ShapePredicate::ge:
-        return ">=";
-      }
-      llvm_unreachable("unknown shape predicate");
+      return getShapePredicateSymbol(getPredicate());
     }
   }];
 }

@@ -188,8 +188,9 @@ def Tile_SizeRelationAttr : Tile_Attr<"SizeRelation", "size_relation"> {
     At every launch, the size of dimension `lhs_dim` of buffer parameter
     `lhs_param` compares by `predicate` (`eq`: `==`, `le`: `<=`, `ge`:
     `>=`) with the size of dimension `rhs_dim` of buffer parameter
-    `rhs_param`, or with the constant `value`: `#tile.shape_relation` of
-    `tile.kernel` with the parameters named instead of numbered. The
+    `rhs_param`, or with the constant `value`; `divides` (a size on the
+    right only): the left size divides the right one. `#tile.shape_relation`
+    of `tile.kernel` with the parameters named instead of numbered. The
     runtime refuses a launch that breaks it.
 
     Example:
@@ -197,11 +198,13 @@ def Tile_SizeRelationAttr : Tile_Attr<"SizeRelation", "size_relation"> {
     ```mlir
     #tile.size_relation<"A"[1] eq "B"[0]>
     #tile.size_relation<"X"[1] le 4096>
+    #tile.size_relation<"K"[1] divides "Q"[1]>
     ```
 
     In the manifest: `{"lhs": {"param": "A", "dim": 1}, "op": "==", "rhs":
-    {"param": "B", "dim": 0}}` and `{"lhs": {"param": "X", "dim": 1}, "op":
-    "<=", "value": 4096}`.
+    {"param": "B", "dim": 0}}`, `{"lhs": {"param": "X", "dim": 1}, "op":
+    "<=", "value": 4096}` and `{"lhs": {"param": "K", "dim": 1}, "op":
+    "divides", "rhs": {"param": "Q", "dim": 1}}`.
   }];
   let parameters = (ins StringRefParameter<"the left buffer parameter">:$lhs_param,
                         AttrParameter<"int64_t", "its dimension">:$lhs_dim,
@@ -218,8 +221,11 @@ def Tile_SizeRelationAttr : Tile_Attr<"SizeRelation", "size_relation"> {
   let extraClassDeclaration = [{
     /// Whether the right-hand side is the constant `value`.
     bool isConstant() const { return getValue().has_value(); }
-    /// The predicate as the manifest writes it: "==", "<=" or ">=".
-    StringRef getPredicateSymbol() const;
+    /// The predicate as the manifest writes it: "==", "<=", ">=" or
+    /// "divides".
+    StringRef getPredicateSymbol() const {
+      return getShapePredicateSymbol(getPredicate());
+    }
   }];
 }
 

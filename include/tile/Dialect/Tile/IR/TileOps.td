@@ -51,8 +51,11 @@ def Tile_KernelOp : Tile_Op<"kernel", [
     `requires(...)` is the kernel's launch contract: the relations between
     the sizes of its buffer parameters that its code relies on, each
     `%P[d] == rhs`, `%P[d] <= rhs` or `%P[d] >= rhs` with `rhs` a size
-    `%Q[e]` or an integer. A GEMM states that A's K is B's K and that C is
-    M x N, a softmax that its rows fit the columns a block holds on chip.
+    `%Q[e]` or an integer, or `%P[d] divides %Q[e]` (`%Q[e]` is a multiple
+    of `%P[d]`; 0 divides only 0). A GEMM states that A's K is B's K and
+    that C is M x N, a softmax that its rows fit the columns a block holds
+    on chip, grouped-query attention that the K/V heads divide the query
+    heads.
     Every copy masks at its own tensor's sizes, so a launch that breaks the
     contract would not fault: it would read zeros, drop outputs or return
     garbage. The manifest lists the contract under "requires" and the

@@ -225,9 +225,9 @@ struct TensorSize {
 TensorSize size(const Buffer &tensor, int64_t dim, SourceLoc loc = {});
 
 /// One relation of a launch contract: `size(A, 1) == size(B, 0)`,
-/// `size(X, 1) <= 4096`.
+/// `size(X, 1) <= 4096`, `divides(size(K, 1), size(Q, 1))`.
 struct SizeRelation {
-  enum class Predicate { Equal, AtMost, AtLeast };
+  enum class Predicate { Equal, AtMost, AtLeast, Divides };
   TensorSize lhs;
   Predicate predicate;
   /// The size on the right, or none for the constant `value`.
@@ -240,6 +240,9 @@ SizeRelation operator>=(TensorSize lhs, TensorSize rhs);
 SizeRelation operator==(TensorSize lhs, int64_t value);
 SizeRelation operator<=(TensorSize lhs, int64_t value);
 SizeRelation operator>=(TensorSize lhs, int64_t value);
+/// `lhs` divides `rhs` (`rhs` is a multiple of it; 0 divides only 0): the
+/// K/V heads of grouped-query attention and the query heads.
+SizeRelation divides(TensorSize lhs, TensorSize rhs);
 
 /// Owns the MLIR context and the module that kernels are added to.
 class Program {

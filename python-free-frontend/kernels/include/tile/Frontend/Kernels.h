@@ -277,13 +277,17 @@ struct GemmSoftmaxConfig {
 /// Adds the GEMM + row softmax kernel to `program`; returns its name.
 std::string buildGemmSoftmax(Program &program, const GemmSoftmaxConfig &config);
 
-/// FlashAttention forward: O = softmax(Q K^T / sqrt(D) [+ causal mask]) V
-/// for Q, K, V, O of shape [batch, heads, sequence, headDim] (K/V sequence
-/// may differ from Q's; any lengths, tails masked), f16 or bf16, f32
-/// accumulation. One block per blockM query rows of one (batch, head);
-/// blockN keys per step, `stages`-deep cp.async pipeline for K and V.
-/// Causal: query i sees keys j <= i (top-left aligned, as
-/// torch's is_causal), and key blocks past the diagonal are skipped.
+/// FlashAttention forward: O = softmax(scale Q K^T [+ causal mask]) V for
+/// Q, O of shape [batch, heads, sequence, headDim] and K, V of shape
+/// [batch, kvHeads, keys, headDim] (the key sequence may differ from Q's;
+/// any lengths, tails masked), f16 or bf16, f32 accumulation. `scale` is
+/// the kernel's f32 parameter after the tensors (1 / sqrt(headDim) in
+/// standard attention; positive). kvHeads divides heads (grouped-query
+/// attention; equal for multi-head attention): query head h reads K/V head
+/// h / (heads / kvHeads). One block per blockM query rows of one (batch,
+/// head); blockN keys per step, `stages`-deep cp.async pipeline for K and
+/// V. Causal: query i sees keys j <= i (top-left aligned, as torch's
+/// is_causal), and key blocks past the diagonal are skipped.
 struct AttentionConfig {
   int64_t blockM = config::attention::blockM.defaultValue;
   int64_t blockN = config::attention::blockN.defaultValue;
@@ -294,7 +298,7 @@ struct AttentionConfig {
   bool causal = config::attention::causal.defaultValue;
   /// Also write the log-sum-exp of each query row's scaled scores,
   /// LSE[batch, heads, sequence] (f32, natural log), the statistic a
-  /// backward pass needs.
+  /// backward pass needs (a tensor parameter after O, before `scale`).
   bool lse = config::attention::lse.defaultValue;
 
   /// e.g. attention_causal_f16_d64_64x64_t128_s2 (_lse with lse).

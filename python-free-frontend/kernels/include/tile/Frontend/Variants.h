@@ -147,8 +147,8 @@ template <typename Visit> void forEachGenerator(Visit &&visit) {
       gemmSoftmaxVariant});
   visit(Generator<AttentionConfig>{
       config::attention::generator,
-      "O = softmax(Q K^T / sqrt(D)) V, Q/K/V/O [batch, heads, seq, D], any "
-      "lengths",
+      "O = softmax(scale Q K^T) V, Q/O [batch, heads, seq, D], K/V [batch, "
+      "kv heads dividing heads, keys, D], any lengths",
       attentionVariant});
   visit(Generator<PrintDemoConfig>{
       config::print_demo::generator,
