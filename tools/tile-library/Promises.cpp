@@ -30,11 +30,13 @@ const std::vector<Promise> &tile::library::promises() {
          {{"f16 -> f32", "f16 -> f16", "bf16 -> f32", "bf16 -> bf16"},
           {"NN", "NT", "TN", "TT"},
           everyEpilogue}},
-        // What exists today: D = 64 and 128, f16 and bf16, causal or not;
-        // the log-sum-exp on the f16 D = 64 tile.
+        // D = 64 and 128, f16 and bf16, causal or not, each with and
+        // without the log-sum-exp output (every variant takes a scale and
+        // grouped-query K/V heads).
         {"attention",
-         {{"f16", "bf16"}, {"64", "128"}, {"non-causal", "causal"}}},
-        {"attention", {{"f16"}, {"64"}, {"non-causal + LSE", "causal + LSE"}}},
+         {{"f16", "bf16"},
+          {"64", "128"},
+          {"non-causal", "causal", "non-causal + LSE", "causal + LSE"}}},
         // Rows held in registers up to 1024, 4096, 8192 and 32768 elements,
         // and rows of any length.
         {"softmax",
