@@ -316,8 +316,11 @@ TEST_F(AttentionGpu, MisusesAreRefused) {
     rt::Stream stream(device);
     const int64_t batch = 1, heads = 8, seq = 256;
     size_t bytes = batch * heads * seq * d * 2;
-    rt::DeviceBuffer Q(device, bytes), K(device, bytes), V(device, bytes),
-        O(device, bytes), L(device, batch * heads * seq * 4);
+    // K and V hold 16 heads, so that the contract, not the capacity check,
+    // refuses 16 K/V heads for 8.
+    rt::DeviceBuffer Q(device, bytes), K(device, 2 * bytes),
+        V(device, 2 * bytes), O(device, bytes),
+        L(device, batch * heads * seq * 4);
     O.fillBytes(0x7e);
     L.fillBytes(0x7e);
     using Dims = std::vector<int64_t>;

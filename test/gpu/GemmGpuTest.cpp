@@ -119,10 +119,13 @@ double gemmRelativeError(rt::Device &device, const rt::KernelVariant &variant,
   const config::gemm::EpilogueInfo &epilogue =
       bench::gemmEpilogue(variant.config);
   std::vector<uint16_t> biasBits(s.n);
+  std::vector<float> biasF32(s.n);
   std::vector<double> bias(s.n, 0.0);
   for (int64_t j = 0; j < s.n; ++j) {
-    biasBits[j] = rt::floatToLow(dist(rng), bf16Out);
-    bias[j] = rt::lowToFloat(biasBits[j], bf16Out);
+    float value = dist(rng);
+    biasBits[j] = rt::floatToLow(value, bf16Out);
+    biasF32[j] = value;
+    bias[j] = halfOut ? rt::lowToFloat(biasBits[j], bf16Out) : value;
   }
   const int64_t guard = 64;
   rt::DeviceBuffer C(device, (s.m * s.n + guard) * outBytes);
@@ -133,7 +136,8 @@ double gemmRelativeError(rt::Device &device, const rt::KernelVariant &variant,
   rt::Stream stream(device);
   std::optional<rt::DeviceBuffer> biasBuffer;
   if (epilogue.hasBias)
-    biasBuffer.emplace(rt::DeviceBuffer::fromHost(device, biasBits));
+    biasBuffer.emplace(halfOut ? rt::DeviceBuffer::fromHost(device, biasBits)
+                               : rt::DeviceBuffer::fromHost(device, biasF32));
   std::vector<rt::Arg> args =
       bench::gemmArgs(variant.config, A, B, C,
                       biasBuffer ? &*biasBuffer : nullptr, s.m, s.n, s.k);
