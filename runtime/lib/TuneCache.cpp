@@ -49,14 +49,14 @@ TuneCache::TuneCache(std::string path) : filePath(std::move(path)) {
           detail::configFromJson(entry.at("config"), configError);
       if (!config)
         throw std::invalid_argument("config: " + configError);
-      results.push_back({{k.at("gpu"), k.at("compute_capability"),
-                          k.at("generator"), k.at("shape"), k.at("dtypes"),
-                          k.at("toolchain"), k.value("layout", "nn"),
-                          k.value("options", "")},
-                         entry.at("winner"),
-                         std::move(*config),
-                         entry.at("median_us"),
-                         entry.value("date", "")});
+      results.push_back(
+          {{k.at("gpu"), k.at("compute_capability"), k.at("generator"),
+            k.at("shape"), k.at("dtypes"), k.at("toolchain"),
+            k.value("layout", "nn"), k.value("options", "")},
+           entry.at("winner"),
+           std::move(*config),
+           entry.at("median_us"),
+           entry.value("date", "")});
     }
   } catch (const std::exception &e) {
     // The JSON library's parse, type and missing-field errors, and the

@@ -87,7 +87,8 @@ TEST(Tensor, ArgumentsAreRowMajorWithTheirCapacity) {
   Arg b = Arg::buffer(kBase + 0x100000, DType::f32, {1000}, 3996);
   Arg c = Arg::buffer(kBase + 0x200000, DType::f32, {1000});
   Arg scale = Arg::scalar(2.0f);
-  EXPECT_TILE_ERROR(checkAndPack(add, {a, b, c, scale}), "but the buffer holds 3996");
+  EXPECT_TILE_ERROR(checkAndPack(add, {a, b, c, scale}),
+                    "but the buffer holds 3996");
   EXPECT_NO_THROW(checkAndPack(
       add,
       {a, Arg::buffer(kBase + 0x100000, DType::f32, {1000}, 4000), c, scale}));
