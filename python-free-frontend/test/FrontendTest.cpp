@@ -716,6 +716,25 @@ TEST(Generators, RefuseConfigurationsTheyDoNotSupport) {
                 "bias_gelu_tanh, bias_relu, but got 'relu'");
   expectRefused(gemm([](GemmConfig &c) { c.divisibility = 0; }), buildGemm,
                 "gemm: divisibility must be at least 1");
+  // A negative band width would allocate negative tiles; one that does not
+  // divide block_n would leave columns unstored.
+  expectRefused(gemm([](GemmConfig &c) { c.tmaStoreColumns = -64; }),
+                buildGemm,
+                "gemm: tma_store_columns must be at least 8 (0: the whole tile");
+  expectRefused(gemm([](GemmConfig &c) {
+                  c.blockM = 128;
+                  c.blockN = 256;
+                  c.blockK = 64;
+                  c.threads = 384;
+                  c.stages = 4;
+                  c.divisibility = 8;
+                  c.outDtype = "f16";
+                  c.warpSpecialized = c.tmaStore = true;
+                  c.tmaStoreColumns = 96;
+                }),
+                buildGemm,
+                "gemm: tma_store_columns expects a proper divisor of block_n "
+                "256 that is a multiple of 16 (32 bytes of f16), but got 96");
 
   GemmSoftmaxConfig gs;
   gs.headDim = -64; // made compile() run out of memory

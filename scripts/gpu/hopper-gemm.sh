@@ -2,7 +2,7 @@
 # The Hopper GEMM's GPU run, on the bundle of `scripts/gpu/run-gpu.sh
 # prepare`: the sm_90a (`_ws`) GEMM variants and one mma.sync reference
 # (128x256x64 t256 s3 r8), f32 and f16/bf16 outputs, with and without the
-# TMA-store epilogue (`_tma`), their GemmGpu tests against float64,
+# TMA-store epilogue (`_tma`, in bands `_tma<columns>`), their GemmGpu tests against float64,
 # the runtime's choice of variant over the whole library (choice.log),
 # compute-sanitizer memcheck / racecheck / synccheck on the split-K,
 # fused-epilogue, f16 TN, f16 persistent and f16 TMA-store ones,
@@ -48,8 +48,8 @@ run() {
   mkdir -p "$out"
   export LD_LIBRARY_PATH="$bundle/lib:${LD_LIBRARY_PATH:-}"
   local hopper=/tmp/tile-hopper-kernels splitk=/tmp/tile-splitk-kernels
-  subset "$hopper" '^gemm_.*_ws(_tma)?(_sk[0-9]+|_persistent)?$|^gemm_f16_f32_128x256x64_t256_s3_r8_div8$'
-  subset "$splitk" '^gemm_.*(_sk[0-9]+|_bias_gelu.*_ws)$|^gemm_f16_f32_.*_tn_div8_ws$|^gemm_f16_f(16|32)_.*_persistent$|^gemm_f16_.*_tma(_persistent)?$'
+  subset "$hopper" '^gemm_.*_ws(_tma[0-9]*)?(_sk[0-9]+|_persistent)?$|^gemm_f16_f32_128x256x64_t256_s3_r8_div8$'
+  subset "$splitk" '^gemm_.*(_sk[0-9]+|_bias_gelu.*_ws)$|^gemm_f16_f32_.*_tn_div8_ws$|^gemm_f16_f(16|32)_.*_persistent$|^gemm_f16_.*_tma[0-9]*(_persistent)?$'
   TILE_KERNEL_DIR=$hopper "$bundle/bin/tile-gpu-tests" --gtest_filter='GemmGpu.*' \
     --gtest_output=json:"$out/gemm-tests.json" > /tmp/gemm-tests.log 2>&1 ||
     status=1

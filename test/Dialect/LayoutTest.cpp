@@ -281,6 +281,37 @@ TEST_F(LayoutTest, WgmmaProducerWarpgroupHoldsNothing) {
             (SmallVector<int64_t>{1 + 8, 8 * 3 + 2 + 1}));
 }
 
+TEST_F(LayoutTest, FragmentWindowsKeepTheirThreads) {
+  // A 64-column band of the 128x256 accumulator of two compute warpgroups:
+  // each thread's registers of columns 128-191, in the window's order
+  // (8-column group i is registers 4i to 4i + 3; the band starts at group
+  // 16).
+  auto wgmma = cast<FragmentLayoutAttrInterface>(
+      parse("#tile.wgmma<warpgroups = [2, 1]>"));
+  std::string whyNot;
+  FailureOr<SmallVector<int64_t>> slots = getFragmentWindowSlots(
+      wgmma, {128, 256}, {0, 128}, {128, 64}, 384, whyNot);
+  ASSERT_TRUE(succeeded(slots)) << whyNot;
+  ASSERT_EQ(slots->size(), 32u);
+  for (int64_t s = 0; s < 32; ++s)
+    EXPECT_EQ((*slots)[s], 64 + s) << "window register " << s;
+  // #tile.mma: a band of 16 columns of a 64x64 tile over 2 x 2 warps is
+  // half of each warp's columns, at other threads: refused, with the
+  // element that moves.
+  auto mma =
+      cast<FragmentLayoutAttrInterface>(parse("#tile.mma<warps = [2, 2]>"));
+  EXPECT_TRUE(failed(getFragmentWindowSlots(mma, {64, 64}, {0, 16}, {64, 16},
+                                            128, whyNot)));
+  EXPECT_NE(whyNot.find("of the window is held by thread"), std::string::npos)
+      << whyNot;
+  // Rows 8 down: the window's row 8 is the fragment's row 16, the next
+  // warp's.
+  EXPECT_TRUE(failed(getFragmentWindowSlots(wgmma, {256, 256}, {8, 0},
+                                            {128, 256}, 384, whyNot)));
+  EXPECT_EQ(whyNot, "element (8, 0) of the window is held by thread 160 in "
+                    "the fragment but by thread 128 in the window");
+}
+
 TEST_F(LayoutTest, NvmmaPanels) {
   auto nvmma =
       cast<SharedLayoutAttrInterface>(parse("#tile.nvmma<swizzle = 128>"));

@@ -143,6 +143,33 @@
 // BADTMASTORE: tile-kernels: gemm: tma_store stores C from the compute warpgroups of the warp-specialized pipeline: expected warp_specialized and split_k 1, but got warp_specialized false and split_k 1
 // RUN: not tile-kernels --kernel=gemm --chip=sm_90a --warp-specialized --tma-store --block-m=128 --block-n=256 --block-k=64 --num-threads=384 --stages=4 --divisibility=8 2>&1 | FileCheck %s --check-prefix=TMASTORESMEM
 // TMASTORESMEM: tile-kernels: gemm: needs at least 320 KiB of shared memory per block (4 stages of its 128x64 A and 64x256 B f16 tiles, and its 128x256 f32 tile for the TMA store)
+//
+// In bands (`--tma-store-columns`, `_tma<columns>`): two block_m x columns
+// tiles staged in turn, each band a window of the accumulator, so 4 stages
+// of the 128x256 tile fit beside them (224 KiB). The bands are proper
+// divisors of block_n in whole 32-byte lines, and need --tma-store.
+// RUN: tile-kernels --kernel=gemm --chip=sm_90a --warp-specialized --tma-store --tma-store-columns=64 --persistent --block-m=128 --block-n=256 --block-k=64 --num-threads=384 --stages=4 --raster-panel=8 --divisibility=8 --out-dtype=f16 --emit=mlir | FileCheck %s --check-prefix=BANDS
+// BANDS: tile.kernel @gemm_f16_f16_128x256x64_t384_s4_r8_div8_ws_tma64_persistent(
+// BANDS: tile.alloc_fragment : !tile.buffer<128x256xf32, fragment>
+// BANDS-NEXT: %[[S0:.*]] = tile.alloc_shared : !tile.buffer<128x64xf16, shared>
+// BANDS-NEXT: %[[S1:.*]] = tile.alloc_shared : !tile.buffer<128x64xf16, shared>
+// BANDS: tile.copy %[[ACC:.*]][%{{.*}}, %{{.*}}] to %[[S0]] :
+// BANDS: tile.copy %[[S0]] to %C[
+// BANDS: tile.copy %[[ACC]][%{{.*}}, %{{.*}}] to %[[S1]] :
+// BANDS: tile.copy %[[ACC]][%{{.*}}, %{{.*}}] to %[[S0]] :
+// BANDS: tile.copy %[[ACC]][%{{.*}}, %{{.*}}] to %[[S1]] :
+// BANDS-NOT: tile.copy %[[ACC]]
+// RUN: tile-kernels --kernel=gemm --chip=sm_90a --warp-specialized --tma-store --tma-store-columns=64 --persistent --block-m=128 --block-n=256 --block-k=64 --num-threads=384 --stages=4 --raster-panel=8 --divisibility=8 --out-dtype=f16 --emit=manifest | FileCheck %s --check-prefix=BANDSMANIFEST
+// BANDSMANIFEST: "dynamic_shared_memory": 229536
+// BANDSMANIFEST: "name": "B.tma1"
+// BANDSMANIFEST: "box": [
+// BANDSMANIFEST-NEXT: 128,
+// BANDSMANIFEST-NEXT: 64
+// BANDSMANIFEST: "name": "C.tma2"
+// RUN: not tile-kernels --kernel=gemm --chip=sm_90a --warp-specialized --tma-store --tma-store-columns=48 --block-m=128 --block-n=256 --block-k=64 --num-threads=384 --stages=4 --divisibility=8 --out-dtype=f16 2>&1 | FileCheck %s --check-prefix=BADBANDS
+// BADBANDS: tile-kernels: gemm: tma_store_columns expects a proper divisor of block_n 256 that is a multiple of 16 (32 bytes of f16), but got 48
+// RUN: not tile-kernels --kernel=gemm --chip=sm_90a --warp-specialized --tma-store-columns=64 --block-m=128 --block-n=256 --block-k=64 --num-threads=384 --stages=4 --divisibility=8 2>&1 | FileCheck %s --check-prefix=BANDSNOTMA
+// BANDSNOTMA: tile-kernels: gemm: tma_store_columns stages the TMA store in bands: expected tma_store, but got tma_store false
 
 // The staged epilogue (`--staged-epilogue`): the accumulator goes to a shared
 // tile (the pipeline's freed stages: no more shared memory than without),

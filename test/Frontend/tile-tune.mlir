@@ -106,6 +106,11 @@
 // without split-K, persistent or not: 1 mma.sync + 2 x 2 here.
 // RUN: tile-tune --dry-run --warp-specialized --persistent --tma-store --out-dtype=f16 --block-m=128 --block-n=256 --block-k=64 --stages=3 --num-threads=256 --raster-panel=8 | FileCheck %s --check-prefix=TMASTORE
 // TMASTORE: gemm: 5 configurations, 0 pruned before compiling, 5 to compile
+// With band widths (--tma-store-columns, 0 the whole tile), each TMA-store
+// candidate once per width: 1 mma.sync + 1 without TMA store + 2 in bands
+// here (the whole 128x256 tile does not fit beside 4 stages).
+// RUN: tile-tune --dry-run --warp-specialized --tma-store --tma-store-columns=32,64 --out-dtype=f16 --block-m=128 --block-n=256 --block-k=64 --stages=4 --num-threads=256 --raster-panel=8 | FileCheck %s --check-prefix=BANDS
+// BANDS: gemm: 4 configurations, 0 pruned before compiling, 4 to compile
 //
 // The operand layout is the problem's, not an axis: --transpose-a and
 // --transpose-b give every candidate it (names `_tn`, both forms), and

@@ -135,6 +135,11 @@ static cl::opt<bool> tmaStore(
     cl::desc("gemm: with --warp-specialized, also the TMA-store epilogue of "
              "each warp-specialized candidate without split-K"),
     cl::init(false), cl::cat(category));
+static cl::list<int64_t> tmaStoreColumns(
+    flag(key::tmaStoreColumns),
+    cl::desc("gemm: with --tma-store, the band widths of each TMA-store "
+             "candidate, 0 for the whole tile (default 0)"),
+    cl::CommaSeparated, cl::cat(category));
 static cl::opt<bool> addWrongCandidate(
     "add-wrong-candidate",
     cl::desc("Add a deliberately wrong candidate (an NT kernel recorded as "
@@ -276,6 +281,7 @@ int main(int argc, char **argv) {
     axes.persistent = {false, true};
   if (tmaStore)
     axes.tmaStore = {false, true};
+  restrict(axes.tmaStoreColumns, tmaStoreColumns);
   axes.transposeA = transposeA;
   axes.transposeB = transposeB;
   TuneSpace space = gemmTuneSpace(inDtype, outDtype, axes);

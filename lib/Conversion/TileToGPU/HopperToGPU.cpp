@@ -207,7 +207,7 @@ LogicalResult KernelLowering::lowerTmaStoreWait(TmaStoreWaitOp op) {
   {
     OpBuilder::InsertionGuard insertion(builder);
     builder.setInsertionPointToStart(&guard.getThenRegion().front());
-    NVVM::CpAsyncBulkWaitGroupOp::create(builder, loc, /*group=*/0,
+    NVVM::CpAsyncBulkWaitGroupOp::create(builder, loc, op.getPending(),
                                          /*read=*/builder.getUnitAttr());
   }
   emitGroupBarrier(loc);
@@ -389,7 +389,8 @@ struct GemmWaitOpLowering : public TileToGPUPattern<GemmWaitOp> {
   }
 };
 
-/// tile.tma_store_wait: cp.async.bulk.wait_group.read 0, then a barrier.
+/// tile.tma_store_wait: cp.async.bulk.wait_group.read <pending>, then a
+/// barrier.
 struct TmaStoreWaitOpLowering : public TileToGPUPattern<TmaStoreWaitOp> {
   using TileToGPUPattern::TileToGPUPattern;
   LogicalResult matchAndRewrite(TmaStoreWaitOp op,

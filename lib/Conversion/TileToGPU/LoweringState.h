@@ -166,6 +166,7 @@ public:
   LogicalResult lowerAllocFragment(AllocFragmentOp op);
   LogicalResult lowerCopy(CopyOp op);
   LogicalResult lowerRowValueStore(CopyOp op, SliceLayoutAttr slice);
+  LogicalResult lowerFragmentWindowCopy(CopyOp op);
   LogicalResult lowerAtomicAdd(AtomicAddOp op);
   LogicalResult lowerFill(Operation *op, Value dest, Value value);
   /// tile.parallel (ParallelToGPU.cpp).

@@ -12,6 +12,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Dominance.h"
 
@@ -168,6 +169,50 @@ LogicalResult KernelLowering::lowerRowValueStore(CopyOp op,
   return success();
 }
 
+LogicalResult KernelLowering::lowerFragmentWindowCopy(CopyOp op) {
+  // A window of a fragment to a shared tile: each thread writes the
+  // window's elements it holds, in the window's own layout, reading them
+  // from the fragment's registers the layout maps them to (the verifier
+  // has checked that they are the thread's own).
+  const BufferStorage &src = *getConvertedBuffer(op.getSource());
+  auto layout =
+      dyn_cast_or_null<FragmentLayoutAttrInterface>(src.type.getLayout());
+  if (!layout)
+    return op.emitOpError("expected a fragment with a layout; run "
+                          "-tile-assign-layouts first");
+  SmallVector<int64_t> offsets;
+  for (Value offset : op.getSourceOffsets())
+    offsets.push_back(*getConstantIntValue(offset)); // verified
+  ArrayRef<int64_t> window = op.getTileShape();
+  std::string whyNot;
+  FailureOr<SmallVector<int64_t>> parentSlots = getFragmentWindowSlots(
+      layout, src.type.getShape(), offsets, window, numThreads, whyNot);
+  if (failed(parentSlots))
+    return op.emitOpError("expected a window that every thread holds in its "
+                          "own registers, but ")
+           << whyNot;
+  Location loc = op.getLoc();
+  const BufferStorage &dst = *getConvertedBuffer(op.getDest());
+  FailureOr<int64_t> fragmentVec = fragmentVector(op, layout);
+  if (failed(fragmentVec))
+    return failure();
+  int64_t vec = *fragmentVec;
+  auto vectorType = VectorType::get({vec}, src.type.getElementType());
+  forEachThreadChunk(
+      loc, window, layout, vec, [&](int64_t slot, ArrayRef<Value> coords) {
+        SmallVector<Value> elements;
+        for (int64_t lane = 0; lane < vec; ++lane)
+          elements.push_back(memref::LoadOp::create(
+              builder, loc, src.memref,
+              constant(loc, (*parentSlots)[slot + lane])));
+        Value chunk =
+            vector::FromElementsOp::create(builder, loc, vectorType, elements);
+        writeChunk(loc, dst, ValueRange{}, coords, slot, vec,
+                   convertVector(loc, chunk, dst.type.getElementType()));
+      });
+  return success();
+}
+
 LogicalResult KernelLowering::lowerCopy(CopyOp op) {
   if (op.isTmaLoad())
     return lowerTmaCopy(op);
@@ -181,6 +226,8 @@ LogicalResult KernelLowering::lowerCopy(CopyOp op) {
   ArrayRef<int64_t> shape = op.getTileShape();
   if (auto slice = dyn_cast_or_null<SliceLayoutAttr>(src.type.getLayout()))
     return lowerRowValueStore(op, slice);
+  if (src.type.isFragment() && !op.getSourceOffsets().empty())
+    return lowerFragmentWindowCopy(op);
 
   // Follow the fragment's layout; otherwise the widest 16-byte chunks.
   int64_t vec = 0;

@@ -62,6 +62,7 @@ std::string GemmConfig::kernelName() const {
          (stagedEpilogue && hasEpilogue(*this) ? "_staged" : "") +
          (divisibility > 1 ? "_div" + std::to_string(divisibility) : "") +
          (warpSpecialized ? "_ws" : "") + (tmaStore ? "_tma" : "") +
+         (tmaStore && tmaStoreColumns ? std::to_string(tmaStoreColumns) : "") +
          (splitK > 1 ? "_sk" + std::to_string(splitK) : "") +
          (persistent ? "_persistent" : "");
 }
@@ -81,7 +82,10 @@ int64_t GemmConfig::sharedMemoryBytes() const {
   int64_t bias =
       hasBias(*this) ? checkedProduct({blockN, bytesOf(outDtype)}) : 0;
   int64_t stored =
-      tmaStore ? checkedProduct({blockM, blockN, bytesOf(outDtype)}) : 0;
+      !tmaStore ? 0
+      : tmaStoreColumns
+          ? checkedProduct({2, blockM, tmaStoreColumns, bytesOf(outDtype)})
+          : checkedProduct({blockM, blockN, bytesOf(outDtype)});
   return std::max(pipeline, accumulator) + bias + stored;
 }
 
@@ -89,6 +93,20 @@ void GemmConfig::validate() const {
   ConfigCheck check(config::gemm::generator);
   check.fields(*this);
   bool fused = hasEpilogue(*this);
+  if (tmaStoreColumns) {
+    // Bands of whole 32-byte lines (the narrowest TMA swizzle), at least
+    // two per tile; checked first, as the shared memory depends on them.
+    int64_t lineColumns = 32 / bytesOf(outDtype);
+    if (!tmaStore)
+      check.fail("tma_store_columns stages the TMA store in bands: expected "
+                 "tma_store, but got tma_store false");
+    else if (tmaStoreColumns >= blockN || blockN % tmaStoreColumns != 0 ||
+             tmaStoreColumns % lineColumns != 0)
+      check.fail("tma_store_columns expects a proper divisor of block_n " +
+                 std::to_string(blockN) + " that is a multiple of " +
+                 std::to_string(lineColumns) + " (32 bytes of " + outDtype +
+                 "), but got " + std::to_string(tmaStoreColumns));
+  }
   check.sharedMemory(
       sharedMemoryBytes(),
       std::to_string(stages) + (stages == 1 ? " stage" : " stages") +
@@ -99,9 +117,15 @@ void GemmConfig::validate() const {
                      " f32 accumulator"
                : "") +
           (hasBias(*this) ? ", and the bias" : "") +
-          (tmaStore ? ", and its " + shapeText(blockM, blockN) + " " +
-                          outDtype + " tile for the TMA store"
-                    : ""));
+          (tmaStore
+               ? ", and " +
+                     (tmaStoreColumns
+                          ? "its two " + shapeText(blockM, tmaStoreColumns) +
+                                " " + outDtype + " bands"
+                          : "its " + shapeText(blockM, blockN) + " " +
+                                outDtype + " tile") +
+                     " for the TMA store"
+               : ""));
   // Split-K partial sums meet in C through f32 atomic adds; an epilogue
   // would apply to each partial sum.
   if (splitK > 1 && (outDtype != "f32" || fused))
@@ -207,10 +231,13 @@ std::string buildGemm(Program &program, const GemmConfig &config) {
     Buffer Bs =
         nt ? k.allocShared({bN, bK}, f16) : k.allocShared({bK, bN}, f16);
     Buffer acc = k.allocFragment({bM, bN}, f32);
-    // The tile C leaves through (tile-assign-layouts swizzles it for TMA).
-    std::optional<Buffer> stored;
+    // The tile C leaves through (tile-assign-layouts swizzles it for TMA),
+    // or the two that its bands leave through in turn.
+    std::vector<Buffer> stored;
+    int64_t band = config.tmaStoreColumns ? config.tmaStoreColumns : bN;
     if (config.tmaStore)
-      stored = k.allocShared({bM, bN}, out);
+      for (int i = 0; i < (band < bN ? 2 : 1); ++i)
+        stored.push_back(k.allocShared({bM, band}, out));
     std::optional<Buffer> biasTile;
     // The block's bias slice in shared memory: read before the loop, or,
     // warp-specialized, after it by the compute warpgroups (the producer
@@ -260,9 +287,18 @@ std::string buildGemm(Program &program, const GemmConfig &config) {
       k.parallel({bM, bN}, [&](Indices i) { applyEpilogue(acc[i], i); });
     if (config.splitK > 1) {
       k.atomicAdd(acc, C.at({row, col}));
-    } else if (stored) {
-      k.copy(acc, *stored);
-      k.copy(*stored, C.at({row, col}));
+    } else if (stored.size() == 1) {
+      k.copy(acc, stored[0]);
+      k.copy(stored[0], C.at({row, col}));
+    } else if (!stored.empty()) {
+      // Band j: columns [j band, (j + 1) band) of the accumulator, staged
+      // in tile j mod 2 (tile-warp-specialize makes the rewrite wait for
+      // that tile's previous store alone).
+      for (int64_t j = 0; j < bN / band; ++j) {
+        const Buffer &tile = stored[j % 2];
+        k.copy(acc.at({k.index(0), k.index(j * band)}), tile);
+        k.copy(tile, C.at({row, col + double(j * band)}));
+      }
     } else {
       k.copy(acc, C.at({row, col}));
     }

@@ -165,28 +165,33 @@ TuneSpace gemmTuneSpace(const std::string &inDtype, const std::string &outDtype,
                 for (int64_t divisibility : axes.divisibility)
                   for (int64_t splitK : axes.splitK)
                     for (bool persistent : axes.persistent)
-                      for (bool tmaStore : axes.tmaStore) {
-                        if ((persistent || tmaStore) &&
-                            (!warpSpecialized || splitK > 1))
-                          continue;
-                        GemmConfig c;
-                        c.blockM = blockM;
-                        c.blockN = blockN;
-                        c.blockK = blockK;
-                        c.stages = stages;
-                        c.threads = threads;
-                        c.rasterPanel = raster;
-                        c.inDtype = inDtype;
-                        c.outDtype = outDtype;
-                        c.divisibility = divisibility;
-                        c.warpSpecialized = warpSpecialized;
-                        c.splitK = splitK;
-                        c.transposeA = axes.transposeA;
-                        c.transposeB = axes.transposeB;
-                        c.persistent = persistent;
-                        c.tmaStore = tmaStore;
-                        space.candidates.push_back(gemmVariant(c));
-                      }
+                      for (bool tmaStore : axes.tmaStore)
+                        // Band widths apply to TMA stores alone.
+                        for (int64_t columns : tmaStore
+                                                   ? axes.tmaStoreColumns
+                                                   : std::vector<int64_t>{0}) {
+                          if ((persistent || tmaStore) &&
+                              (!warpSpecialized || splitK > 1))
+                            continue;
+                          GemmConfig c;
+                          c.blockM = blockM;
+                          c.blockN = blockN;
+                          c.blockK = blockK;
+                          c.stages = stages;
+                          c.threads = threads;
+                          c.rasterPanel = raster;
+                          c.inDtype = inDtype;
+                          c.outDtype = outDtype;
+                          c.divisibility = divisibility;
+                          c.warpSpecialized = warpSpecialized;
+                          c.splitK = splitK;
+                          c.transposeA = axes.transposeA;
+                          c.transposeB = axes.transposeB;
+                          c.persistent = persistent;
+                          c.tmaStore = tmaStore;
+                          c.tmaStoreColumns = columns;
+                          space.candidates.push_back(gemmVariant(c));
+                        }
             }
   return space;
 }

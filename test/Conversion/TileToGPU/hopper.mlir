@@ -421,3 +421,65 @@ tile.kernel @ws_tma_store(%A: !tile.buffer<?x?xf16, global>, %B: !tile.buffer<?x
   tile.copy %acc to %cs : !tile.buffer<64x128xf32, fragment> to !tile.buffer<64x128xf16, shared>
   tile.copy %cs to %C[%row, %c0] : !tile.buffer<64x128xf16, shared> to !tile.buffer<?x?xf16, global>
 }
+
+// -----
+
+// A TMA store in bands: four 32-column windows of the accumulator, staged
+// in two 64x32 tiles in turn (64-byte rows: #tile.nvmma<swizzle = 64>, a
+// box of 64 x 32 through C's own tensor map). Each window copy reads the
+// thread's registers of its columns (8-column group i is registers 4i to
+// 4i + 3: bands start at registers 0, 16, 32 and 48); the rewrites of a
+// tile wait for its previous store with the other tile's store left in
+// flight (wait_group 1), the role's end for all of them.
+// CHECK-LABEL: gpu.module @tile_kernels
+// CHECK-SAME: #tile.tensor_map_param<name = "C.tma2", buffer = "C", box = [64, 32], swizzle = 64>]
+// CHECK: gpu.func @ws_tma_store_bands(
+// CHECK: wgmma.wait_group.sync.aligned 0;
+// CHECK: memref.load %[[REGS:.*]][%c0{{(_[0-9]+)?}}] : memref<64xf32>
+// CHECK: nvvm.cp.async.bulk.tensor.global.shared.cta
+// CHECK-NEXT: nvvm.cp.async.bulk.commit.group
+// CHECK-NOT: wait_group
+// CHECK: memref.load %[[REGS]][%c16{{(_[0-9]+)?}}] : memref<64xf32>
+// CHECK: nvvm.cp.async.bulk.tensor.global.shared.cta
+// CHECK-NEXT: nvvm.cp.async.bulk.commit.group
+// CHECK: nvvm.cp.async.bulk.wait_group 1 {read}
+// CHECK: memref.load %[[REGS]][%c32{{(_[0-9]+)?}}] : memref<64xf32>
+// CHECK: nvvm.cp.async.bulk.wait_group 1 {read}
+// CHECK: memref.load %[[REGS]][%c48{{(_[0-9]+)?}}] : memref<64xf32>
+// CHECK: nvvm.cp.async.bulk.commit.group
+// CHECK: nvvm.cp.async.bulk.wait_group 0 {read}
+// CHECK: gpu.return
+
+// NVVM-LABEL: llvm.func @ws_tma_store_bands(
+// NVVM-COUNT-4: nvvm.cp.async.bulk.commit.group
+tile.kernel @ws_tma_store_bands(%A: !tile.buffer<?x?xf16, global>, %B: !tile.buffer<?x?xf16, global>, %C: !tile.buffer<?x?xf16, global>)
+    grid(%bx) = [ceildiv(%A[0], 64)] threads(256) warp_specialized {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %c64 = arith.constant 64 : index
+  %c96 = arith.constant 96 : index
+  %row = arith.muli %bx, %c64 : index
+  %a = tile.alloc_shared : !tile.buffer<64x64xf16, shared>
+  %b = tile.alloc_shared : !tile.buffer<64x128xf16, shared>
+  %acc = tile.alloc_fragment : !tile.buffer<64x128xf32, fragment>
+  %s0 = tile.alloc_shared : !tile.buffer<64x32xf16, shared>
+  %s1 = tile.alloc_shared : !tile.buffer<64x32xf16, shared>
+  tile.clear %acc : !tile.buffer<64x128xf32, fragment>
+  %k = tile.dim %A[1] : !tile.buffer<?x?xf16, global>
+  %n = arith.ceildivui %k, %c64 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %k0 = arith.muli %i, %c64 : index
+    tile.copy %A[%row, %k0] to %a : !tile.buffer<?x?xf16, global> to !tile.buffer<64x64xf16, shared>
+    tile.copy %B[%k0, %c0] to %b : !tile.buffer<?x?xf16, global> to !tile.buffer<64x128xf16, shared>
+    tile.gemm %a, %b, %acc : !tile.buffer<64x64xf16, shared>, !tile.buffer<64x128xf16, shared>, !tile.buffer<64x128xf32, fragment>
+  } {tile.num_stages = 2 : i64}
+  tile.copy %acc[%c0, %c0] to %s0 : !tile.buffer<64x128xf32, fragment> to !tile.buffer<64x32xf16, shared>
+  tile.copy %s0 to %C[%row, %c0] : !tile.buffer<64x32xf16, shared> to !tile.buffer<?x?xf16, global>
+  tile.copy %acc[%c0, %c32] to %s1 : !tile.buffer<64x128xf32, fragment> to !tile.buffer<64x32xf16, shared>
+  tile.copy %s1 to %C[%row, %c32] : !tile.buffer<64x32xf16, shared> to !tile.buffer<?x?xf16, global>
+  tile.copy %acc[%c0, %c64] to %s0 : !tile.buffer<64x128xf32, fragment> to !tile.buffer<64x32xf16, shared>
+  tile.copy %s0 to %C[%row, %c64] : !tile.buffer<64x32xf16, shared> to !tile.buffer<?x?xf16, global>
+  tile.copy %acc[%c0, %c96] to %s1 : !tile.buffer<64x128xf32, fragment> to !tile.buffer<64x32xf16, shared>
+  tile.copy %s1 to %C[%row, %c96] : !tile.buffer<64x32xf16, shared> to !tile.buffer<?x?xf16, global>
+}

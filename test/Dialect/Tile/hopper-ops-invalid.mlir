@@ -556,6 +556,87 @@ tile.kernel @tma_store_wait_not_specialized() grid(%bx) = [1] threads(256) {
 
 // -----
 
+tile.kernel @tma_store_wait_pending_range() grid(%bx) = [1] threads(256) warp_specialized {
+  %cs = tile.alloc_shared : !tile.buffer<64x128xf16, shared, #tile.nvmma<swizzle = 128>>
+  tile.warp_specialize producer(registers = 40) {
+  } compute(registers = 232) {
+    // expected-error@+1 {{'tile.tma_store_wait' op expected 0 to 63 pending TMA stores, but got 64}}
+    tile.tma_store_wait %cs pending(64) : !tile.buffer<64x128xf16, shared, #tile.nvmma<swizzle = 128>>
+  }
+}
+
+// -----
+
+// Leaving the newest store in flight would let %c0 be rewritten while that
+// store still reads it.
+tile.kernel @tma_store_wait_pending_reads_tile(%C: !tile.buffer<?x?xf16, global>) grid(%bx) = [1] threads(256) warp_specialized {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %s0 = tile.alloc_shared : !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>>
+  %s1 = tile.alloc_shared : !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>>
+  tile.warp_specialize producer(registers = 40) {
+  } compute(registers = 232) {
+    tile.copy async %s0 to %C[%c0, %c0] : !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>> to !tile.buffer<?x?xf16, global>
+    tile.copy async %s1 to %C[%c0, %c64] : !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>> to !tile.buffer<?x?xf16, global>
+    // expected-error@+1 {{'tile.tma_store_wait' op expected the 2 newest TMA stores not to read the tile, but store 2 of them (counting back from the wait) reads it}}
+    tile.tma_store_wait %s0 pending(2) : !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>>
+  }
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// tile.copy from a window of a fragment
+//===----------------------------------------------------------------------===//
+
+// The offsets index registers at compile time.
+tile.kernel @window_dynamic_offset() grid(%bx) = [1] threads(256) {
+  %c0 = arith.constant 0 : index
+  %acc = tile.alloc_fragment : !tile.buffer<128x256xf32, fragment>
+  %cs = tile.alloc_shared : !tile.buffer<128x64xf16, shared>
+  // expected-error@+1 {{'tile.copy' op expected constant offsets into a fragment (its registers are indexed statically), but source offset 1 is not a constant}}
+  tile.copy %acc[%c0, %bx] to %cs : !tile.buffer<128x256xf32, fragment> to !tile.buffer<128x64xf16, shared>
+}
+
+// -----
+
+tile.kernel @window_outside() grid(%bx) = [1] threads(256) {
+  %c0 = arith.constant 0 : index
+  %c224 = arith.constant 224 : index
+  %acc = tile.alloc_fragment : !tile.buffer<128x256xf32, fragment>
+  %cs = tile.alloc_shared : !tile.buffer<128x64xf16, shared>
+  // expected-error@+1 {{'tile.copy' op expected the window 128x64 at source offset 1 = 224 inside the fragment 128x256, but it ends at 288}}
+  tile.copy %acc[%c0, %c224] to %cs : !tile.buffer<128x256xf32, fragment> to !tile.buffer<128x64xf16, shared>
+}
+
+// -----
+
+tile.kernel @window_to_fragment() grid(%bx) = [1] threads(256) {
+  %c0 = arith.constant 0 : index
+  %acc = tile.alloc_fragment : !tile.buffer<128x256xf32, fragment>
+  %part = tile.alloc_fragment : !tile.buffer<128x64xf32, fragment>
+  // expected-error@+1 {{'tile.copy' op expected a window of a fragment (a fragment source at offsets) to be copied synchronously to a shared tile, but got a copy to a fragment buffer}}
+  tile.copy %acc[%c0, %c0] to %part : !tile.buffer<128x256xf32, fragment> to !tile.buffer<128x64xf32, fragment>
+}
+
+// -----
+
+// A window 8 rows down: its row 8 is the fragment's row 16, which the
+// next warp holds.
+tile.kernel @window_moves_rows() grid(%bx) = [1] threads(256) warp_specialized {
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8 : index
+  %acc = tile.alloc_fragment : !tile.buffer<128x64xf32, fragment, #tile.wgmma<warpgroups = [1, 1]>>
+  %cs = tile.alloc_shared : !tile.buffer<64x64xf16, shared>
+  tile.warp_specialize producer(registers = 40) {
+  } compute(registers = 232) {
+    // expected-error@+1 {{'tile.copy' op expected a window that every thread holds in its own registers (#tile.wgmma<warpgroups = [1, 1]> over 256 threads), but element (8, 0) of the window is held by thread 160 in the fragment but by thread 128 in the window}}
+    tile.copy %acc[%c8, %c0] to %cs : !tile.buffer<128x64xf32, fragment, #tile.wgmma<warpgroups = [1, 1]>> to !tile.buffer<64x64xf16, shared>
+  }
+}
+
+// -----
+
 //===----------------------------------------------------------------------===//
 // tile.gemm async
 //===----------------------------------------------------------------------===//

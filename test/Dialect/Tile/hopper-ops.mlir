@@ -5,7 +5,8 @@
 // tile.warp_specialize with its register counts, tile.tile_range and
 // tile.tile_coords of a `persistent` kernel), the TMA form of tile.copy
 // (`async ... barrier(...)`), the TMA store (`async` shared -> global) with
-// tile.tma_store_wait, and `tile.gemm async`, at the limits their
+// tile.tma_store_wait (and its `pending` count), a copy from a window of a
+// #tile.wgmma accumulator, and `tile.gemm async`, at the limits their
 // verifiers accept. The diagnostics are in hopper-ops-invalid.mlir.
 //
 // RUN: tile-opt %s | tile-opt | FileCheck %s
@@ -159,5 +160,37 @@ tile.kernel @tma_store(%C: !tile.buffer<?x?xf16, global>)
   } compute(registers = 232) {
     tile.copy async %cs to %C[%c0, %c0] : !tile.buffer<64x128xf16, shared, #tile.nvmma<swizzle = 128>> to !tile.buffer<?x?xf16, global>
     tile.tma_store_wait %cs : !tile.buffer<64x128xf16, shared, #tile.nvmma<swizzle = 128>>
+  }
+}
+
+// Bands of an accumulator staged in two tiles in turn: the window copies
+// (constant offsets into the fragment) and the waits that leave the other
+// tile's store in flight (`pending(1)`, at the verifier's bound of 63 too).
+// CHECK-LABEL: tile.kernel @tma_store_bands(
+// CHECK: tile.tma_store_wait %{{.*}} pending(63) :
+// CHECK-NEXT: tile.copy %[[ACC:.*]][%[[C0:.*]], %[[C0]]] to %[[S0:[^ ]*]] : !tile.buffer<128x256xf32, fragment, #tile.wgmma<warpgroups = [2, 1]>> to !tile.buffer<128x64xf16, shared, #tile.nvmma<swizzle = 128>>
+// CHECK: tile.copy %[[ACC]][%[[C0]], %[[C64:.*]]] to %[[S1:[^ ]*]] :
+// CHECK: tile.tma_store_wait %[[S0]] pending(1) : !tile.buffer<128x64xf16, shared, #tile.nvmma<swizzle = 128>>
+// CHECK-NEXT: tile.copy %[[ACC]][%[[C0]], %{{.*}}] to %[[S0]] :
+// CHECK: tile.tma_store_wait %[[S0]] :
+tile.kernel @tma_store_bands(%C: !tile.buffer<?x?xf16, global>)
+    grid(%bx) = [1] threads(384) warp_specialized {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %acc = tile.alloc_fragment : !tile.buffer<128x256xf32, fragment, #tile.wgmma<warpgroups = [2, 1]>>
+  %s0 = tile.alloc_shared : !tile.buffer<128x64xf16, shared, #tile.nvmma<swizzle = 128>>
+  %s1 = tile.alloc_shared : !tile.buffer<128x64xf16, shared, #tile.nvmma<swizzle = 128>>
+  tile.warp_specialize producer(registers = 40) {
+  } compute(registers = 232) {
+    tile.tma_store_wait %s1 pending(63) : !tile.buffer<128x64xf16, shared, #tile.nvmma<swizzle = 128>>
+    tile.copy %acc[%c0, %c0] to %s0 : !tile.buffer<128x256xf32, fragment, #tile.wgmma<warpgroups = [2, 1]>> to !tile.buffer<128x64xf16, shared, #tile.nvmma<swizzle = 128>>
+    tile.copy async %s0 to %C[%c0, %c0] : !tile.buffer<128x64xf16, shared, #tile.nvmma<swizzle = 128>> to !tile.buffer<?x?xf16, global>
+    tile.copy %acc[%c0, %c64] to %s1 : !tile.buffer<128x256xf32, fragment, #tile.wgmma<warpgroups = [2, 1]>> to !tile.buffer<128x64xf16, shared, #tile.nvmma<swizzle = 128>>
+    tile.copy async %s1 to %C[%c0, %c64] : !tile.buffer<128x64xf16, shared, #tile.nvmma<swizzle = 128>> to !tile.buffer<?x?xf16, global>
+    tile.tma_store_wait %s0 pending(1) : !tile.buffer<128x64xf16, shared, #tile.nvmma<swizzle = 128>>
+    tile.copy %acc[%c0, %c128] to %s0 : !tile.buffer<128x256xf32, fragment, #tile.wgmma<warpgroups = [2, 1]>> to !tile.buffer<128x64xf16, shared, #tile.nvmma<swizzle = 128>>
+    tile.copy async %s0 to %C[%c0, %c128] : !tile.buffer<128x64xf16, shared, #tile.nvmma<swizzle = 128>> to !tile.buffer<?x?xf16, global>
+    tile.tma_store_wait %s0 : !tile.buffer<128x64xf16, shared, #tile.nvmma<swizzle = 128>>
   }
 }

@@ -155,3 +155,33 @@ tile.kernel @fused_store(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] thread
   }
   tile.copy %s to %A : !tile.buffer<64xf32, shared> to !tile.buffer<?xf32, global>
 }
+
+// -----
+
+// A TMA store fences and synchronizes its group itself: no barrier between
+// the write of its tile and it, also past the index arithmetic of its
+// offsets. Its wait synchronizes too, so the rewrite of the tile needs none.
+// CHECK-LABEL: tile.kernel @tma_store_bands
+// CHECK: tile.copy %{{.*}}[%{{.*}}, %{{.*}}] to %[[S0:[^ ]*]] :
+// CHECK-NEXT: %[[COL:.*]] = arith.addi
+// CHECK-NEXT: tile.copy async %[[S0]] to %C[%{{.*}}, %[[COL]]]
+// CHECK-NEXT: tile.tma_store_wait %[[S0]] :
+// CHECK-NEXT: tile.copy %{{.*}}[%{{.*}}, %{{.*}}] to %[[S0]] :
+// CHECK-NEXT: tile.copy async %[[S0]]
+// CHECK-NOT: tile.barrier
+tile.kernel @tma_store_bands(%C: !tile.buffer<?x?xf16, global>) grid(%bx) = [1] threads(256) warp_specialized {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %acc = tile.alloc_fragment : !tile.buffer<64x128xf32, fragment, #tile.wgmma<warpgroups = [1, 1]>>
+  %s0 = tile.alloc_shared : !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>>
+  tile.warp_specialize producer(registers = 40) {
+  } compute(registers = 232) {
+    tile.copy %acc[%c0, %c0] to %s0 : !tile.buffer<64x128xf32, fragment, #tile.wgmma<warpgroups = [1, 1]>> to !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>>
+    %col = arith.addi %c0, %c0 : index
+    tile.copy async %s0 to %C[%c0, %col] : !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>> to !tile.buffer<?x?xf16, global>
+    tile.tma_store_wait %s0 : !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>>
+    tile.copy %acc[%c0, %c64] to %s0 : !tile.buffer<64x128xf32, fragment, #tile.wgmma<warpgroups = [1, 1]>> to !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>>
+    tile.copy async %s0 to %C[%c0, %c64] : !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>> to !tile.buffer<?x?xf16, global>
+    tile.tma_store_wait %s0 : !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>>
+  }
+}

@@ -676,7 +676,7 @@ tile.kernel @copy_rank_mismatch(%A: !tile.buffer<?x?xf32, global>) grid(%bx) = [
 tile.kernel @copy_offsets_on_source_tile(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads(32) {
   %c0 = arith.constant 0 : index
   %s = tile.alloc_shared : !tile.buffer<64xf32, shared>
-  // expected-error@+1 {{'tile.copy' op expected offsets only on a global operand, but the source is a shared tile}}
+  // expected-error@+1 {{'tile.copy' op expected offsets only on a global operand or a fragment source, but the source is a shared tile}}
   tile.copy %s[%c0] to %A : !tile.buffer<64xf32, shared> to !tile.buffer<?xf32, global>
 }
 
@@ -685,7 +685,7 @@ tile.kernel @copy_offsets_on_source_tile(%A: !tile.buffer<?xf32, global>) grid(%
 tile.kernel @copy_offsets_on_dest_tile(%A: !tile.buffer<?xf32, global>) grid(%bx) = [1] threads(32) {
   %c0 = arith.constant 0 : index
   %f = tile.alloc_fragment : !tile.buffer<64xf32, fragment>
-  // expected-error@+1 {{'tile.copy' op expected offsets only on a global operand, but the dest is a fragment tile}}
+  // expected-error@+1 {{'tile.copy' op expected offsets only on a global operand or a fragment source, but the dest is a fragment tile}}
   tile.copy %A[%c0] to %f[%c0] : !tile.buffer<?xf32, global> to !tile.buffer<64xf32, fragment>
 }
 

@@ -458,3 +458,120 @@ tile.kernel @tma_store_once(%A: !tile.buffer<?x?xf16, global>, %B: !tile.buffer<
   %view = tile.subview %D[%c0] : !tile.buffer<?x?x?xf32, global> to !tile.buffer<?x?xf32, global>
   tile.copy %cs to %view[%c0, %c0] : !tile.buffer<128x128xf32, shared> to !tile.buffer<?x?xf32, global>
 }
+
+// -----
+
+// C in four bands staged in two tiles in turn (a window of the accumulator
+// each): each rewrite of a tile waits until the store of its previous band
+// has read it, leaving the one store issued since in flight (pending 1);
+// in a persistent kernel the first two bands wait for the last tile's
+// stores of their tile, through the tile loop's back edge.
+// CHECK-LABEL: tile.kernel @tma_store_bands(
+// CHECK: %[[S0:.*]] = tile.alloc_shared : !tile.buffer<128x64xf16, shared, #tile.nvmma<swizzle = 128>>
+// CHECK: %[[S1:.*]] = tile.alloc_shared : !tile.buffer<128x64xf16, shared, #tile.nvmma<swizzle = 128>>
+// CHECK: tile.gemm_wait 0
+// CHECK: } else {
+// CHECK: tile.tma_store_wait %[[S0]] pending(1) :
+// CHECK-NEXT: tile.copy %[[ACC:.*]][%{{.*}}, %{{.*}}] to %[[S0]] :
+// CHECK-NEXT: tile.copy async %[[S0]] to %C
+// CHECK-NEXT: tile.tma_store_wait %[[S1]] pending(1) :
+// CHECK-NEXT: tile.copy %[[ACC]][%{{.*}}, %{{.*}}] to %[[S1]] :
+// CHECK: tile.copy async %[[S1]] to %C
+// CHECK-NEXT: tile.tma_store_wait %[[S0]] pending(1) :
+// CHECK-NEXT: tile.copy %[[ACC]][%{{.*}}, %{{.*}}] to %[[S0]] :
+// CHECK: tile.copy async %[[S0]] to %C
+// CHECK-NEXT: tile.tma_store_wait %[[S1]] pending(1) :
+// CHECK-NEXT: tile.copy %[[ACC]][%{{.*}}, %{{.*}}] to %[[S1]] :
+// CHECK: tile.copy async %[[S1]] to %C
+// CHECK-NEXT: scf.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: tile.tma_store_wait %[[S0]] :
+// CHECK-NEXT: }
+tile.kernel @tma_store_bands(%A: !tile.buffer<?x?xf16, global>, %B: !tile.buffer<?x?xf16, global>, %C: !tile.buffer<?x?xf16, global>)
+    grid(%bx, %by) = [ceildiv(%B[1], 256), ceildiv(%A[0], 128)] threads(384) warp_specialized persistent {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %c192 = arith.constant 192 : index
+  %c256 = arith.constant 256 : index
+  %row = arith.muli %by, %c128 : index
+  %col = arith.muli %bx, %c256 : index
+  %a = tile.alloc_shared : !tile.buffer<128x64xf16, shared>
+  %b = tile.alloc_shared : !tile.buffer<64x256xf16, shared>
+  %acc = tile.alloc_fragment : !tile.buffer<128x256xf32, fragment>
+  %s0 = tile.alloc_shared : !tile.buffer<128x64xf16, shared>
+  %s1 = tile.alloc_shared : !tile.buffer<128x64xf16, shared>
+  tile.clear %acc : !tile.buffer<128x256xf32, fragment>
+  %k = tile.dim %A[1] : !tile.buffer<?x?xf16, global>
+  %n = arith.ceildivui %k, %c64 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %k0 = arith.muli %i, %c64 : index
+    tile.copy %A[%row, %k0] to %a : !tile.buffer<?x?xf16, global> to !tile.buffer<128x64xf16, shared>
+    tile.copy %B[%k0, %col] to %b : !tile.buffer<?x?xf16, global> to !tile.buffer<64x256xf16, shared>
+    tile.gemm %a, %b, %acc : !tile.buffer<128x64xf16, shared>, !tile.buffer<64x256xf16, shared>, !tile.buffer<128x256xf32, fragment>
+  } {tile.num_stages = 4 : i64}
+  tile.copy %acc[%c0, %c0] to %s0 : !tile.buffer<128x256xf32, fragment> to !tile.buffer<128x64xf16, shared>
+  tile.copy %s0 to %C[%row, %col] : !tile.buffer<128x64xf16, shared> to !tile.buffer<?x?xf16, global>
+  tile.copy %acc[%c0, %c64] to %s1 : !tile.buffer<128x256xf32, fragment> to !tile.buffer<128x64xf16, shared>
+  %col1 = arith.addi %col, %c64 : index
+  tile.copy %s1 to %C[%row, %col1] : !tile.buffer<128x64xf16, shared> to !tile.buffer<?x?xf16, global>
+  tile.copy %acc[%c0, %c128] to %s0 : !tile.buffer<128x256xf32, fragment> to !tile.buffer<128x64xf16, shared>
+  %col2 = arith.addi %col, %c128 : index
+  tile.copy %s0 to %C[%row, %col2] : !tile.buffer<128x64xf16, shared> to !tile.buffer<?x?xf16, global>
+  tile.copy %acc[%c0, %c192] to %s1 : !tile.buffer<128x256xf32, fragment> to !tile.buffer<128x64xf16, shared>
+  %col3 = arith.addi %col, %c192 : index
+  tile.copy %s1 to %C[%row, %col3] : !tile.buffer<128x64xf16, shared> to !tile.buffer<?x?xf16, global>
+}
+
+// -----
+
+// Not persistent: the first write of each tile waits for nothing.
+// CHECK-LABEL: tile.kernel @tma_store_bands_once(
+// CHECK: tile.gemm_wait 0
+// CHECK-NOT: tile.tma_store_wait
+// CHECK: tile.copy async %[[S0:[^ ]*]] to %C
+// CHECK-NOT: tile.tma_store_wait
+// CHECK: tile.copy async %[[S1:[^ ]*]] to %C
+// CHECK-NEXT: tile.tma_store_wait %[[S0]] pending(1) :
+// CHECK: tile.copy async %[[S0]] to %C
+// CHECK-NEXT: tile.tma_store_wait %[[S1]] pending(1) :
+// CHECK: tile.copy async %[[S1]] to %C
+// CHECK-NEXT: tile.tma_store_wait %[[S0]] :
+// CHECK-NEXT: }
+tile.kernel @tma_store_bands_once(%A: !tile.buffer<?x?xf16, global>, %B: !tile.buffer<?x?xf16, global>, %C: !tile.buffer<?x?xf16, global>)
+    grid(%bx, %by) = [ceildiv(%B[1], 256), ceildiv(%A[0], 128)] threads(384) warp_specialized {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %c192 = arith.constant 192 : index
+  %c256 = arith.constant 256 : index
+  %row = arith.muli %by, %c128 : index
+  %col = arith.muli %bx, %c256 : index
+  %a = tile.alloc_shared : !tile.buffer<128x64xf16, shared>
+  %b = tile.alloc_shared : !tile.buffer<64x256xf16, shared>
+  %acc = tile.alloc_fragment : !tile.buffer<128x256xf32, fragment>
+  %s0 = tile.alloc_shared : !tile.buffer<128x64xf16, shared>
+  %s1 = tile.alloc_shared : !tile.buffer<128x64xf16, shared>
+  tile.clear %acc : !tile.buffer<128x256xf32, fragment>
+  %k = tile.dim %A[1] : !tile.buffer<?x?xf16, global>
+  %n = arith.ceildivui %k, %c64 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %k0 = arith.muli %i, %c64 : index
+    tile.copy %A[%row, %k0] to %a : !tile.buffer<?x?xf16, global> to !tile.buffer<128x64xf16, shared>
+    tile.copy %B[%k0, %col] to %b : !tile.buffer<?x?xf16, global> to !tile.buffer<64x256xf16, shared>
+    tile.gemm %a, %b, %acc : !tile.buffer<128x64xf16, shared>, !tile.buffer<64x256xf16, shared>, !tile.buffer<128x256xf32, fragment>
+  } {tile.num_stages = 4 : i64}
+  tile.copy %acc[%c0, %c0] to %s0 : !tile.buffer<128x256xf32, fragment> to !tile.buffer<128x64xf16, shared>
+  tile.copy %s0 to %C[%row, %col] : !tile.buffer<128x64xf16, shared> to !tile.buffer<?x?xf16, global>
+  tile.copy %acc[%c0, %c64] to %s1 : !tile.buffer<128x256xf32, fragment> to !tile.buffer<128x64xf16, shared>
+  %col1 = arith.addi %col, %c64 : index
+  tile.copy %s1 to %C[%row, %col1] : !tile.buffer<128x64xf16, shared> to !tile.buffer<?x?xf16, global>
+  tile.copy %acc[%c0, %c128] to %s0 : !tile.buffer<128x256xf32, fragment> to !tile.buffer<128x64xf16, shared>
+  %col2 = arith.addi %col, %c128 : index
+  tile.copy %s0 to %C[%row, %col2] : !tile.buffer<128x64xf16, shared> to !tile.buffer<?x?xf16, global>
+  tile.copy %acc[%c0, %c192] to %s1 : !tile.buffer<128x256xf32, fragment> to !tile.buffer<128x64xf16, shared>
+  %col3 = arith.addi %col, %c192 : index
+  tile.copy %s1 to %C[%row, %col3] : !tile.buffer<128x64xf16, shared> to !tile.buffer<?x?xf16, global>
+}

@@ -93,6 +93,26 @@ LogicalResult TmaStoreWaitOp::verify() {
            << tile;
   if (failed(detail::verifyNotInProducerRole(*this)))
     return failure();
+  int64_t pending = getPending();
+  if (pending < 0 || pending > kMaxPendingTmaStores)
+    return emitOpError("expected 0 to ")
+           << kMaxPendingTmaStores << " pending TMA stores, but got "
+           << pending;
+  // The stores before the wait in its block, newest first: the `pending`
+  // newest may not read the tile.
+  int64_t newer = 0;
+  for (Operation *op = (*this)->getPrevNode(); op && newer < pending;
+       op = op->getPrevNode()) {
+    auto copy = dyn_cast<CopyOp>(op);
+    if (!copy || !copy.isTmaStore())
+      continue;
+    if (copy.getSource() == getTile())
+      return emitOpError("expected the ")
+             << pending << " newest TMA stores not to read the tile, but "
+             << "store " << newer + 1
+             << " of them (counting back from the wait) reads it";
+    ++newer;
+  }
   return detail::verifyInWarpSpecializedKernel(*this);
 }
 

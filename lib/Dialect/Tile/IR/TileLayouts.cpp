@@ -28,6 +28,15 @@ bool mlir::tile::fitsShape(FragmentLayoutAttrInterface layout,
       elementType, numThreads));
 }
 
+bool mlir::tile::fitsShape(SharedLayoutAttrInterface layout,
+                           ArrayRef<int64_t> shape, Type elementType) {
+  MLIRContext *ctx = elementType.getContext();
+  ScopedDiagnosticHandler silence(ctx, [](Diagnostic &) { return success(); });
+  return succeeded(layout.verifyShape(
+      [ctx] { return mlir::emitError(UnknownLoc::get(ctx)); }, shape,
+      elementType));
+}
+
 static int64_t getNumElements(ArrayRef<int64_t> shape) {
   int64_t n = 1;
   for (int64_t dim : shape)
@@ -51,6 +60,58 @@ static int64_t linearize(ArrayRef<int64_t> coords, ArrayRef<int64_t> shape) {
   for (auto [coord, dim] : llvm::zip_equal(coords, shape))
     linear = linear * dim + coord;
   return linear;
+}
+
+FailureOr<SmallVector<int64_t>> mlir::tile::getFragmentWindowSlots(
+    FragmentLayoutAttrInterface layout, ArrayRef<int64_t> shape,
+    ArrayRef<int64_t> offsets, ArrayRef<int64_t> window, int64_t numThreads,
+    std::string &whyNot) {
+  auto text = [](ArrayRef<int64_t> coords) {
+    std::string s = "(";
+    for (auto [i, c] : llvm::enumerate(coords))
+      s += (i ? ", " : "") + std::to_string(c);
+    return s + ")";
+  };
+  int64_t slots = layout.getRegistersPerThread(window, numThreads);
+  if (slots <= 0 || numThreads <= 0) {
+    whyNot = "the layout spreads no " + text(window) + " window over " +
+             std::to_string(numThreads) + " threads";
+    return failure();
+  }
+  // Ask the layout for every (thread, window slot): a window is at most a
+  // fragment, so this is at most the fragment's registers, once per copy.
+  SmallVector<int64_t> parentSlots(slots, -1);
+  for (int64_t thread = 0; thread < numThreads; ++thread) {
+    for (int64_t slot = 0; slot < slots; ++slot) {
+      SmallVector<int64_t> coords =
+          layout.getElement(window, numThreads, thread, slot);
+      if (coords.empty())
+        continue; // A thread that holds none (a producer warpgroup).
+      SmallVector<int64_t> inParent(coords);
+      for (auto [c, offset] : llvm::zip_equal(inParent, offsets))
+        c += offset;
+      LayoutOwner owner = layout.getOwner(shape, numThreads, inParent);
+      if (owner.getThread() != thread) {
+        whyNot = "element " + text(coords) +
+                 " of the window is held by "
+                 "thread " +
+                 std::to_string(owner.getThread()) +
+                 " in the fragment but by thread " + std::to_string(thread) +
+                 " in the window";
+        return failure();
+      }
+      if (parentSlots[slot] >= 0 && parentSlots[slot] != owner.slot) {
+        whyNot =
+            "register " + std::to_string(slot) + " of the window is register " +
+            std::to_string(parentSlots[slot]) +
+            " of the fragment in one thread but " + std::to_string(owner.slot) +
+            " in thread " + std::to_string(thread);
+        return failure();
+      }
+      parentSlots[slot] = owner.slot;
+    }
+  }
+  return parentSlots;
 }
 
 //===----------------------------------------------------------------------===//

@@ -9,6 +9,7 @@
 
 #include "TileOpsHelpers.h"
 
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -144,6 +145,48 @@ ArrayRef<int64_t> CopyOp::getTileShape() {
   return dest.isGlobal() ? getSourceType().getShape() : dest.getShape();
 }
 
+LogicalResult CopyOp::verifyFragmentWindow() {
+  BufferType source = getSourceType(), dest = getDestType();
+  if (!dest.isShared() || getAsync())
+    return emitOpError("expected a window of a fragment (a fragment source "
+                       "at offsets) to be copied synchronously to a shared "
+                       "tile, but got a ")
+           << (getAsync() ? "async copy to a " : "copy to a ")
+           << stringifyMemoryScope(dest.getScope()) << " buffer";
+  SmallVector<int64_t> offsets;
+  for (auto [d, offset] : llvm::enumerate(getSourceOffsets())) {
+    std::optional<int64_t> value = getConstantIntValue(offset);
+    if (!value)
+      return emitOpError("expected constant offsets into a fragment (its "
+                         "registers are indexed statically), but source "
+                         "offset ")
+             << d << " is not a constant";
+    if (*value < 0 || *value > source.getDimSize(d) - dest.getDimSize(d))
+      return emitOpError("expected the window ")
+             << formatShape(dest.getShape()) << " at source offset " << d
+             << " = " << *value << " inside the fragment "
+             << formatShape(source.getShape()) << ", but it ends at "
+             << *value + dest.getDimSize(d);
+    offsets.push_back(*value);
+  }
+  // With a layout (after tile-assign-layouts), the window must keep each
+  // element in its thread.
+  auto layout =
+      dyn_cast_or_null<FragmentLayoutAttrInterface>(source.getLayout());
+  auto kernel = (*this)->getParentOfType<KernelOp>();
+  if (!layout || !kernel || kernel.getThreads() < 1)
+    return success();
+  std::string whyNot;
+  if (failed(getFragmentWindowSlots(layout, source.getShape(), offsets,
+                                    dest.getShape(), kernel.getThreads(),
+                                    whyNot)))
+    return emitOpError("expected a window that every thread holds in its own "
+                       "registers (")
+           << source.getLayout() << " over " << kernel.getThreads()
+           << " threads), but " << whyNot;
+  return success();
+}
+
 LogicalResult CopyOp::verify() {
   BufferType source = getSourceType(), dest = getDestType();
   if (source.isGlobal() && dest.isGlobal())
@@ -158,8 +201,11 @@ LogicalResult CopyOp::verify() {
                           ValueRange offsets) -> LogicalResult {
     if (offsets.empty())
       return success();
-    if (!type.isGlobal())
-      return emitOpError("expected offsets only on a global operand, but the ")
+    // A fragment source may be read at constant offsets: a window of it.
+    bool window = which == "source" && type.isFragment();
+    if (!type.isGlobal() && !window)
+      return emitOpError("expected offsets only on a global operand or a "
+                         "fragment source, but the ")
              << which << " is a " << stringifyMemoryScope(type.getScope())
              << " tile";
     if (static_cast<int64_t>(offsets.size()) != type.getRank())
@@ -232,7 +278,10 @@ LogicalResult CopyOp::verify() {
 
   // A tile operand without offsets is the whole tile.
   ArrayRef<int64_t> tileShape = getTileShape();
-  if (!source.isGlobal() && source.getShape() != tileShape)
+  if (source.isFragment() && !getSourceOffsets().empty()) {
+    if (failed(verifyFragmentWindow()))
+      return failure();
+  } else if (!source.isGlobal() && source.getShape() != tileShape)
     return emitOpError("expected the source shape ")
            << formatShape(source.getShape()) << " to match the dest tile "
            << formatShape(tileShape);

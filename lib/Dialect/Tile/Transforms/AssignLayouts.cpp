@@ -125,9 +125,8 @@ struct TileAssignLayoutsPass
         auto type = cast<BufferType>(copy.getDest().getType());
         for (unsigned bytes : {128, 64, 32}) {
           auto nvmma = NvmmaLayoutAttr::get(&getContext(), bytes);
-          if (succeeded(nvmma.verifyShape([&] { return InFlightDiagnostic(); },
-                                          type.getShape(),
-                                          type.getElementType()))) {
+          if (fitsShape(cast<SharedLayoutAttrInterface>(nvmma), type.getShape(),
+                        type.getElementType())) {
             setLayoutWithStages(copy.getDest(), nvmma);
             break;
           }

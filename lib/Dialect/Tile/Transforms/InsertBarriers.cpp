@@ -166,8 +166,11 @@ void insertBarriers(KernelOp kernel) {
   // none).
   OpBuilder builder(kernel.getContext());
   // A TMA store synchronizes its group itself, after fencing the writes
-  // before it: a barrier right before one would only repeat that.
+  // before it: a barrier right before one (past the index arithmetic of
+  // its offsets) would only repeat that.
   auto isTmaStore = [](Operation *op) {
+    while (op && isMemoryEffectFree(op) && op->getNumRegions() == 0)
+      op = op->getNextNode();
     auto copy = dyn_cast_or_null<CopyOp>(op);
     return copy && copy.isTmaStore();
   };

@@ -66,10 +66,16 @@ private:
   /// The compute role's loop over one tile's stages and its final wait.
   void emitCompute(IRMapping &tile, Value trips, Value base);
   /// The epilogue's copies of #tile.nvmma shared tiles to global kernel
-  /// parameters become TMA stores: before a later tile of a persistent
-  /// kernel writes such a tile again (in `epilogue`, its tile loop's body),
-  /// and at the end of the compute role, a tile.tma_store_wait.
+  /// parameters become TMA stores: before each write of such a tile that
+  /// follows a store of it (in `epilogue`, the compute role or a persistent
+  /// kernel's tile loop body), and at the end of the compute role, a
+  /// tile.tma_store_wait.
   void storeWithTma(Block &compute, Block &epilogue);
+  /// The TMA stores that `epilogue` has issued since its last store of
+  /// `tile` before `write` (through the tile loop's back edge in a
+  /// persistent kernel); none when no store of `tile` comes before.
+  std::optional<int64_t> storesSince(Block &epilogue, Operation *write,
+                                     Value tile);
   /// A persistent kernel's loop over its tiles in the current role: maps
   /// the block indices to the tile's coordinates and clones the ops before
   /// the pipelined loop that depend on them into `tile`; `body` emits one
@@ -351,33 +357,75 @@ void WarpSpecializer::storeWithTma(Block &compute, Block &epilogue) {
   });
   OpBuilder b(kernel.getContext());
   bool persistent = kernel.getPersistent();
+  // Each write of a stored tile that follows a store of it (earlier in the
+  // epilogue, or through the tile loop's back edge) waits for that store,
+  // leaving the stores issued since it in flight.
+  auto writes = [](Operation *op, Value tile) {
+    bool result = false;
+    op->walk([&](Operation *nested) {
+      auto copy = dyn_cast<CopyOp>(nested);
+      if (copy ? copy.getDest() == tile
+               : llvm::is_contained(nested->getOperands(), tile) &&
+                     !isa<TmaStoreWaitOp>(nested))
+        result = true;
+    });
+    return result;
+  };
   for (Value tile : stored) {
-    if (persistent) {
-      // The first write of the tile in the tile loop: the previous tile's
-      // stores must have read it.
-      Operation *firstWrite = nullptr;
-      for (Operation &op : epilogue) {
-        bool writes = false;
-        op.walk([&](Operation *nested) {
-          auto copy = dyn_cast<CopyOp>(nested);
-          if (copy ? copy.getDest() == tile
-                   : llvm::is_contained(nested->getOperands(), tile) &&
-                         !isa<TmaStoreWaitOp>(nested))
-            writes = true;
-        });
-        if (writes) {
-          firstWrite = &op;
-          break;
-        }
-      }
-      if (firstWrite) {
-        b.setInsertionPoint(firstWrite);
-        TmaStoreWaitOp::create(b, firstWrite->getLoc(), tile);
-      }
+    SmallVector<Operation *> tileWrites;
+    for (Operation &op : epilogue)
+      if (writes(&op, tile))
+        tileWrites.push_back(&op);
+    for (Operation *write : tileWrites) {
+      std::optional<int64_t> pending = storesSince(epilogue, write, tile);
+      if (!pending)
+        continue;
+      b.setInsertionPoint(write);
+      TmaStoreWaitOp::create(b, write->getLoc(), tile, *pending);
     }
-    b.setInsertionPointToEnd(&compute);
-    TmaStoreWaitOp::create(b, loop.getLoc(), tile);
   }
+  // Shared memory must outlive the stores' reads: one wait for them all.
+  if (!stored.empty()) {
+    b.setInsertionPointToEnd(&compute);
+    TmaStoreWaitOp::create(b, loop.getLoc(), stored.front());
+  }
+}
+
+std::optional<int64_t>
+WarpSpecializer::storesSince(Block &epilogue, Operation *write, Value tile) {
+  // Back from `write` through the epilogue, then (persistent: the previous
+  // tile's epilogue) from its end back to `write`, counting the TMA stores
+  // of other tiles until one of `tile`. A store inside a nested region may
+  // not run, and then the count would leave too many in flight: wait for
+  // all of them.
+  bool persistent = kernel.getPersistent();
+  int64_t since = 0;
+  auto visit = [&](Operation *op) -> std::optional<int64_t> {
+    auto copy = dyn_cast<CopyOp>(op);
+    if (copy && copy.isTmaStore()) {
+      if (copy.getSource() == tile)
+        return since;
+      ++since;
+      return std::nullopt;
+    }
+    bool nested = false;
+    op->walk([&](CopyOp inner) {
+      if (inner.isTmaStore())
+        nested = true;
+    });
+    if (nested)
+      return 0;
+    return std::nullopt;
+  };
+  for (Operation *op = write->getPrevNode(); op; op = op->getPrevNode())
+    if (std::optional<int64_t> found = visit(op))
+      return found;
+  if (!persistent)
+    return std::nullopt; // No store of the tile before its first write.
+  for (Operation *op = &epilogue.back(); op != write; op = op->getPrevNode())
+    if (std::optional<int64_t> found = visit(op))
+      return found;
+  return std::nullopt;
 }
 
 Value WarpSpecializer::tripCount(IRMapping &tile) {

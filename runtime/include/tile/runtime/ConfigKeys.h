@@ -286,6 +286,12 @@ inline constexpr BoolKey tmaStore{
     "sm_90a: the epilogue stages C in a swizzled shared tile of the output "
     "type and stores it with TMA (persistent: overlapping the next tile); "
     "with --warp-specialized"};
+inline constexpr IntKey tmaStoreColumns{
+    "tma_store_columns", 0, "tma-store-columns",
+    "with --tma-store: stage C in bands of this many columns through two "
+    "shared tiles (the stores of one band overlap the staging of the next, "
+    "and the pipeline keeps its stages); 0: the whole tile at once",
+    offOrAtLeast(8, "0: the whole tile; the columns of a band")};
 inline constexpr IntKey splitK{
     "split_k", 1, "split-k",
     "blocks per C tile, each summing one slice of the K loop into C with "

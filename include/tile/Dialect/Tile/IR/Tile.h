@@ -84,6 +84,10 @@ constexpr int64_t kMaxUnrolledPerThread = 1024;
 /// tile.async_wait (at most that many groups are in flight).
 constexpr int64_t kMaxPipelineStages = 16;
 
+/// The most TMA store groups tile.tma_store_wait may leave reading (a bound
+/// far above any double- or triple-buffered epilogue).
+constexpr int64_t kMaxPendingTmaStores = 63;
+
 /// The bytes of `shape` x `elementType` (static dimensions), or none when
 /// they do not fit in int64.
 std::optional<int64_t> getByteSize(ArrayRef<int64_t> shape, Type elementType);
@@ -99,6 +103,27 @@ LogicalResult verifyBufferType(Operation *op, BufferType type);
 /// without a diagnostic, for passes that choose among layouts.
 bool fitsShape(FragmentLayoutAttrInterface layout, ArrayRef<int64_t> shape,
                Type elementType, int64_t numThreads);
+
+/// Whether a shared tile of `shape` x `elementType` can take `layout`:
+/// SharedLayoutAttrInterface::verifyShape without a diagnostic (an empty
+/// InFlightDiagnostic would convert to success).
+bool fitsShape(SharedLayoutAttrInterface layout, ArrayRef<int64_t> shape,
+               Type elementType);
+
+/// The parent registers of a window of a fragment: for the `window`-shaped
+/// tile at `offsets` of a `shape` fragment in `layout` over `numThreads`
+/// threads, the parent slot of each window slot, when every element of the
+/// window is held by the thread that holds it in the window's own layout
+/// and at a parent slot that depends on the window slot alone (a column
+/// band of a #tile.wgmma accumulator, e.g.: copying it moves no data
+/// between threads and indexes registers statically). Otherwise a reason,
+/// e.g. "element (64, 0) of the window is held by thread 128 in the
+/// fragment but by thread 0 in the window".
+FailureOr<SmallVector<int64_t>>
+getFragmentWindowSlots(FragmentLayoutAttrInterface layout,
+                       ArrayRef<int64_t> shape, ArrayRef<int64_t> offsets,
+                       ArrayRef<int64_t> window, int64_t numThreads,
+                       std::string &whyNot);
 
 /// Why `name` cannot be a PTX identifier as LLVM's NVPTX back end prints it
 /// ([a-zA-Z][a-zA-Z0-9_$]* or [_$][a-zA-Z0-9_$]+; PTX's leading '%' LLVM

@@ -124,23 +124,34 @@ def Tile_TmaStoreWaitOp : Tile_Op<"tma_store_wait",
   let description = [{
     Every thread of the calling group executes the op: the group's first
     thread, which issued the group's TMA stores (`tile.copy async` from a
-    shared tile to global), waits until all of them have read their shared
-    source (`cp.async.bulk.wait_group.read 0`), then the group
-    synchronizes. After it `%tile` may be written again; the stores' writes
-    to global memory may still be in flight (they are visible once the
-    kernel has finished). `tile-warp-specialize` puts one before each
-    write of a stored tile that a later tile of a persistent kernel makes,
-    and one at the end of the compute role (shared memory must outlive the
-    reads).
+    shared tile to global, one bulk group each), waits until at most
+    `pending` of its most recent bulk groups are still reading their
+    shared sources (`cp.async.bulk.wait_group.read pending`; 0 when
+    omitted), then the group synchronizes. The `pending` newest stores must
+    not read `%tile`: then every store of `%tile` has read it, and `%tile`
+    may be written again while the others go on (double-buffered staging).
+    The stores' writes to global memory may still be in flight (they are
+    visible once the kernel has finished).
+
+    `tile-warp-specialize` puts one before each write of a stored tile
+    that follows a store of it (later in the epilogue, or in a later tile
+    of a persistent kernel), counting the stores issued since, and one
+    with `pending` 0 at the end of the compute role (shared memory must
+    outlive the reads). The verifier checks the count where the stores
+    precede the wait in its block.
 
     Example:
 
     ```mlir
     tile.tma_store_wait %cs : !tile.buffer<128x256xf16, shared, #tile.nvmma<swizzle = 128>>
+    tile.tma_store_wait %c0 pending(1) : !tile.buffer<128x64xf16, shared, #tile.nvmma<swizzle = 128>>
     ```
   }];
-  let arguments = (ins Arg<Tile_Buffer, "", [MemRead, MemWrite]>:$tile);
-  let assemblyFormat = "$tile attr-dict `:` qualified(type($tile))";
+  let arguments = (ins Arg<Tile_Buffer, "", [MemRead, MemWrite]>:$tile,
+                       DefaultValuedAttr<I64Attr, "0">:$pending);
+  let assemblyFormat = [{
+    $tile (`pending` `(` $pending^ `)`)? attr-dict `:` qualified(type($tile))
+  }];
   let hasVerifier = 1;
 }
 

@@ -283,6 +283,14 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
     operand is addressed at the given offsets (one `index` per dimension,
     all zero when omitted).
 
+    A fragment source with offsets (constants) is read as a window: the
+    destination's shape at those offsets, copied to a shared tile. Each
+    thread writes the window's elements it holds, so the window must keep
+    every element in the thread that holds it in the window's own layout
+    (e.g. a band of columns of a `#tile.wgmma` accumulator whose
+    warpgroups split its rows): an epilogue can stage an accumulator
+    through a shared tile smaller than it.
+
     Bounds are checked element by element against the global tensor's
     sizes: source elements outside the tensor read as zero, destination
     elements outside it are not written. So any tensor size works, and the
@@ -357,6 +365,9 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
     BufferType getDestType() { return ::llvm::cast<BufferType>(getDest().getType()); }
     /// The shape of the tile that is copied.
     ArrayRef<int64_t> getTileShape();
+    /// The checks of a copy from a window of a fragment (a fragment source
+    /// at offsets).
+    ::llvm::LogicalResult verifyFragmentWindow();
     /// Whether the copy is a TMA load completing on an mbarrier.
     bool isTmaLoad() { return static_cast<bool>(getBarriers()); }
     /// Whether the copy is a TMA store (async, from shared to global).

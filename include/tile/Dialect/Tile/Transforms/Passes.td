@@ -164,11 +164,13 @@ def TileWarpSpecialize : Pass<"tile-warp-specialize", "ModuleOp"> {
 
     In the epilogue, a copy of a `#tile.nvmma` shared tile (an accumulator
     staged there; `tile-assign-layouts` swizzles it) to a kernel parameter
-    of the same element type becomes a TMA store (`tile.copy async`). The
-    compute role ends with a `tile.tma_store_wait` of each stored tile,
-    and in a persistent kernel each tile waits before it writes the tile
-    again: the last tile's store drains while the next tile's products
-    run.
+    of the same element type becomes a TMA store (`tile.copy async`). Each
+    write of a stored tile that follows a store of it (a later band of the
+    same epilogue, or in a persistent kernel the next tile's) waits first
+    with `tile.tma_store_wait`, leaving the stores issued since in flight
+    (`pending`): the last tile's stores drain while the next tile's
+    products run, and a band's store while the next band is staged. The
+    compute role ends with one wait for all of them.
 
     Before (`threads(384) warp_specialized`):
 

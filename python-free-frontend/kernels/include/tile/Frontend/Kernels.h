@@ -157,10 +157,16 @@ struct GemmConfig {
   /// on while the next tile's products start). Needs block_m x block_n of
   /// the output type in shared memory beside the stages.
   bool tmaStore = config::gemm::tmaStore.defaultValue;
+  /// With tmaStore (`_tma<columns>`): C leaves in bands of this many
+  /// columns, staged alternately in two block_m x columns shared tiles, a
+  /// band's stores overlapping the staging of the next: a fraction of the
+  /// whole tile's shared memory, so a 128x256 tile keeps its 4 stages. 0:
+  /// the whole tile at once.
+  int64_t tmaStoreColumns = config::gemm::tmaStoreColumns.defaultValue;
 
   /// e.g. gemm_f16_f32_128x128x32_t128_s3 (input, output, tile, threads,
-  /// stages[, raster panel][, _nt][, _<epilogue>][, _div8][, _ws][, _tma]
-  /// [, _skN][, _persistent]).
+  /// stages[, raster panel][, _nt][, _<epilogue>][, _div8][, _ws][, _tma
+  /// [columns]][, _skN][, _persistent]).
   std::string kernelName() const;
   /// The shared memory its tiles need at least (the pipeline's stages of
   /// the A and B tiles, or the staged accumulator, and the bias), in
@@ -198,6 +204,7 @@ struct GemmConfig {
     visit(config::gemm::splitK, c.splitK);
     visit(config::gemm::persistent, c.persistent);
     visit(config::gemm::tmaStore, c.tmaStore);
+    visit(config::gemm::tmaStoreColumns, c.tmaStoreColumns);
   }
 };
 

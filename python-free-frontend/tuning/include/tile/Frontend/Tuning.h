@@ -70,6 +70,9 @@ struct GemmSpaceAxes {
   /// With true, the TMA-store epilogue of each warp-specialized candidate
   /// without split-K too.
   std::vector<bool> tmaStore = {false};
+  /// The band widths of each TMA-store candidate (0: the whole tile); the
+  /// candidates without a TMA store take none.
+  std::vector<int64_t> tmaStoreColumns = {0};
   /// The problem's operand layout, the same for every candidate: A stored
   /// K x M, B stored N x K.
   bool transposeA = false, transposeB = false;
