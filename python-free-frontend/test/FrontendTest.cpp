@@ -718,9 +718,9 @@ TEST(Generators, RefuseConfigurationsTheyDoNotSupport) {
                 "gemm: divisibility must be at least 1");
   // A negative band width would allocate negative tiles; one that does not
   // divide block_n would leave columns unstored.
-  expectRefused(gemm([](GemmConfig &c) { c.tmaStoreColumns = -64; }),
-                buildGemm,
-                "gemm: tma_store_columns must be at least 8 (0: the whole tile");
+  expectRefused(
+      gemm([](GemmConfig &c) { c.tmaStoreColumns = -64; }), buildGemm,
+      "gemm: tma_store_columns must be at least 8 (0: the whole tile");
   expectRefused(gemm([](GemmConfig &c) {
                   c.blockM = 128;
                   c.blockN = 256;

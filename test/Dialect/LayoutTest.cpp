@@ -300,8 +300,8 @@ TEST_F(LayoutTest, FragmentWindowsKeepTheirThreads) {
   // element that moves.
   auto mma =
       cast<FragmentLayoutAttrInterface>(parse("#tile.mma<warps = [2, 2]>"));
-  EXPECT_TRUE(failed(getFragmentWindowSlots(mma, {64, 64}, {0, 16}, {64, 16},
-                                            128, whyNot)));
+  EXPECT_TRUE(failed(
+      getFragmentWindowSlots(mma, {64, 64}, {0, 16}, {64, 16}, 128, whyNot)));
   EXPECT_NE(whyNot.find("of the window is held by thread"), std::string::npos)
       << whyNot;
   // Rows 8 down: the window's row 8 is the fragment's row 16, the next
