@@ -4,10 +4,10 @@
 // that tile-warp-specialize writes: TMA copies into and out of #tile.nvmma
 // panels (cp.async.bulk.tensor through a tensor-map parameter; the stores
 // in bulk groups), mbarriers, the asynchronous warpgroup MMA on #tile.wgmma
-// accumulators with its wait, and the producer/compute split with
-// setmaxnreg. NVVM ops throughout; inline asm only for the wait that
-// threads the accumulators, which NVVM's operand-less wgmma.wait_group
-// cannot express (../shared/HOPPER.md §3.5).
+// accumulators with its wait, stmatrix stores of them into 16-bit shared
+// tiles, and the producer/compute split with setmaxnreg. NVVM ops throughout;
+// inline asm only for the wait that threads the accumulators, which NVVM's
+// operand-less wgmma.wait_group cannot express (../shared/HOPPER.md §3.5).
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +18,7 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -212,6 +213,106 @@ LogicalResult KernelLowering::lowerTmaStoreWait(TmaStoreWaitOp op) {
   }
   emitGroupBarrier(loc);
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Accumulators to shared memory
+//===----------------------------------------------------------------------===//
+
+bool KernelLowering::storeWgmmaMatrices(CopyOp op, WgmmaLayoutAttr wgmma,
+                                        ArrayRef<int64_t> registers) {
+  const BufferStorage &dst = *getConvertedBuffer(op.getDest());
+  ArrayRef<int64_t> shape = op.getTileShape();
+  auto [rows, cols] = wgmma.getWarpgroupTile(shape);
+  if (!isa_and_nonnull<NvmmaLayoutAttr>(dst.type.getLayout()) ||
+      getElementByteWidth(dst.type.getElementType()) != 2 ||
+      shape.size() != 2 || rows % 64 != 0 || cols % 16 != 0)
+    return false;
+  // stmatrix.x4 stores four 8x8 matrices of 16-bit elements, each thread
+  // giving one 32-bit register of each: the pair of its row l/4, columns
+  // 2 (l mod 4) and + 1, as the accumulator holds them. The four are the
+  // row halves (+0, +8) of two 8-column groups of the warp's 16 rows; lane
+  // l gives the address of row l mod 8 of matrix l / 8 (16 bytes, one
+  // swizzle chunk). A thread's four addresses of one 64-row block differ
+  // only in their chunk: four base registers for the whole copy.
+  Location loc = op.getLoc();
+  auto [warp, lane] = getWarpAndLane(loc);
+  Value group = getComputeWarpgroup(loc, wgmma);
+  Value groupsN = constant(loc, wgmma.getWarpgroupsN());
+  auto add = [&](Value a, Value b) {
+    return arith::AddIOp::create(builder, loc, a, b).getResult();
+  };
+  auto mul = [&](Value a, int64_t b) {
+    return arith::MulIOp::create(builder, loc, a, constant(loc, b)).getResult();
+  };
+  auto div = [&](Value a, int64_t b) {
+    return arith::DivUIOp::create(builder, loc, a, constant(loc, b))
+        .getResult();
+  };
+  auto rem = [&](Value a, int64_t b) {
+    return arith::RemUIOp::create(builder, loc, a, constant(loc, b))
+        .getResult();
+  };
+  Value matrix = div(lane, 8);
+  Value laneRow =
+      add(add(mul(arith::DivUIOp::create(builder, loc, group, groupsN), rows),
+              mul(rem(warp, 4), 16)),
+          add(mul(rem(matrix, 2), 8), rem(lane, 8)));
+  Value laneCol =
+      add(mul(arith::RemUIOp::create(builder, loc, group, groupsN), cols),
+          mul(div(matrix, 2), 8));
+  // Addresses from the start of shared memory, the tile's offset added to
+  // the lane's: LLVM folds the constant into the instruction, so tiles at
+  // different offsets (the bands' two) share the lanes' base registers.
+  Value start = memref::ExtractAlignedPointerAsIndexOp::create(
+      builder, loc, getDynamicSharedMemory());
+  Value startAddress =
+      arith::IndexCastUIOp::create(builder, loc, builder.getI64Type(), start);
+  Value tileOffset = arith::SubIOp::create(
+      builder, loc, getSharedAddress(loc, op.getDest()), startAddress);
+  Value base = LLVM::IntToPtrOp::create(
+      builder, loc, LLVM::LLVMPointerType::get(getContext(), 3), startAddress);
+  int64_t tileCols = dst.type.getShape().back();
+  const BufferStorage &src = *getConvertedBuffer(op.getSource());
+  auto i32 = builder.getI32Type();
+  auto pair = VectorType::get({2}, src.type.getElementType());
+  for (int64_t block = 0; block < rows / 64; ++block)
+    for (int64_t i = 0; i < cols / 8; i += 2) {
+      SmallVector<Value> position =
+          physical(loc, dst,
+                   {add(laneRow, constant(loc, block * 64)),
+                    add(laneCol, constant(loc, i * 8))});
+      Value element = add(mul(position[0], tileCols), position[1]);
+      Value bytes = arith::AddIOp::create(
+          builder, loc,
+          arith::IndexCastUIOp::create(builder, loc, builder.getI64Type(),
+                                       mul(element, 2)),
+          tileOffset);
+      Value address =
+          LLVM::GEPOp::create(builder, loc, base.getType(), builder.getI8Type(),
+                              base, ValueRange{bytes});
+      SmallVector<Value> sources;
+      for (int64_t m = 0; m < 4; ++m) {
+        int64_t slot = block * (cols / 2) + (i + m / 2) * 4 + (m % 2) * 2;
+        SmallVector<Value> values;
+        for (int64_t j = 0; j < 2; ++j)
+          values.push_back(memref::LoadOp::create(
+              builder, loc, src.memref, constant(loc, registers[slot + j])));
+        Value packed = convertVector(
+            loc, vector::FromElementsOp::create(builder, loc, pair, values),
+            dst.type.getElementType());
+        sources.push_back(vector::ExtractOp::create(
+            builder, loc,
+            vector::BitCastOp::create(builder, loc, VectorType::get({1}, i32),
+                                      packed),
+            0));
+      }
+      NVVM::StMatrixOp::create(
+          builder, loc, address, sources, NVVM::MMALayout::row,
+          NVVM::LdStMatrixShapeAttr::get(getContext(), /*m=*/8, /*n=*/8),
+          NVVM::LdStMatrixEltType::B16);
+    }
+  return true;
 }
 
 //===----------------------------------------------------------------------===//

@@ -167,6 +167,13 @@ public:
   LogicalResult lowerCopy(CopyOp op);
   LogicalResult lowerRowValueStore(CopyOp op, SliceLayoutAttr slice);
   LogicalResult lowerFragmentWindowCopy(CopyOp op);
+  /// The window copy of a #tile.wgmma accumulator into a 16-bit
+  /// #tile.nvmma tile with stmatrix (sm_90): `registers` maps each window
+  /// slot to the fragment's register. False, with nothing emitted, where
+  /// the shapes do not allow it (a warpgroup's columns not in pairs of
+  /// 8-column groups).
+  bool storeWgmmaMatrices(CopyOp op, WgmmaLayoutAttr wgmma,
+                          ArrayRef<int64_t> registers);
   LogicalResult lowerAtomicAdd(AtomicAddOp op);
   LogicalResult lowerFill(Operation *op, Value dest, Value value);
   /// tile.parallel (ParallelToGPU.cpp).

@@ -180,9 +180,9 @@ LogicalResult KernelLowering::lowerFragmentWindowCopy(CopyOp op) {
   if (!layout)
     return op.emitOpError("expected a fragment with a layout; run "
                           "-tile-assign-layouts first");
-  SmallVector<int64_t> offsets;
-  for (Value offset : op.getSourceOffsets())
-    offsets.push_back(*getConstantIntValue(offset)); // verified
+  SmallVector<int64_t> offsets(src.type.getRank(), 0);
+  for (auto [d, offset] : llvm::enumerate(op.getSourceOffsets()))
+    offsets[d] = *getConstantIntValue(offset); // verified
   ArrayRef<int64_t> window = op.getTileShape();
   std::string whyNot;
   FailureOr<SmallVector<int64_t>> parentSlots = getFragmentWindowSlots(
@@ -191,6 +191,9 @@ LogicalResult KernelLowering::lowerFragmentWindowCopy(CopyOp op) {
     return op.emitOpError("expected a window that every thread holds in its "
                           "own registers, but ")
            << whyNot;
+  if (auto wgmma = dyn_cast<WgmmaLayoutAttr>(src.type.getLayout()))
+    if (storeWgmmaMatrices(op, wgmma, *parentSlots))
+      return success();
   Location loc = op.getLoc();
   const BufferStorage &dst = *getConvertedBuffer(op.getDest());
   FailureOr<int64_t> fragmentVec = fragmentVector(op, layout);
@@ -226,7 +229,14 @@ LogicalResult KernelLowering::lowerCopy(CopyOp op) {
   ArrayRef<int64_t> shape = op.getTileShape();
   if (auto slice = dyn_cast_or_null<SliceLayoutAttr>(src.type.getLayout()))
     return lowerRowValueStore(op, slice);
-  if (src.type.isFragment() && !op.getSourceOffsets().empty())
+  // A window of a fragment; also the whole of a #tile.wgmma accumulator
+  // into a 16-bit #tile.nvmma tile, which stmatrix stores.
+  if (src.type.isFragment() &&
+      (!op.getSourceOffsets().empty() ||
+       (isa_and_nonnull<WgmmaLayoutAttr>(src.type.getLayout()) &&
+        dst.type.isShared() &&
+        isa_and_nonnull<NvmmaLayoutAttr>(dst.type.getLayout()) &&
+        getElementByteWidth(dst.type.getElementType()) == 2)))
     return lowerFragmentWindowCopy(op);
 
   // Follow the fragment's layout; otherwise the widest 16-byte chunks.

@@ -363,7 +363,9 @@ tile.kernel @ws_bias_epilogue(%A: !tile.buffer<?x?xf16, global>, %B: !tile.buffe
 // -----
 
 // A TMA-store epilogue: the accumulator goes into the staged #tile.nvmma
-// tile through the swizzle (the chunk index xor the row's), every compute
+// tile through the swizzle (the chunk index xor the row's) with stmatrix
+// (each lane's address a row of one of four 8x8 matrices; its registers
+// the f16 pairs it holds of each), every compute
 // thread fences its writes for the async proxy, the compute role meets at
 // its named barrier, and its first thread stores the two 64-column panels
 // through C's tensor map (box 64 x 64, one more #tile.tensor_map_param) in
@@ -376,7 +378,12 @@ tile.kernel @ws_bias_epilogue(%A: !tile.buffer<?x?xf16, global>, %B: !tile.buffe
 // CHECK: nvvm.wgmma.mma_async
 // CHECK: wgmma.wait_group.sync.aligned 0;
 // CHECK: arith.xori
-// CHECK: vector.store %{{.*}} : memref<64x128xf16, #gpu.address_space<workgroup>>, vector<2xf16>
+// CHECK: %[[ROWS:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, i8
+// CHECK: arith.truncf %{{.*}} : vector<2xf32> to vector<2xf16>
+// CHECK-NEXT: vector.bitcast %{{.*}} : vector<2xf16> to vector<1xi32>
+// CHECK: nvvm.stmatrix %[[ROWS]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>}
+// CHECK-COUNT-7: nvvm.stmatrix
+// CHECK-NOT: nvvm.stmatrix
 // CHECK-NOT: nvvm.barrier
 // CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // CHECK-NEXT: %[[N:.*]] = arith.constant 128 : i32
@@ -428,7 +435,8 @@ tile.kernel @ws_tma_store(%A: !tile.buffer<?x?xf16, global>, %B: !tile.buffer<?x
 // in two 64x32 tiles in turn (64-byte rows: #tile.nvmma<swizzle = 64>, a
 // box of 64 x 32 through C's own tensor map). Each window copy reads the
 // thread's registers of its columns (8-column group i is registers 4i to
-// 4i + 3: bands start at registers 0, 16, 32 and 48); the rewrites of a
+// 4i + 3: bands start at registers 0, 16, 32 and 48) into two stmatrix
+// (four 8-column groups of 16 rows per warp); the rewrites of a
 // tile wait for its previous store with the other tile's store left in
 // flight (wait_group 1), the role's end for all of them.
 // CHECK-LABEL: gpu.module @tile_kernels
@@ -436,6 +444,8 @@ tile.kernel @ws_tma_store(%A: !tile.buffer<?x?xf16, global>, %B: !tile.buffer<?x
 // CHECK: gpu.func @ws_tma_store_bands(
 // CHECK: wgmma.wait_group.sync.aligned 0;
 // CHECK: memref.load %[[REGS:.*]][%c0{{(_[0-9]+)?}}] : memref<64xf32>
+// CHECK-COUNT-2: nvvm.stmatrix
+// CHECK-NOT: nvvm.stmatrix
 // CHECK: nvvm.cp.async.bulk.tensor.global.shared.cta
 // CHECK-NEXT: nvvm.cp.async.bulk.commit.group
 // CHECK-NOT: wait_group
