@@ -167,6 +167,17 @@ static LogicalResult compileChecked(ModuleOp module,
         return diag;
       }
     }
+    if (options.refuseSpills) {
+      std::vector<KernelReport> spilled = analyzePtx(ptx.ptx);
+      addPtxasInfo(spilled, cubin->log);
+      for (const KernelReport &kernel : spilled)
+        if (kernel.spillStores.value_or(0) > 0)
+          return emitError(module.getLoc())
+                 << "expected no register spills (refused with "
+                    "--no-spills), but ptxas spills "
+                 << *kernel.spillStores << " bytes in '" << kernel.name
+                 << "' at " << kernel.registers.value_or(0) << " registers";
+    }
     result.cubin = std::move(cubin->cubin);
     result.ptxasLog = std::move(cubin->log);
     result.timings.ptxas = secondsSince(ptxasStart);

@@ -513,6 +513,16 @@ CompileOptions compileOptions(const Variant &variant) {
   return options;
 }
 
+/// The options of `variant` in the library (--out-dir): its sm_90a kernels
+/// hold a 128-register accumulator per thread beside the pipeline's state,
+/// so a spill there lands in the main loop, and the library refuses one
+/// (docs/Hopper.md).
+CompileOptions libraryCompileOptions(const Variant &variant) {
+  CompileOptions options = compileOptions(variant);
+  options.refuseSpills = llvm::StringRef(options.target.chip).ends_with("a");
+  return options;
+}
+
 /// Whether a library for --chip holds `variant`: a variant that needs its
 /// own chip joins only the library of the chip it extends (sm_90a: sm_90).
 bool inLibrary(const Variant &variant) {
@@ -538,25 +548,12 @@ int compileAll() {
     std::string diagnostics = program.verify();
     CompiledModule compiled;
     if (diagnostics.empty())
-      compiled =
-          compile(program.module(), compileOptions(variant), name + ".cubin");
+      compiled = compile(program.module(), libraryCompileOptions(variant),
+                         name + ".cubin");
     else
       compiled.error = diagnostics;
-    KernelCounts counts = countKernels(compiled);
-    // The sm_90a kernels hold a 128-register accumulator per thread beside
-    // the pipeline's state: a spill there lands in the main loop, so the
-    // library refuses one (docs/Hopper.md).
-    CompileOptions options = compileOptions(variant);
-    if (compiled.ok && counts.spillBytes > 0 &&
-        llvm::StringRef(options.target.chip).ends_with("a")) {
-      compiled.ok = false;
-      compiled.error =
-          llvm::formatv("tile-kernels: {0}: expected no register "
-                        "spills in an {1} library kernel, but "
-                        "ptxas spills {2} bytes\n",
-                        name, options.target.chip, counts.spillBytes);
-    }
     bool ok = compiled.ok && out.add(variant, name, compiled, program.str());
+    KernelCounts counts = countKernels(compiled);
     std::string phases =
         llvm::formatv("{0:f0}/{1:f0}/{2:f0}", compiled.lowerSeconds * 1e3,
                       compiled.llvmSeconds * 1e3, compiled.ptxasSeconds * 1e3);

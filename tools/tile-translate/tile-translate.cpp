@@ -73,6 +73,12 @@ static cl::opt<bool> allowPerformanceLoss(
              "wgmma, ignored setmaxnreg) on sm_90a instead of failing"),
     cl::init(false), cl::cat(category));
 
+static cl::opt<bool> noSpills(
+    "no-spills",
+    cl::desc("Fail when ptxas spills registers in a kernel (the kernel "
+             "library's rule for sm_90a)"),
+    cl::init(false), cl::cat(category));
+
 namespace {
 /// What a translation writes.
 enum class Emit { PTX, Cubin, Fatbin, SASS, Manifest, Report, ReportJSON };
@@ -107,6 +113,7 @@ static tile::CompileOptions getCompileOptions(Emit emit) {
   options.target.features = features;
   options.cudaToolkit = cudaToolkit;
   options.allowPerformanceLoss = allowPerformanceLoss;
+  options.refuseSpills = noSpills;
   options.emitPTX = emit == Emit::PTX;
   options.emitCubin = emit == Emit::Cubin || emit == Emit::Fatbin ||
                       emit == Emit::SASS || emit == Emit::Report ||

@@ -43,6 +43,10 @@ struct CompileOptions {
   /// setmaxnreg) for an arch-specific chip (sm_90a) instead of failing; the
   /// report lists them as warnings either way.
   bool allowPerformanceLoss = false;
+  /// Fail when ptxas spills registers in a kernel (its -v log's spill
+  /// stores): the rule of the kernel library's sm_90a kernels, whose
+  /// accumulators leave no room for spills in the main loop.
+  bool refuseSpills = false;
   /// The binary file the manifest names ("" for none).
   std::string binaryName;
 

@@ -32,6 +32,7 @@ CompiledModule compile(ModuleOp module, const CompileOptions &options,
   driverOptions.cudaToolkit =
       options.cudaToolkit.empty() ? defaultCudaToolkit() : options.cudaToolkit;
   driverOptions.emitCubin = options.emitCubin;
+  driverOptions.refuseSpills = options.refuseSpills;
   driverOptions.emitReport = true; // a scan of the PTX: cheap
   driverOptions.binaryName = binaryName;
   // Before anything is built, with the setting's name in the message.

@@ -26,6 +26,8 @@ struct CompileOptions {
   /// fails up front when it lacks either (mlir::tile::verifyCudaToolkit).
   std::string cudaToolkit;
   bool emitCubin = true;
+  /// Fail when ptxas spills registers (mlir::tile::CompileOptions).
+  bool refuseSpills = false;
 };
 
 struct CompiledModule {

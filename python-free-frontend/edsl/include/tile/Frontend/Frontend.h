@@ -184,7 +184,10 @@ public:
   Buffer() = default;
   mlir::Value value() const;
   mlir::Type type() const;
-  /// The tile of this (global) buffer starting at `offsets`.
+  /// The tile of this buffer starting at `offsets`: of a global tensor, or
+  /// of a fragment at constant offsets (`k.index(n)`), a window that
+  /// Kernel::copy stores to a shared tile (e.g. one band of an
+  /// accumulator).
   BufferRegion at(Indices offsets) const { return {this, std::move(offsets)}; }
   ElementRef operator[](ElementIndices indices) const {
     return {*this, std::move(indices.indices), indices.loc};
