@@ -356,7 +356,6 @@ void WarpSpecializer::storeWithTma(Block &compute, Block &epilogue) {
       stored.push_back(copy.getSource());
   });
   OpBuilder b(kernel.getContext());
-  bool persistent = kernel.getPersistent();
   // Each write of a stored tile that follows a store of it (earlier in the
   // epilogue, or through the tile loop's back edge) waits for that store,
   // leaving the stores issued since it in flight.
