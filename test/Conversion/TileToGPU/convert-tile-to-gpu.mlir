@@ -696,3 +696,29 @@ tile.kernel @swizzle_staging(%A: !tile.buffer<16x64xf32, global>,
   tile.copy %A to %s : !tile.buffer<16x64xf32, global> to !tile.buffer<16x64xf32, shared, #tile.swizzle<staging>>
   tile.copy %s to %B : !tile.buffer<16x64xf32, shared, #tile.swizzle<staging>> to !tile.buffer<16x64xf32, global>
 }
+
+// -----
+
+// A window of a #tile.mma fragment (columns 16-31 of a 16x32 tile held by
+// one warp) copied to a shared tile: each lane stores the pairs it holds of
+// those columns, read from registers 8-15 (the third and fourth 16x8 MMA
+// tiles), at the window's own coordinates (swizzled: tile-assign-layouts
+// gives a tile that MMA fragments are staged in its staging swizzle).
+// CHECK-LABEL: gpu.func @mma_window(
+// CHECK: %[[PAIR0:.*]] = memref.load %[[REGS:.*]][%c8{{(_[0-9]+)?}}] : memref<16xf32>
+// CHECK-NEXT: %c9{{(_[0-9]+)?}} = arith.constant 9 : index
+// CHECK-NEXT: %[[PAIR1:.*]] = memref.load %[[REGS]][%c9{{(_[0-9]+)?}}] : memref<16xf32>
+// CHECK-NEXT: %[[CHUNK:.*]] = vector.from_elements %[[PAIR0]], %[[PAIR1]] : vector<2xf32>
+// CHECK: vector.store %[[CHUNK]], %{{.*}} : memref<16x16xf32, #gpu.address_space<workgroup>>, vector<2xf32>
+// CHECK-COUNT-3: vector.store %{{.*}} : memref<16x16xf32, #gpu.address_space<workgroup>>, vector<2xf32>
+// CHECK-NOT: memref.load %[[REGS]][%c{{[0-7](_[0-9]+)?}}]
+// CHECK: gpu.return
+tile.kernel @mma_window(%C: !tile.buffer<?x?xf32, global>) grid(%bx) = [1] threads(32) {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %acc = tile.alloc_fragment : !tile.buffer<16x32xf32, fragment, #tile.mma<warps = [1, 1]>>
+  %s = tile.alloc_shared : !tile.buffer<16x16xf32, shared>
+  tile.copy %C to %acc : !tile.buffer<?x?xf32, global> to !tile.buffer<16x32xf32, fragment, #tile.mma<warps = [1, 1]>>
+  tile.copy %acc[%c0, %c16] to %s : !tile.buffer<16x32xf32, fragment, #tile.mma<warps = [1, 1]>> to !tile.buffer<16x16xf32, shared>
+  tile.copy %s to %C : !tile.buffer<16x16xf32, shared> to !tile.buffer<?x?xf32, global>
+}
