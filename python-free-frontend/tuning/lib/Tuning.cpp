@@ -145,54 +145,80 @@ std::optional<DeviceLimits> readDeviceLimits(const std::string &path,
   return limits;
 }
 
+/// Each configuration of `configs` once per value of an axis, in order:
+/// `values(c)` gives the axis's values for configuration `c`, `set` sets
+/// one.
+template <typename T, typename Values, typename Set>
+static void expand(std::vector<GemmConfig> &configs, Values values, Set set) {
+  std::vector<GemmConfig> expanded;
+  for (const GemmConfig &c : configs)
+    for (const T &value : values(c)) {
+      GemmConfig next = c;
+      set(next, value);
+      expanded.push_back(std::move(next));
+    }
+  configs = std::move(expanded);
+}
+
 TuneSpace gemmTuneSpace(const std::string &inDtype, const std::string &outDtype,
                         const GemmSpaceAxes &axes) {
+  GemmConfig base;
+  base.inDtype = inDtype;
+  base.outDtype = outDtype;
+  base.transposeA = axes.transposeA;
+  base.transposeB = axes.transposeB;
+  std::vector<GemmConfig> configs{base};
+  // The same values for every configuration.
+  auto all = [](const auto &axis) {
+    return [&axis](const GemmConfig &) -> const auto & { return axis; };
+  };
+  expand<bool>(configs, all(axes.warpSpecialized),
+               [](GemmConfig &c, bool v) { c.warpSpecialized = v; });
+  expand<int64_t>(configs, all(axes.blockM),
+                  [](GemmConfig &c, int64_t v) { c.blockM = v; });
+  expand<int64_t>(configs, all(axes.blockN),
+                  [](GemmConfig &c, int64_t v) { c.blockN = v; });
+  expand<int64_t>(configs, all(axes.blockK),
+                  [](GemmConfig &c, int64_t v) { c.blockK = v; });
+  expand<int64_t>(configs, all(axes.stages),
+                  [](GemmConfig &c, int64_t v) { c.stages = v; });
+  // Warp-specialized: one warpgroup per 64 rows and the producer's, not
+  // the threads axis.
+  expand<int64_t>(
+      configs,
+      [&](const GemmConfig &c) {
+        return c.warpSpecialized
+                   ? std::vector<int64_t>{128 * (1 + c.blockM / 64)}
+                   : axes.threads;
+      },
+      [](GemmConfig &c, int64_t v) { c.threads = v; });
+  expand<int64_t>(configs, all(axes.rasterPanel),
+                  [](GemmConfig &c, int64_t v) { c.rasterPanel = v; });
+  expand<int64_t>(configs, all(axes.divisibility),
+                  [](GemmConfig &c, int64_t v) { c.divisibility = v; });
+  expand<int64_t>(configs, all(axes.splitK),
+                  [](GemmConfig &c, int64_t v) { c.splitK = v; });
+  expand<bool>(configs, all(axes.persistent),
+               [](GemmConfig &c, bool v) { c.persistent = v; });
+  expand<bool>(configs, all(axes.tmaStore),
+               [](GemmConfig &c, bool v) { c.tmaStore = v; });
+  // Band widths apply to TMA stores alone.
+  expand<int64_t>(
+      configs,
+      [&](const GemmConfig &c) {
+        return c.tmaStore ? axes.tmaStoreColumns : std::vector<int64_t>{0};
+      },
+      [](GemmConfig &c, int64_t v) { c.tmaStoreColumns = v; });
+
   TuneSpace space;
   space.generator = "gemm";
-  for (bool warpSpecialized : axes.warpSpecialized)
-    for (int64_t blockM : axes.blockM)
-      for (int64_t blockN : axes.blockN)
-        for (int64_t blockK : axes.blockK)
-          for (int64_t stages : axes.stages)
-            for (int64_t threads : axes.threads) {
-              // One warpgroup per 64 rows and the producer's.
-              if (warpSpecialized) {
-                if (threads != axes.threads.front())
-                  continue;
-                threads = 128 * (1 + blockM / 64);
-              }
-              for (int64_t raster : axes.rasterPanel)
-                for (int64_t divisibility : axes.divisibility)
-                  for (int64_t splitK : axes.splitK)
-                    for (bool persistent : axes.persistent)
-                      for (bool tmaStore : axes.tmaStore)
-                        // Band widths apply to TMA stores alone.
-                        for (int64_t columns : tmaStore
-                                                   ? axes.tmaStoreColumns
-                                                   : std::vector<int64_t>{0}) {
-                          if ((persistent || tmaStore) &&
-                              (!warpSpecialized || splitK > 1))
-                            continue;
-                          GemmConfig c;
-                          c.blockM = blockM;
-                          c.blockN = blockN;
-                          c.blockK = blockK;
-                          c.stages = stages;
-                          c.threads = threads;
-                          c.rasterPanel = raster;
-                          c.inDtype = inDtype;
-                          c.outDtype = outDtype;
-                          c.divisibility = divisibility;
-                          c.warpSpecialized = warpSpecialized;
-                          c.splitK = splitK;
-                          c.transposeA = axes.transposeA;
-                          c.transposeB = axes.transposeB;
-                          c.persistent = persistent;
-                          c.tmaStore = tmaStore;
-                          c.tmaStoreColumns = columns;
-                          space.candidates.push_back(gemmVariant(c));
-                        }
-            }
+  for (const GemmConfig &c : configs) {
+    // Persistent kernels and TMA stores are forms of the warp-specialized
+    // pipeline without split-K.
+    if ((c.persistent || c.tmaStore) && (!c.warpSpecialized || c.splitK > 1))
+      continue;
+    space.candidates.push_back(gemmVariant(c));
+  }
   return space;
 }
 
