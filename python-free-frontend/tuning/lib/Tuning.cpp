@@ -169,19 +169,17 @@ TuneSpace gemmTuneSpace(const std::string &inDtype, const std::string &outDtype,
   base.transposeB = axes.transposeB;
   std::vector<GemmConfig> configs{base};
   // The same values for every configuration.
-  auto all = [](const auto &axis) {
-    return [&axis](const GemmConfig &) -> const auto & { return axis; };
+  auto all = [&](auto field, const auto &axis) {
+    using T = typename std::decay_t<decltype(axis)>::value_type;
+    expand<T>(
+        configs, [&](const GemmConfig &) -> const auto & { return axis; },
+        [field](GemmConfig &c, T v) { c.*field = v; });
   };
-  expand<bool>(configs, all(axes.warpSpecialized),
-               [](GemmConfig &c, bool v) { c.warpSpecialized = v; });
-  expand<int64_t>(configs, all(axes.blockM),
-                  [](GemmConfig &c, int64_t v) { c.blockM = v; });
-  expand<int64_t>(configs, all(axes.blockN),
-                  [](GemmConfig &c, int64_t v) { c.blockN = v; });
-  expand<int64_t>(configs, all(axes.blockK),
-                  [](GemmConfig &c, int64_t v) { c.blockK = v; });
-  expand<int64_t>(configs, all(axes.stages),
-                  [](GemmConfig &c, int64_t v) { c.stages = v; });
+  all(&GemmConfig::warpSpecialized, axes.warpSpecialized);
+  all(&GemmConfig::blockM, axes.blockM);
+  all(&GemmConfig::blockN, axes.blockN);
+  all(&GemmConfig::blockK, axes.blockK);
+  all(&GemmConfig::stages, axes.stages);
   // Warp-specialized: one warpgroup per 64 rows and the producer's, not
   // the threads axis.
   expand<int64_t>(
@@ -192,16 +190,11 @@ TuneSpace gemmTuneSpace(const std::string &inDtype, const std::string &outDtype,
                    : axes.threads;
       },
       [](GemmConfig &c, int64_t v) { c.threads = v; });
-  expand<int64_t>(configs, all(axes.rasterPanel),
-                  [](GemmConfig &c, int64_t v) { c.rasterPanel = v; });
-  expand<int64_t>(configs, all(axes.divisibility),
-                  [](GemmConfig &c, int64_t v) { c.divisibility = v; });
-  expand<int64_t>(configs, all(axes.splitK),
-                  [](GemmConfig &c, int64_t v) { c.splitK = v; });
-  expand<bool>(configs, all(axes.persistent),
-               [](GemmConfig &c, bool v) { c.persistent = v; });
-  expand<bool>(configs, all(axes.tmaStore),
-               [](GemmConfig &c, bool v) { c.tmaStore = v; });
+  all(&GemmConfig::rasterPanel, axes.rasterPanel);
+  all(&GemmConfig::divisibility, axes.divisibility);
+  all(&GemmConfig::splitK, axes.splitK);
+  all(&GemmConfig::persistent, axes.persistent);
+  all(&GemmConfig::tmaStore, axes.tmaStore);
   // Band widths apply to TMA stores alone.
   expand<int64_t>(
       configs,
