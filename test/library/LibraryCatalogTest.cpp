@@ -71,6 +71,27 @@ TEST_F(LibraryCatalog, GemmPrefersSm90aAndFallsBackWithReasons) {
         << p.variant << ": " << p.reason;
 }
 
+// The library's order is the runtime's preference: the measured leaders
+// (benchmarks/results/2026-12-05-tma-store-bands) come first.
+TEST_F(LibraryCatalog, GemmTakesTheMeasuredLeaderFirst) {
+  rt::KernelChoice half = catalog->chooseGemm(
+      at(DType::f16, {4096, 4096}), at(DType::f16, {4096, 4096}),
+      at(DType::f16, {4096, 4096}), {}, "sm_90");
+  ASSERT_TRUE(half.chosen) << half.explain();
+  EXPECT_EQ(half.chosen->name,
+            "gemm_f16_f16_128x256x64_t384_s4_r8_div8_ws_tma64_persistent");
+  rt::GemmOptions tanhGelu;
+  tanhGelu.epilogue = "bias_gelu_tanh";
+  tanhGelu.bias = at(DType::bf16, {4096});
+  rt::KernelChoice fused = catalog->chooseGemm(
+      at(DType::bf16, {4096, 4096}), at(DType::bf16, {4096, 4096}),
+      at(DType::bf16, {4096, 4096}), tanhGelu, "sm_90");
+  ASSERT_TRUE(fused.chosen) << fused.explain();
+  EXPECT_EQ(fused.chosen->name,
+            "gemm_bf16_bf16_128x256x64_t384_s4_r8_bias_gelu_tanh_div8_ws_"
+            "persistent");
+}
+
 TEST_F(LibraryCatalog, TransposedViewsChooseTransposedVariants) {
   Tensor storedKxM = at(DType::f16, {512, 1024});
   rt::KernelChoice tn =
