@@ -289,11 +289,22 @@ tile.kernel @producer_keeps_more() grid(%bx) = [1] threads(384) warp_specialized
 
 // -----
 
-// 128 x 40 + 256 x 240 = 66560 registers: more than an SM has.
+// 128 x 40 + 256 x 240 = 66560 registers: more than 384 threads hold at
+// entry (and than an SM has).
 tile.kernel @roles_exceed_register_file() grid(%bx) = [1] threads(384) warp_specialized {
-  // expected-error@+1 {{'tile.warp_specialize' op expected the roles' registers to fit the 65536 of an SM, but 128 x 40 + 256 x 240 = 66560}}
+  // expected-error@+1 {{'tile.warp_specialize' op expected the roles' registers to fit the 64512 that 384 threads hold at entry (168 each), but 128 x 40 + 256 x 240 = 66560}}
   tile.warp_specialize producer(registers = 40) {
   } compute(registers = 240) {
+  }
+}
+
+// -----
+
+// 640 threads hold 96 registers each at entry: 61,440 for both roles.
+tile.kernel @roles_over_entry_registers() grid(%bx) = [1] threads(640) warp_specialized {
+  // expected-error@+1 {{'tile.warp_specialize' op expected the roles' registers to fit the 61440 that 640 threads hold at entry (96 each), but 128 x 40 + 512 x 112 = 62464}}
+  tile.warp_specialize producer(registers = 40) {
+  } compute(registers = 112) {
   }
 }
 

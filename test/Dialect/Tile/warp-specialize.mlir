@@ -183,6 +183,34 @@ tile.kernel @three_compute_warpgroups(%A: !tile.buffer<?x?xbf16, global>, %B: !t
 
 // -----
 
+// Four compute warpgroups (640 threads) hold 96 registers each at entry,
+// 61,440 in all: the compute role gets (61,440 - 128 x 40) / 512 = 110,
+// 104 in whole units of 8. (112 would fit the SM's 65,536 but not the
+// block's registers, and setmaxnreg.inc would wait forever.)
+// CHECK-LABEL: tile.kernel @four_compute_warpgroups(
+// CHECK: tile.mbarrier_init %{{.*}} count(512) : !tile.buffer<2xi64, shared>
+// CHECK: tile.warp_specialize producer(registers = 40) {
+// CHECK: } compute(registers = 104) {
+tile.kernel @four_compute_warpgroups(%A: !tile.buffer<?x?xf16, global>, %B: !tile.buffer<?x?xf16, global>, %C: !tile.buffer<?x?xf32, global>)
+    grid(%bx) = [1] threads(640) warp_specialized {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %a = tile.alloc_shared : !tile.buffer<256x64xf16, shared>
+  %b = tile.alloc_shared : !tile.buffer<64x128xf16, shared>
+  %acc = tile.alloc_fragment : !tile.buffer<256x128xf32, fragment>
+  %k = tile.dim %A[1] : !tile.buffer<?x?xf16, global>
+  scf.for %i = %c0 to %k step %c1 {
+    %k0 = arith.muli %i, %c64 : index
+    tile.copy %A[%c0, %k0] to %a : !tile.buffer<?x?xf16, global> to !tile.buffer<256x64xf16, shared>
+    tile.copy %B[%k0, %c0] to %b : !tile.buffer<?x?xf16, global> to !tile.buffer<64x128xf16, shared>
+    tile.gemm %a, %b, %acc : !tile.buffer<256x64xf16, shared>, !tile.buffer<64x128xf16, shared>, !tile.buffer<256x128xf32, fragment>
+  } {tile.num_stages = 2 : i64}
+  tile.copy %acc to %C[%c0, %c0] : !tile.buffer<256x128xf32, fragment> to !tile.buffer<?x?xf32, global>
+}
+
+// -----
+
 // One compute warpgroup may keep 232 registers as well (its 128 threads
 // could address 472).
 // CHECK-LABEL: tile.kernel @one_compute_warpgroup(

@@ -143,15 +143,20 @@ LogicalResult WarpSpecializeOp::verify() {
     return emitOpError("expected the producer to keep at most as many "
                        "registers as the compute warpgroups, but got ")
            << getProducerRegisters() << " and " << getComputeRegisters();
-  // Both roles' budgets must fit the register file: 64K per SM, one block.
+  // Both roles' budgets must fit the registers the block holds at entry:
+  // setmaxnreg moves them between warpgroups, and an increase that finds
+  // none free waits forever.
   if (kernel) {
     int64_t total = 128 * getProducerRegisters() +
                     kernel.getComputeThreads() * getComputeRegisters();
-    if (total > 65536)
-      return emitOpError("expected the roles' registers to fit the 65536 of "
-                         "an SM, but 128 x ")
-             << getProducerRegisters() << " + " << kernel.getComputeThreads()
-             << " x " << getComputeRegisters() << " = " << total;
+    int64_t budget = kernel.getThreads() * kernel.getRegistersAtEntry();
+    if (total > budget)
+      return emitOpError("expected the roles' registers to fit the ")
+             << budget << " that " << kernel.getThreads()
+             << " threads hold at entry (" << kernel.getRegistersAtEntry()
+             << " each), but 128 x " << getProducerRegisters() << " + "
+             << kernel.getComputeThreads() << " x " << getComputeRegisters()
+             << " = " << total;
   }
   // A barrier in the compute role synchronizes its threads alone (a named
   // barrier); the producer runs on one thread.

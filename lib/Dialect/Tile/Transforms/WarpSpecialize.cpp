@@ -28,13 +28,17 @@ namespace {
 
 /// The register budgets of the roles (CUTLASS's and the reference kernel's
 /// for one producer and two compute warpgroups): 128 x 40 + 256 x 232 =
-/// 64,512 of the SM's 65,536 registers. With one compute warpgroup the
-/// compute role may take all that its 128 threads can address.
+/// 64,512, all that 384 threads hold at entry (168 each). The compute role
+/// takes what the producer gives up, at most 232 (one compute warpgroup
+/// could address more, but needs no more); with four compute warpgroups
+/// (640 threads, 96 each at entry) that is 104, not the 112 that would fit
+/// the SM's 65,536 but not the block's 61,440: setmaxnreg.inc would wait
+/// forever for registers that no warpgroup frees.
 constexpr int64_t kProducerRegisters = 40;
-int64_t computeRegisters(int64_t computeThreads) {
-  int64_t fit =
-      ((65536 - kWarpgroupThreads * kProducerRegisters) / computeThreads) / 8 *
-      8;
+int64_t computeRegisters(KernelOp kernel) {
+  int64_t budget = kernel.getThreads() * kernel.getRegistersAtEntry();
+  int64_t fit = (budget - kWarpgroupThreads * kProducerRegisters) /
+                kernel.getComputeThreads() / 8 * 8;
   return std::min<int64_t>(fit, 232);
 }
 
@@ -283,9 +287,8 @@ LogicalResult WarpSpecializer::run() {
   IRMapping noTile;
   Value trips = persistent ? Value() : tripCount(noTile);
 
-  auto split =
-      WarpSpecializeOp::create(builder, loc, kProducerRegisters,
-                               computeRegisters(kernel.getComputeThreads()));
+  auto split = WarpSpecializeOp::create(builder, loc, kProducerRegisters,
+                                        computeRegisters(kernel));
 
   builder.setInsertionPointToStart(&split.getProducerBlock());
   IRMapping producerTile;

@@ -169,7 +169,11 @@ def Tile_WarpSpecializeOp : Tile_Op<"warp_specialize", [
     8 from 24 to 256; the producer gives registers up, the compute
     warpgroups take them), which needs the kernel's `.maxntid` and keeps
     the two roles in one `if`/`else` on the warpgroup index, so no
-    compute warp branches while a wgmma group is in flight.
+    compute warp branches while a wgmma group is in flight. Both budgets
+    must fit the registers the block holds at entry (`threads` x
+    `65536 / threads` rounded down to 8, at most 255): setmaxnreg only
+    moves registers between warpgroups, and an increase that finds none
+    free waits forever.
 
     The roles meet only through mbarriers: a block-wide `tile.barrier`
     cannot appear inside either region.

@@ -157,6 +157,15 @@ def Tile_KernelOp : Tile_Op<"kernel", [
     int64_t getComputeThreads() {
       return getThreads() - (getWarpSpecialized() ? kWarpgroupThreads : 0);
     }
+    /// The registers each thread holds at entry, before any setmaxnreg:
+    /// ptxas gives a kernel the most its `.maxntid` (the block's threads)
+    /// allows, 65536 / threads in whole allocation units of 8 and at most
+    /// 255. setmaxnreg only moves these between warpgroups, so the roles'
+    /// budgets must fit threads x this (more waits forever).
+    int64_t getRegistersAtEntry() {
+      return std::min<int64_t>(65536 / std::max<int64_t>(getThreads(), 1),
+                               255) / 8 * 8;
+    }
     /// The number that dimension `dim` of parameter `param` is promised to
     /// be a multiple of (`divisible`); 1 without a promise.
     int64_t getDivisor(unsigned param, unsigned dim);
