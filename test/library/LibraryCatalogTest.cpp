@@ -92,6 +92,29 @@ TEST_F(LibraryCatalog, GemmTakesTheMeasuredLeaderFirst) {
             "persistent");
 }
 
+// The 256x128 tile (four compute warpgroups) leads at 4000x3000x4096 but
+// not at 4096^3: the library offers it after the 128x256 leader, for the
+// tuner (tuneOnFirstUse, tile-tune-run) to pick by shape.
+TEST_F(LibraryCatalog, TheTransposedTileFollowsTheLeader) {
+  auto position = [&](const std::string &name) {
+    const std::vector<rt::KernelVariant> &all = catalog->variants();
+    for (size_t i = 0; i < all.size(); ++i)
+      if (all[i].name == name)
+        return static_cast<int64_t>(i);
+    return int64_t(-1);
+  };
+  for (const char *types : {"f16_f16", "bf16_bf16"}) {
+    std::string prefix = std::string("gemm_") + types;
+    int64_t leader =
+        position(prefix + "_128x256x64_t384_s4_r8_div8_ws_tma64_persistent");
+    int64_t wide =
+        position(prefix + "_256x128x64_t640_s4_r8_div8_ws_tma32_persistent");
+    ASSERT_GE(leader, 0) << types;
+    ASSERT_GE(wide, 0) << types;
+    EXPECT_LT(leader, wide) << types;
+  }
+}
+
 TEST_F(LibraryCatalog, TransposedViewsChooseTransposedVariants) {
   Tensor storedKxM = at(DType::f16, {512, 1024});
   rt::KernelChoice tn =
