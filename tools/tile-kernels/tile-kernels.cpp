@@ -253,13 +253,11 @@ std::vector<Variant> defaultVariants() {
     // benchmarks/results/2026-12-05-tma-store-bands). Fused bias + GELU
     // not persistent: the persistent form spills (the staging addresses
     // stay live across the tile loop).
-    for (auto [out, columns, epilogue, persistent] :
-         {std::tuple<std::string, int64_t, std::string, bool>{in, 64, "none",
-                                                              true},
-          {in, 64, "none", false},
-          {in, 64, "bias_gelu", false},
-          {"f32", 32, "none", true}}) {
-      GemmConfig c{128, 256, 64, 384, out, 4, 8, false, in};
+    auto banded = [&](int64_t blockM, int64_t blockN, const std::string &out,
+                      int64_t columns, const char *epilogue, bool persistent) {
+      // One producer warpgroup and one compute warpgroup per 64 rows.
+      int64_t threads = 128 * (1 + blockM / 64);
+      GemmConfig c{blockM, blockN, 64, threads, out, 4, 8, false, in};
       c.divisibility = 8;
       c.warpSpecialized = true;
       c.persistent = persistent;
@@ -267,21 +265,17 @@ std::vector<Variant> defaultVariants() {
       c.tmaStoreColumns = columns;
       c.epilogue = epilogue;
       variants.push_back(gemmVariant(c));
-    }
+    };
+    banded(128, 256, in, 64, "none", true);
+    banded(128, 256, in, 64, "none", false);
+    banded(128, 256, in, 64, "bias_gelu", false);
+    banded(128, 256, "f32", 32, "none", true);
     // The transposed tile, 256x128 over four compute warpgroups (640
     // threads, 104 registers each), in bands of 32 (16-bit C) or 16 (f32)
     // columns: 9-18% faster than 128x256 at 4000x3000x4096 on the H200,
     // up to 13% slower at 4096^3 (2026-12-05), so after it, for the tuner.
-    for (auto [out, columns] :
-         {std::pair<std::string, int64_t>{in, 32}, {"f32", 16}}) {
-      GemmConfig c{256, 128, 64, 640, out, 4, 8, false, in};
-      c.divisibility = 8;
-      c.warpSpecialized = true;
-      c.persistent = true;
-      c.tmaStore = true;
-      c.tmaStoreColumns = columns;
-      variants.push_back(gemmVariant(c));
-    }
+    banded(256, 128, in, 32, "none", true);
+    banded(256, 128, "f32", 16, "none", true);
     for (int64_t panel : {0, 8}) {
       GemmConfig c{128, 256, 64, 384, "f32", 4, panel, false, in};
       c.divisibility = 8;
