@@ -255,8 +255,7 @@ std::vector<Variant> defaultVariants() {
     // stay live across the tile loop).
     auto banded = [&](int64_t blockM, int64_t blockN, const std::string &out,
                       int64_t columns, const char *epilogue, bool persistent) {
-      // One producer warpgroup and one compute warpgroup per 64 rows.
-      int64_t threads = 128 * (1 + blockM / 64);
+      int64_t threads = GemmConfig::warpSpecializedThreads(blockM);
       GemmConfig c{blockM, blockN, 64, threads, out, 4, 8, false, in};
       c.divisibility = 8;
       c.warpSpecialized = true;
@@ -297,8 +296,8 @@ std::vector<Variant> defaultVariants() {
     // (benchmarks/results/2026-12-03-hopper-gemm-splitk).
     for (auto [blockM, splits, stages] :
          {std::tuple<int64_t, int64_t, int64_t>{128, 4, 4}, {64, 2, 5}}) {
-      GemmConfig c{blockM, 256,   64, 128 * (1 + blockM / 64), "f32", stages,
-                   0,      false, in};
+      int64_t threads = GemmConfig::warpSpecializedThreads(blockM);
+      GemmConfig c{blockM, 256, 64, threads, "f32", stages, 0, false, in};
       c.divisibility = 8;
       c.warpSpecialized = true;
       c.splitK = splits;

@@ -12,20 +12,42 @@ start=$(date +%s)
 timeout 150 ncu --clock-control none --metrics gpu__time_duration.sum,launch__grid_size,launch__cluster_dim_x,launch__cluster_dim_y,launch__registers_per_thread,launch__shared_mem_per_block \
   "$bench" --benchmark_filter='^cublas_[^/]*/(4096x4096x4096|4000x3000x4096|8192x8192x8192|64x8192x8192)/|^epilogue_cublaslt_gelu_bias/4096' > "$out/ncu-cublas-names.txt" 2>&1
 echo "names rc=$? $(( $(date +%s) - start )) s"
-grep -E '^  [a-zA-Z_].*\(|^ *launch__|^ *gpu__time' "$out/ncu-cublas-names.txt" | awk 'NR<=2000' | python3 -c '
-import sys, collections
-seen = collections.OrderedDict()
-name = None
-for line in sys.stdin:
-    s = line.strip()
-    if "(" in s and not s.startswith(("launch__","gpu__")):
-        name = s.split("(")[0]
-        seen.setdefault(name, [])
-    elif name:
-        seen[name].append(s)
-for n, v in seen.items():
-    print(n); print("   ", " | ".join(" ".join(x.split()) for x in v[:7]))
-'
+# cublas-kernels.txt: one row per benchmark (its kernel, launches, grid,
+# cluster, registers, shared memory, median duration). This step ran
+# afterwards on the development machine, on ncu-cublas-names.txt (7 MB, not
+# kept); it is the same on either.
+python3 - "$out/ncu-cublas-names.txt" > "$out/cublas-kernels.txt" <<'PY'
+import re, statistics, sys
+text = open(sys.argv[1]).read().splitlines()
+bench = [m.group(1).split('/iterations')[0] for line in text
+         if (m := re.match(r'^((cublas|epilogue)\S+)_median\s', line))]
+runs, kern, info = [], None, {}
+for line in text:
+    m = re.match(r'^  (\S+) \((\d+), (\d+), (\d+)\)x\((\d+), 1, 1\)', line)
+    if m:
+        kern, info = m.group(1), {'grid': f"{m.group(2)}x{m.group(3)}x{m.group(4)}"}
+        runs.append((kern, info))
+        continue
+    m = re.match(r'^\s+gpu__time_duration.sum\s+(\S+)\s+(\S+)$', line)
+    if m and kern:
+        info['us'] = float(m.group(2).replace(',', '')) * (1000 if m.group(1) == 'ms' else 1)
+    m = re.match(r'^\s+(launch__\S+)\s+.*?(\S+)$', line)
+    if m and kern:
+        info[m.group(1)] = m.group(2)
+groups = []
+for k, i in runs:
+    if groups and groups[-1][0] == k:
+        groups[-1][2].append(i['us'])
+    else:
+        groups.append((k, i, [i['us']]))
+print("# The cuBLAS / cuBLASLt kernels tile-bench-gemm runs on the H200 (2026-12-05, ncu --clock-control none,")
+print("# one gpu__time_duration pass per launch; launches are serialized, so times are of the kernel alone).")
+print("# One row per benchmark, in run order; kernel | launches | grid | cluster | registers | shared KB | median us")
+for b, (k, i, t) in zip(bench, groups):
+    print(f"{b} | {k} | {len(t)} | {i['grid']} | {i.get('launch__cluster_dim_x')}x{i.get('launch__cluster_dim_y')} | "
+          f"{i.get('launch__registers_per_thread')} | {i.get('launch__shared_mem_per_block')} | {statistics.median(t):.1f}")
+print(len(bench), len(groups))
+PY
 prof() {
   local label=$1 kregex=$2 filter=$3
   start=$(date +%s)

@@ -152,7 +152,7 @@ void GemmConfig::validate() const {
       check.fail("warp_specialized supports no staged epilogue so far (the "
                  "staged accumulator would need its own shared memory beside "
                  "the pipeline's stages)");
-    if (blockM % 64 != 0 || threads != 128 * (1 + blockM / 64) ||
+    if (blockM % 64 != 0 || threads != warpSpecializedThreads(blockM) ||
         blockN % 64 != 0 || blockN > 256 || blockK % 64 != 0)
       check.fail("warp_specialized expects block_m a multiple of 64 with "
                  "threads = 128 x (1 + block_m / 64), block_n a multiple of "

@@ -186,7 +186,8 @@ TuneSpace gemmTuneSpace(const std::string &inDtype, const std::string &outDtype,
       configs,
       [&](const GemmConfig &c) {
         return c.warpSpecialized
-                   ? std::vector<int64_t>{128 * (1 + c.blockM / 64)}
+                   ? std::vector<int64_t>{GemmConfig::warpSpecializedThreads(
+                         c.blockM)}
                    : axes.threads;
       },
       [](GemmConfig &c, int64_t v) { c.threads = v; });

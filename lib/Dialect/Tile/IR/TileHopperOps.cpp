@@ -147,12 +147,11 @@ LogicalResult WarpSpecializeOp::verify() {
   // setmaxnreg moves them between warpgroups, and an increase that finds
   // none free waits forever.
   if (kernel) {
-    int64_t total = 128 * getProducerRegisters() +
+    int64_t total = kWarpgroupThreads * getProducerRegisters() +
                     kernel.getComputeThreads() * getComputeRegisters();
-    int64_t budget = kernel.getThreads() * kernel.getRegistersAtEntry();
-    if (total > budget)
+    if (total > kernel.getBlockRegisters())
       return emitOpError("expected the roles' registers to fit the ")
-             << budget << " that " << kernel.getThreads()
+             << kernel.getBlockRegisters() << " that " << kernel.getThreads()
              << " threads hold at entry (" << kernel.getRegistersAtEntry()
              << " each), but 128 x " << getProducerRegisters() << " + "
              << kernel.getComputeThreads() << " x " << getComputeRegisters()

@@ -36,9 +36,9 @@ namespace {
 /// forever for registers that no warpgroup frees.
 constexpr int64_t kProducerRegisters = 40;
 int64_t computeRegisters(KernelOp kernel) {
-  int64_t budget = kernel.getThreads() * kernel.getRegistersAtEntry();
-  int64_t fit = (budget - kWarpgroupThreads * kProducerRegisters) /
-                kernel.getComputeThreads() / 8 * 8;
+  int64_t fit =
+      (kernel.getBlockRegisters() - kWarpgroupThreads * kProducerRegisters) /
+      kernel.getComputeThreads() / 8 * 8;
   return std::min<int64_t>(fit, 232);
 }
 

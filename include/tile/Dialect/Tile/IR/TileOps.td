@@ -166,6 +166,11 @@ def Tile_KernelOp : Tile_Op<"kernel", [
       return std::min<int64_t>(65536 / std::max<int64_t>(getThreads(), 1),
                                255) / 8 * 8;
     }
+    /// All that the block holds at entry: getThreads() x
+    /// getRegistersAtEntry(), what the roles of tile.warp_specialize share.
+    int64_t getBlockRegisters() {
+      return getThreads() * getRegistersAtEntry();
+    }
     /// The number that dimension `dim` of parameter `param` is promised to
     /// be a multiple of (`divisible`); 1 without a promise.
     int64_t getDivisor(unsigned param, unsigned dim);

@@ -172,6 +172,11 @@ struct GemmConfig {
   /// the A and B tiles, or the staged accumulator, and the bias), in
   /// bytes: what validate() and tile-tune compare with a block's limit.
   int64_t sharedMemoryBytes() const;
+  /// The threads of a warpSpecialized kernel with block_m rows: a producer
+  /// warpgroup and a compute warpgroup per 64 rows.
+  static int64_t warpSpecializedThreads(int64_t blockM) {
+    return 128 * (1 + blockM / 64);
+  }
   /// The chip the configuration needs ("sm_90a" for warpSpecialized), or
   /// empty when any supported chip runs it.
   std::string requiredChip() const { return warpSpecialized ? "sm_90a" : ""; }
