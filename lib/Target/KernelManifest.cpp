@@ -211,9 +211,12 @@ static llvm::json::Value toJSON(LaunchAttr launch) {
       {"params", std::move(params)}};
   if (!contract.empty())
     object["requires"] = std::move(contract);
-  if (launch.getPersistent() > 0)
-    object["persistent"] =
-        llvm::json::Object{{"blocks_per_sm", launch.getPersistent()}};
+  if (launch.getPersistent() > 0) {
+    llvm::json::Object persistent{{"blocks_per_sm", launch.getPersistent()}};
+    if (!launch.getCluster().empty())
+      persistent["cluster"] = llvm::json::Array(launch.getCluster());
+    object["persistent"] = std::move(persistent);
+  }
   return object;
 }
 

@@ -124,6 +124,9 @@ Dim3 PackedLaunch::gridOn(int multiprocessors) const {
     return grid;
   uint64_t slots =
       uint64_t(multiprocessors) * persistent->blocksPerMultiprocessor;
+  // Whole clusters (at least one): grid.x is a multiple of the cluster.
+  uint64_t blocks = persistent->clusterBlocks();
+  slots = std::max(slots / blocks, uint64_t(1)) * blocks;
   Dim3 capped = grid;
   capped.x = static_cast<unsigned>(std::min<uint64_t>(grid.x, slots));
   return capped;

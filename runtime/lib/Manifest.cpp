@@ -242,13 +242,19 @@ Dim3 KernelInfo::gridFor(
 
   if (persistent) {
     // All tiles in x (the kernel walks them itself, gridDim.x apart), at
-    // most CUDA's limit: a smaller grid still covers every tile.
+    // most CUDA's limit: a smaller grid still covers every tile. With
+    // clusters, one cluster of blocks per cluster tile, in whole clusters.
+    uint64_t blocks = persistent->clusterBlocks();
     uint64_t tiles = 1;
-    for (int64_t extent : extents)
+    for (std::size_t i = 0; i < 3; ++i) {
+      uint64_t extent = uint64_t(extents[i]);
+      if (i < persistent->cluster.size())
+        extent = (extent + persistent->cluster[i] - 1) / persistent->cluster[i];
       tiles = extent == 0 ? 0
-                          : std::min<uint64_t>(tiles * uint64_t(extent),
-                                               kMaxGridExtent[0]);
-    return Dim3{static_cast<unsigned>(tiles), 1, 1};
+                          : std::min<uint64_t>(tiles * extent,
+                                               kMaxGridExtent[0] / blocks);
+    }
+    return Dim3{static_cast<unsigned>(tiles * blocks), 1, 1};
   }
   const int64_t limits[3] = {std::numeric_limits<int32_t>::max(), 65535, 65535};
   const char *axes = "xyz";
@@ -423,6 +429,21 @@ void KernelInfo::validate() const {
     throw Error(prefix() +
                 "persistent: blocks_per_sm must be in [1, 32], but got " +
                 std::to_string(persistent->blocksPerMultiprocessor));
+  if (persistent && !persistent->cluster.empty()) {
+    if (persistent->cluster.size() != grid.size())
+      throw Error(prefix() + "persistent: expected one cluster extent per " +
+                  "grid extent (" + std::to_string(grid.size()) +
+                  "), but got " + std::to_string(persistent->cluster.size()));
+    for (unsigned extent : persistent->cluster)
+      if (extent < 1 || extent > 8)
+        throw Error(prefix() +
+                    "persistent: cluster extents must be in [1, 8], but got " +
+                    std::to_string(extent));
+    if (persistent->clusterBlocks() > 8)
+      throw Error(prefix() +
+                  "persistent: a cluster holds at most 8 blocks, but got " +
+                  std::to_string(persistent->clusterBlocks()));
+  }
 
   // Each dynamic dimension reaches the kernel through exactly one hidden
   // dim parameter, a static one through none: otherwise the binary's

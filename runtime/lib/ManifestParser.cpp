@@ -468,11 +468,19 @@ KernelInfo parseKernel(const Parser &p, const json &node, std::size_t index) {
     kernel.grid.push_back(parseGridExtent(
         p, grid[i], where + ": grid[" + std::to_string(i) + "]"));
 
-  // "persistent": {"blocks_per_sm": 1}
+  // "persistent": {"blocks_per_sm": 1, "cluster": [1, 2]}
   if (node.contains("persistent")) {
     const json &persistent = p.objectField(node, "persistent", where);
+    std::string at = where + ": persistent";
     kernel.persistent = PersistentGrid{static_cast<unsigned>(
-        p.integer(persistent, "blocks_per_sm", where + ": persistent", 1, 32))};
+        p.integer(persistent, "blocks_per_sm", at, 1, 32))};
+    if (persistent.contains("cluster")) {
+      const json &cluster = p.array(persistent, "cluster", at);
+      for (std::size_t i = 0; i < cluster.size(); ++i)
+        kernel.persistent->cluster.push_back(
+            static_cast<unsigned>(p.checkInteger(
+                cluster[i], "cluster[" + std::to_string(i) + "]", at, 1, 8)));
+    }
   }
 
   if (node.contains("dynamic_shared_memory"))

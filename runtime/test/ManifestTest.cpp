@@ -93,6 +93,13 @@ TEST(Manifest, TensorMapsAndPersistentGrids) {
   Dim3 grid = kernel.gridFor({{5000}, {5000}, {5000}});
   EXPECT_EQ(grid.x, 5u);
   EXPECT_EQ(grid.y, 1u);
+  // Clusters of 2: 3 cluster tiles of 2 blocks.
+  j["kernels"][0]["persistent"]["cluster"] = {2};
+  manifest = parseManifest(j.dump());
+  EXPECT_EQ(manifest.kernels[0].persistent->cluster, std::vector<unsigned>{2});
+  EXPECT_EQ(manifest.kernels[0].gridFor({{5000}, {5000}, {5000}}).x, 6u);
+  j["kernels"][0]["persistent"]["cluster"] = {9};
+  EXPECT_TILE_ERROR(parseManifest(j.dump()), "cluster[0]");
 }
 
 TEST(Manifest, OptionalFieldsAndUnknownKeys) {

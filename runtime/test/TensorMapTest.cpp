@@ -177,6 +177,37 @@ TEST(PersistentGrid, CoversEveryTileAndIsCappedOnTheDevice) {
       "persistent: blocks_per_sm must be in [1, 32], but got 0");
 }
 
+TEST(PersistentGrid, ClustersLaunchWholeClustersOfClusterTiles) {
+  KernelInfo kernel = tmaCopyKernel();
+  // Pairs of tiles one above the other (grid y), 2 blocks per cluster.
+  kernel.persistent = PersistentGrid{1, {1, 2}};
+  // 1000 x 1000 in 16 x 16 tiles: 63 x ceil(63 / 2) = 2016 cluster tiles,
+  // a pair of blocks each.
+  PackedLaunch packed =
+      checkAndPack(kernel, tmaCopyArgs(0x10000, 0x9000000, 1000, 1000));
+  EXPECT_EQ(packed.grid.x, 4032u);
+  // 131 SMs hold 65 whole clusters.
+  EXPECT_EQ(packed.gridOn(132).x, 132u);
+  EXPECT_EQ(packed.gridOn(131).x, 130u);
+  // A device of fewer multiprocessors than a cluster still gets one.
+  EXPECT_EQ(packed.gridOn(1).x, 2u);
+  // 20 x 20: 2 x 1 cluster tiles (the second row of tiles is past the
+  // edge in each), 4 blocks.
+  EXPECT_EQ(checkAndPack(kernel, tmaCopyArgs(0x10000, 0x9000000, 20, 20))
+                .gridOn(132)
+                .x,
+            4u);
+  kernel.persistent = PersistentGrid{1, {2}};
+  EXPECT_TILE_ERROR(
+      checkAndPack(kernel, tmaCopyArgs(0x10000, 0x9000000, 16, 16)),
+      "persistent: expected one cluster extent per grid extent (2), but "
+      "got 1");
+  kernel.persistent = PersistentGrid{1, {4, 4}};
+  EXPECT_TILE_ERROR(
+      checkAndPack(kernel, tmaCopyArgs(0x10000, 0x9000000, 16, 16)),
+      "persistent: a cluster holds at most 8 blocks, but got 16");
+}
+
 //===----------------------------------------------------------------------===//
 // With a GPU
 //===----------------------------------------------------------------------===//

@@ -124,6 +124,12 @@
 // PERSISTENT: tile.kernel @gemm_f16_f32_128x256x64_t384_s4_r8_div8_ws_persistent({{.*}} threads(384) warp_specialized persistent divisible(
 // RUN: not tile-kernels --kernel=gemm --persistent 2>&1 | FileCheck %s --check-prefix=BADPERSISTENT
 // BADPERSISTENT: tile-kernels: gemm: persistent walks C tiles in the warp-specialized pipeline: expected warp_specialized and split_k 1, but got warp_specialized false and split_k 1
+// Clusters of tiles along M (`--cluster-m=2`, `_cm2`): the kernel's
+// `cluster` over its grid (x: N, y: M); only with the persistent tile loop.
+// RUN: tile-kernels --kernel=gemm --chip=sm_90a --warp-specialized --persistent --cluster-m=2 --block-m=128 --block-n=256 --block-k=64 --num-threads=384 --stages=4 --raster-panel=8 --divisibility=8 --emit=mlir | FileCheck %s --check-prefix=CLUSTER
+// CLUSTER: tile.kernel @gemm_f16_f32_128x256x64_t384_s4_r8_div8_ws_persistent_cm2({{.*}} threads(384) warp_specialized persistent {{.*}} attributes {cluster = array<i64: 1, 2>, raster_panel = 8 : i64}
+// RUN: not tile-kernels --kernel=gemm --chip=sm_90a --warp-specialized --cluster-m=2 --block-m=128 --block-n=256 --block-k=64 --num-threads=384 --stages=4 --divisibility=8 2>&1 | FileCheck %s --check-prefix=BADCLUSTER
+// BADCLUSTER: tile-kernels: gemm: cluster_m > 1 keeps a cluster's blocks on neighbouring tiles through the persistent tile loop: expected persistent, but got cluster_m 2 without it
 
 // The TMA-store epilogue (`--tma-store`, sm_90a): C is staged in a shared
 // tile of the output type (`_tma` in the name), which tile-warp-specialize

@@ -111,6 +111,10 @@
 // here (the whole 128x256 tile does not fit beside 4 stages).
 // RUN: tile-tune --dry-run --warp-specialized --tma-store --tma-store-columns=32,64 --out-dtype=f16 --block-m=128 --block-n=256 --block-k=64 --stages=4 --num-threads=256 --raster-panel=8 | FileCheck %s --check-prefix=BANDS
 // BANDS: gemm: 4 configurations, 0 pruned before compiling, 4 to compile
+// Cluster sizes along M (--cluster-m, 1 for none) multiply the persistent
+// candidates alone: 1 mma.sync + 1 + 2 persistent (`_cm2` once).
+// RUN: tile-tune --dry-run --warp-specialized --persistent --cluster-m=1,2 --block-m=128 --block-n=256 --block-k=64 --stages=4 --num-threads=256 --raster-panel=8 | FileCheck %s --check-prefix=CLUSTER
+// CLUSTER: gemm: 4 configurations, 0 pruned before compiling, 4 to compile
 //
 // The operand layout is the problem's, not an axis: --transpose-a and
 // --transpose-b give every candidate it (names `_tn`, both forms), and

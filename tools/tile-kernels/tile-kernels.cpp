@@ -254,7 +254,8 @@ std::vector<Variant> defaultVariants() {
     // not persistent: the persistent form spills (the staging addresses
     // stay live across the tile loop).
     auto banded = [&](int64_t blockM, int64_t blockN, const std::string &out,
-                      int64_t columns, const char *epilogue, bool persistent) {
+                      int64_t columns, const char *epilogue, bool persistent,
+                      int64_t clusterM = 1) {
       int64_t threads = GemmConfig::warpSpecializedThreads(blockM);
       GemmConfig c{blockM, blockN, 64, threads, out, 4, 8, false, in};
       c.divisibility = 8;
@@ -263,12 +264,27 @@ std::vector<Variant> defaultVariants() {
       c.tmaStore = true;
       c.tmaStoreColumns = columns;
       c.epilogue = epilogue;
+      c.clusterM = clusterM;
       variants.push_back(gemmVariant(c));
     };
     banded(128, 256, in, 64, "none", true);
     banded(128, 256, in, 64, "none", false);
     banded(128, 256, in, 64, "bias_gelu", false);
     banded(128, 256, "f32", 32, "none", true);
+    // Clusters of two tiles one above the other (`_cm2`), B loaded once
+    // for both and multicast, as cuBLAS's 128x256 kernels do.
+    banded(128, 256, in, 64, "none", true, 2);
+    banded(128, 256, "f32", 32, "none", true, 2);
+    banded(256, 128, in, 32, "none", true, 2);
+    {
+      GemmConfig c{128, 256, 64, 384, in, 4, 8, false, in};
+      c.divisibility = 8;
+      c.warpSpecialized = true;
+      c.epilogue = "bias_gelu";
+      c.persistent = true;
+      c.clusterM = 2;
+      variants.push_back(gemmVariant(c));
+    }
     // The transposed tile, 256x128 over four compute warpgroups (640
     // threads, 104 registers each), in bands of 32 (16-bit C) or 16 (f32)
     // columns: 9-18% faster than 128x256 at 4000x3000x4096 on the H200,

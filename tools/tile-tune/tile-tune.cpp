@@ -140,6 +140,11 @@ static cl::list<int64_t> tmaStoreColumns(
     cl::desc("gemm: with --tma-store, the band widths of each TMA-store "
              "candidate, 0 for the whole tile (default 0)"),
     cl::CommaSeparated, cl::cat(category));
+static cl::list<int64_t> clusterMs(
+    flag(key::clusterM),
+    cl::desc("gemm: with --persistent, the cluster sizes along M of each "
+             "persistent candidate, 1 for none (default 1)"),
+    cl::CommaSeparated, cl::cat(category));
 static cl::opt<bool> addWrongCandidate(
     "add-wrong-candidate",
     cl::desc("Add a deliberately wrong candidate (an NT kernel recorded as "
@@ -282,6 +287,7 @@ int main(int argc, char **argv) {
   if (tmaStore)
     axes.tmaStore = {false, true};
   restrict(axes.tmaStoreColumns, tmaStoreColumns);
+  restrict(axes.clusterM, clusterMs);
   axes.transposeA = transposeA;
   axes.transposeB = transposeB;
   TuneSpace space = gemmTuneSpace(inDtype, outDtype, axes);

@@ -143,7 +143,23 @@ LogicalResult KernelLowering::lowerTmaCopy(CopyOp op) {
   int64_t panelBytes =
       dest.getDimSize(0) * width * getElementByteWidth(dest.getElementType());
   auto cluster = LLVM::LLVMPointerType::get(getContext(), 7);
+  // A multicast copy: block r of the cluster issues panels r, r + blocks,
+  // ..., each to every block (mask: all of them).
+  int64_t blocks = op.getMulticast() ? kernel.getClusterBlocks() : 1;
+  Value mask, rank;
+  if (blocks > 1) {
+    mask = arith::ConstantIntOp::create(builder, loc, (1 << blocks) - 1, 16);
+    rank = NVVM::ClusterId::create(builder, loc, builder.getI32Type());
+  }
   for (int64_t panel = 0; panel < dest.getDimSize(1) / width; ++panel) {
+    OpBuilder::InsertionGuard insertion(builder);
+    if (blocks > 1) {
+      Value mine = arith::CmpIOp::create(
+          builder, loc, arith::CmpIPredicate::eq, rank,
+          arith::ConstantIntOp::create(builder, loc, panel % blocks, 32));
+      auto guard = scf::IfOp::create(builder, loc, mine);
+      builder.setInsertionPointToStart(&guard.getThenRegion().front());
+    }
     Value column = arith::AddIOp::create(builder, loc, offsets[1],
                                          constant(loc, panel * width));
     SmallVector<Value> coords = {toI32(builder, loc, column),
@@ -153,7 +169,7 @@ LogicalResult KernelLowering::lowerTmaCopy(CopyOp op) {
         getSharedPointer(loc, op.getDest(), panel * panelBytes));
     NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
         builder, loc, target, map, coords, barrier, ValueRange{},
-        /*multicastMask=*/Value(), /*l2CacheHint=*/Value(),
+        /*multicastMask=*/mask, /*l2CacheHint=*/Value(),
         NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false,
         /*group=*/NVVM::CTAGroupKindAttr(), /*predicate=*/Value());
   }
@@ -522,6 +538,13 @@ struct MbarrierInitOpLowering : public TileToGPUPattern<MbarrierInitOp> {
             /*predicate=*/Value());
     }
     NVVM::FenceMbarrierInitOp::create(rewriter, loc);
+    // With a cluster, the other blocks' copies and arrivals reach these
+    // barriers too: the whole cluster meets before any thread uses them.
+    if (lowering.kernel.getCluster()) {
+      NVVM::ClusterArriveOp::create(rewriter, loc, /*aligned=*/UnitAttr());
+      NVVM::ClusterWaitOp::create(rewriter, loc, /*aligned=*/UnitAttr());
+      return success();
+    }
     gpu::BarrierOp::create(rewriter, loc);
     return success();
   }
@@ -539,6 +562,25 @@ struct MbarrierArriveOpLowering : public TileToGPUPattern<MbarrierArriveOp> {
           rewriter, loc, /*res=*/Type(), barrier,
           arith::ConstantIntOp::create(rewriter, loc, *bytes, 32),
           NVVM::MemScopeKind::CTA, /*relaxed=*/false, /*predicate=*/Value());
+      return success();
+    }
+    if (op.getCluster()) {
+      // Lane r of the warp arrives on block r's barrier of the cluster.
+      auto [warp, lane] = lowering.getWarpAndLane(loc);
+      int64_t blocks = lowering.kernel.getClusterBlocks();
+      auto guard = scf::IfOp::create(
+          rewriter, loc,
+          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult, lane,
+                                lowering.constant(loc, blocks)));
+      OpBuilder::InsertionGuard insertion(rewriter);
+      rewriter.setInsertionPointToStart(&guard.getThenRegion().front());
+      Value remote = NVVM::MapaOp::create(
+          rewriter, loc, LLVM::LLVMPointerType::get(getContext(), 7), barrier,
+          toI32(rewriter, loc, lane));
+      NVVM::MBarrierArriveOp::create(rewriter, loc, Type(), remote,
+                                     /*count=*/Value(),
+                                     NVVM::MemScopeKind::CLUSTER,
+                                     /*relaxed=*/false);
       return success();
     }
     NVVM::MBarrierArriveOp::create(rewriter, loc, rewriter.getI64Type(),

@@ -11,6 +11,7 @@
 #include "tile/Conversion/TileToGPU/TileToGPU.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 using namespace mlir;
@@ -72,6 +73,11 @@ void KernelLowering::createFunction() {
                 builder.getUnitAttr());
   func.setKnownBlockSizeAttr(
       builder.getDenseI32ArrayAttr({static_cast<int32_t>(numThreads), 1, 1}));
+  // The cluster's blocks are consecutive in x (a persistent grid is 1-D):
+  // .reqnctapercluster, which cuLaunchKernel honours.
+  if (kernel.getCluster())
+    func.setKnownClusterSizeAttr(builder.getDenseI32ArrayAttr(
+        {static_cast<int32_t>(kernel.getClusterBlocks()), 1, 1}));
 
   Block &entry = func.getBody().front();
   builder.setInsertionPointToStart(&entry);
@@ -147,6 +153,14 @@ void KernelLowering::createFunction() {
   Block &body = kernel.getEntryBlock();
   prologueEnd = body.empty() ? terminator : &body.front();
   entry.getOperations().splice(terminator->getIterator(), body.getOperations());
+  // A block of a cluster may not exit while another may still write into
+  // its shared memory (multicast copies) or arrive on its mbarriers: every
+  // thread of the cluster meets here last.
+  if (kernel.getCluster()) {
+    builder.setInsertionPoint(terminator);
+    NVVM::ClusterArriveOp::create(builder, loc, /*aligned=*/UnitAttr());
+    NVVM::ClusterWaitOp::create(builder, loc, /*aligned=*/UnitAttr());
+  }
 }
 
 std::pair<Value, Value> KernelLowering::rasterize(Location loc, Value linear,
@@ -339,7 +353,8 @@ FailureOr<LaunchAttr> KernelLowering::finish(ArrayRef<Operation *> tileOps) {
       ctx, kernel.getSymName(), ArrayRef<int64_t>(block),
       ArrayRef<GridRuleAttr>(grid), sharedBytes, ArrayRef<Attribute>(params),
       ArrayRef<SizeRelationAttr>(contract),
-      /*persistent=*/int64_t(kernel.getPersistent() ? 1 : 0));
+      /*persistent=*/int64_t(kernel.getPersistent() ? 1 : 0),
+      kernel.getCluster().value_or(ArrayRef<int64_t>()));
 }
 
 } // namespace mlir::tile::lowering
@@ -356,45 +371,84 @@ struct BarrierOpLowering : public TileToGPUPattern<BarrierOp> {
   }
 };
 
+/// The extents of the grid a persistent kernel walks: its tiles, or with a
+/// cluster its cluster tiles (each extent divided by the cluster's).
+static SmallVector<Value> emitWalkedExtents(KernelLowering &lowering,
+                                            Location loc) {
+  SmallVector<Value> extents = lowering.emitGridExtents(loc);
+  if (std::optional<ArrayRef<int64_t>> cluster = lowering.kernel.getCluster())
+    for (auto [extent, blocks] : llvm::zip(extents, *cluster))
+      if (blocks > 1)
+        extent = arith::CeilDivUIOp::create(lowering.builder, loc, extent,
+                                            lowering.constant(loc, blocks));
+  return extents;
+}
+
 /// tile.tile_range: the block's index, the number of blocks (the runtime
-/// launches a persistent kernel in x alone) and the grid's tiles.
+/// launches a persistent kernel in x alone) and the grid's tiles; with a
+/// cluster, the cluster's index, the number of clusters and the cluster
+/// tiles.
 struct TileRangeOpLowering : public TileToGPUPattern<TileRangeOp> {
   using TileToGPUPattern::TileToGPUPattern;
   LogicalResult matchAndRewrite(TileRangeOp op,
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value count;
-    for (Value extent : lowering.emitGridExtents(loc))
+    for (Value extent : emitWalkedExtents(lowering, loc))
       count =
           count ? arith::MulIOp::create(rewriter, loc, count, extent) : extent;
+    bool cluster = lowering.kernel.getCluster().has_value();
     op.getFirst().replaceAllUsesWith(
-        gpu::BlockIdOp::create(rewriter, loc, gpu::Dimension::x));
+        cluster ? gpu::ClusterIdOp::create(rewriter, loc, gpu::Dimension::x)
+                      .getResult()
+                : gpu::BlockIdOp::create(rewriter, loc, gpu::Dimension::x)
+                      .getResult());
     op.getStep().replaceAllUsesWith(
-        gpu::GridDimOp::create(rewriter, loc, gpu::Dimension::x));
+        cluster ? gpu::ClusterDimOp::create(rewriter, loc, gpu::Dimension::x)
+                      .getResult()
+                : gpu::GridDimOp::create(rewriter, loc, gpu::Dimension::x)
+                      .getResult());
     op.getCount().replaceAllUsesWith(count);
     return success();
   }
 };
 
 /// tile.tile_coords: the linear tile over the grid's (at most two)
-/// extents, x fastest, or rasterized as the kernel's block ids would be.
+/// extents, x fastest, or rasterized as the kernel's block ids would be;
+/// with a cluster, over the cluster grid, then this block's tile in the
+/// cluster tile (cluster coordinate x blocks + rank along the clustered
+/// dimension).
 struct TileCoordsOpLowering : public TileToGPUPattern<TileCoordsOp> {
   using TileToGPUPattern::TileToGPUPattern;
   LogicalResult matchAndRewrite(TileCoordsOp op,
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    SmallVector<Value> extents = lowering.emitGridExtents(loc);
+    KernelOp kernel = lowering.kernel;
+    SmallVector<Value> extents = emitWalkedExtents(lowering, loc);
     SmallVector<Value> coords;
     Value tile = op.getTile();
-    if (std::optional<int64_t> panel = lowering.kernel.getRasterPanel()) {
-      auto [x, y] =
-          lowering.rasterize(loc, tile, extents[0], extents[1], *panel);
+    if (std::optional<int64_t> panel = kernel.getRasterPanel()) {
+      // A panel spans as many grid rows with clusters as without.
+      int64_t rows = kernel.getCluster() ? (*kernel.getCluster())[1] : 1;
+      auto [x, y] = lowering.rasterize(loc, tile, extents[0], extents[1],
+                                       std::max<int64_t>(*panel / rows, 1));
       coords = {x, y};
     } else if (extents.size() == 2) {
       coords = {arith::RemUIOp::create(rewriter, loc, tile, extents[0]),
                 arith::DivUIOp::create(rewriter, loc, tile, extents[0])};
     } else {
       coords = {tile};
+    }
+    if (std::optional<ArrayRef<int64_t>> cluster = kernel.getCluster()) {
+      Value rank =
+          gpu::ClusterBlockIdOp::create(rewriter, loc, gpu::Dimension::x);
+      for (auto [coord, blocks] : llvm::zip(coords, *cluster))
+        if (blocks > 1)
+          coord = arith::AddIOp::create(
+              rewriter, loc,
+              arith::MulIOp::create(rewriter, loc, coord,
+                                    lowering.constant(loc, blocks)),
+              rank);
     }
     for (auto [result, value] : llvm::zip(op.getCoords(), coords))
       result.replaceAllUsesWith(value);

@@ -668,6 +668,12 @@ void Kernel::persistent(SourceLoc loc) {
   persistentTiles = true;
 }
 
+void Kernel::cluster(std::vector<int64_t> extents, SourceLoc loc) {
+  if (op)
+    misuse(loc, "Kernel::cluster: must be called before Kernel::body");
+  clusterExtents = std::move(extents);
+}
+
 void Kernel::divisible(const Buffer &tensor, int dim, int64_t divisor,
                        SourceLoc loc) {
   if (op)
@@ -720,6 +726,8 @@ void Kernel::body(std::vector<GridExtent> grid,
     kernel.setWarpSpecialized(true);
   if (persistentTiles)
     kernel.setPersistent(true);
+  if (!clusterExtents.empty())
+    kernel.setClusterAttr(b.getDenseI64ArrayAttr(clusterExtents));
   if (!divisibility.empty()) {
     SmallVector<Attribute> promises;
     for (const Divisibility &promise : divisibility)

@@ -64,7 +64,8 @@ std::string GemmConfig::kernelName() const {
          (warpSpecialized ? "_ws" : "") + (tmaStore ? "_tma" : "") +
          (tmaStore && tmaStoreColumns ? std::to_string(tmaStoreColumns) : "") +
          (splitK > 1 ? "_sk" + std::to_string(splitK) : "") +
-         (persistent ? "_persistent" : "");
+         (persistent ? "_persistent" : "") +
+         (clusterM > 1 ? "_cm" + std::to_string(clusterM) : "");
 }
 
 int64_t GemmConfig::sharedMemoryBytes() const {
@@ -143,6 +144,11 @@ void GemmConfig::validate() const {
                  " and split_k " + std::to_string(splitK));
   };
   needsWholeTilePipeline(persistent, "persistent walks C tiles in");
+  if (clusterM > 1 && !persistent)
+    check.fail("cluster_m > 1 keeps a cluster's blocks on neighbouring tiles "
+               "through the persistent tile loop: expected persistent, but "
+               "got cluster_m " +
+               std::to_string(clusterM) + " without it");
   needsWholeTilePipeline(tmaStore,
                          "tma_store stores C from the compute warpgroups of");
   if (warpSpecialized) {
@@ -209,6 +215,9 @@ std::string buildGemm(Program &program, const GemmConfig &config) {
     k.warpSpecialized();
   if (config.persistent)
     k.persistent();
+  // Tiles one above the other: the grid's y (M) runs the cluster.
+  if (config.clusterM > 1)
+    k.cluster({1, config.clusterM});
   if (config.divisibility > 1) {
     for (const Buffer &tensor : {A, B, C})
       k.divisible(tensor, 1, config.divisibility);

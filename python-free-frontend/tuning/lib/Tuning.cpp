@@ -203,6 +203,13 @@ TuneSpace gemmTuneSpace(const std::string &inDtype, const std::string &outDtype,
         return c.tmaStore ? axes.tmaStoreColumns : std::vector<int64_t>{0};
       },
       [](GemmConfig &c, int64_t v) { c.tmaStoreColumns = v; });
+  // Clusters are a form of the persistent tile loop.
+  expand<int64_t>(
+      configs,
+      [&](const GemmConfig &c) {
+        return c.persistent ? axes.clusterM : std::vector<int64_t>{1};
+      },
+      [](GemmConfig &c, int64_t v) { c.clusterM = v; });
 
   TuneSpace space;
   space.generator = "gemm";

@@ -774,3 +774,90 @@ tile.kernel @tile_coords_rank(%A: !tile.buffer<?x?xf16, global>) grid(%bx, %by) 
   // expected-error@+1 {{'tile.tile_coords' op expected one index per grid dimension (2), but got 1}}
   %x = tile.tile_coords %c0 : index
 }
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Thread-block clusters: the kernel's `cluster`, multicast copies and
+// cluster arrivals
+//===----------------------------------------------------------------------===//
+
+// expected-error@+1 {{'tile.kernel' op expected a kernel with a cluster to be persistent (its tile loop keeps the cluster's blocks on neighbouring tiles)}}
+tile.kernel @cluster_not_persistent() grid(%bx, %by) = [4, 4] threads(256) warp_specialized attributes {cluster = array<i64: 1, 2>} {
+}
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op expected one cluster extent per grid dimension (2), but got 1}}
+tile.kernel @cluster_rank() grid(%bx, %by) = [4, 4] threads(256) warp_specialized persistent attributes {cluster = array<i64: 2>} {
+}
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op expected a cluster of more than one block along exactly one grid dimension, but got 2 such dimensions}}
+tile.kernel @cluster_two_dimensions() grid(%bx, %by) = [4, 4] threads(256) warp_specialized persistent attributes {cluster = array<i64: 2, 2>} {
+}
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op expected a cluster of more than one block along exactly one grid dimension, but got 0 such dimensions}}
+tile.kernel @cluster_of_one() grid(%bx, %by) = [4, 4] threads(256) warp_specialized persistent attributes {cluster = array<i64: 1, 1>} {
+}
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op expected cluster extents of at least 1, but got 0}}
+tile.kernel @cluster_zero() grid(%bx, %by) = [4, 4] threads(256) warp_specialized persistent attributes {cluster = array<i64: 0, 2>} {
+}
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op expected at most 8 blocks per cluster, but got 16}}
+tile.kernel @cluster_too_large() grid(%bx, %by) = [4, 4] threads(256) warp_specialized persistent attributes {cluster = array<i64: 1, 16>} {
+}
+
+// -----
+
+tile.kernel @multicast_without_cluster(%A: !tile.buffer<?x?xf16, global>) grid(%bx) = [1] threads(256) warp_specialized {
+  %c0 = arith.constant 0 : index
+  %bars = tile.alloc_shared : !tile.buffer<1xi64, shared>
+  %a = tile.alloc_shared : !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>>
+  tile.warp_specialize producer(registers = 40) {
+    // expected-error@+1 {{'tile.copy' op expected a multicast copy to be in a kernel with a cluster (its blocks share the stage)}}
+    tile.copy async %A[%c0, %c0] to %a barrier(%bars[%c0] : !tile.buffer<1xi64, shared>) multicast : !tile.buffer<?x?xf16, global> to !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>>
+  } compute(registers = 232) {
+  }
+}
+
+// -----
+
+tile.kernel @multicast_not_tma(%A: !tile.buffer<?x?xf16, global>) grid(%bx, %by) = [1, 2] threads(256) warp_specialized persistent attributes {cluster = array<i64: 1, 2>} {
+  %c0 = arith.constant 0 : index
+  %a = tile.alloc_shared : !tile.buffer<64x64xf16, shared>
+  // expected-error@+1 {{'tile.copy' op expected multicast only on a TMA copy (async, to a shared tile, completing on an mbarrier)}}
+  tile.copy %A[%c0, %c0] to %a multicast : !tile.buffer<?x?xf16, global> to !tile.buffer<64x64xf16, shared>
+}
+
+// -----
+
+tile.kernel @cluster_arrive_without_cluster() grid(%bx) = [1] threads(256) warp_specialized {
+  %c0 = arith.constant 0 : index
+  %bars = tile.alloc_shared : !tile.buffer<4xi64, shared>
+  tile.warp_specialize producer(registers = 40) {
+  } compute(registers = 232) {
+    // expected-error@+1 {{'tile.mbarrier_arrive' op expected a cluster arrival to be in a kernel with a cluster (its blocks share the stage)}}
+    tile.mbarrier_arrive %bars[%c0] cluster : !tile.buffer<4xi64, shared>
+  }
+}
+
+// -----
+
+tile.kernel @cluster_arrive_expect_tx() grid(%bx, %by) = [1, 2] threads(256) warp_specialized persistent attributes {cluster = array<i64: 1, 2>} {
+  %c0 = arith.constant 0 : index
+  %bars = tile.alloc_shared : !tile.buffer<4xi64, shared>
+  tile.warp_specialize producer(registers = 40) {
+    // expected-error@+1 {{'tile.mbarrier_arrive' op expected no expect_tx on a cluster arrival (each block announces its own bytes)}}
+    tile.mbarrier_arrive %bars[%c0] expect_tx(1024) cluster : !tile.buffer<4xi64, shared>
+  } compute(registers = 232) {
+  }
+}

@@ -6,8 +6,9 @@
 // tile.tile_coords of a `persistent` kernel), the TMA form of tile.copy
 // (`async ... barrier(...)`), the TMA store (`async` shared -> global) with
 // tile.tma_store_wait (and its `pending` count), a copy from a window of a
-// #tile.wgmma accumulator, and `tile.gemm async`, at the limits their
-// verifiers accept. The diagnostics are in hopper-ops-invalid.mlir.
+// #tile.wgmma accumulator, `tile.gemm async`, and a kernel's thread-block
+// `cluster` with a `multicast` TMA copy and a `cluster` arrival, at the
+// limits their verifiers accept. The diagnostics are in hopper-ops-invalid.mlir.
 //
 // RUN: tile-opt %s | tile-opt | FileCheck %s
 // RUN: tile-opt %s --mlir-print-op-generic | tile-opt | FileCheck %s
@@ -192,5 +193,23 @@ tile.kernel @tma_store_bands(%C: !tile.buffer<?x?xf16, global>)
     tile.copy %acc[%c0, %c128] to %s0 : !tile.buffer<128x256xf32, fragment, #tile.wgmma<warpgroups = [2, 1]>> to !tile.buffer<128x64xf16, shared, #tile.nvmma<swizzle = 128>>
     tile.copy async %s0 to %C[%c0, %c128] : !tile.buffer<128x64xf16, shared, #tile.nvmma<swizzle = 128>> to !tile.buffer<?x?xf16, global>
     tile.tma_store_wait %s0 : !tile.buffer<128x64xf16, shared, #tile.nvmma<swizzle = 128>>
+  }
+}
+
+// A kernel with a cluster of two blocks along y: its `cluster` attribute,
+// a multicast TMA copy and a cluster arrival.
+// CHECK-LABEL: tile.kernel @cluster(
+// CHECK-SAME: warp_specialized persistent attributes {cluster = array<i64: 1, 2>} {
+// CHECK: tile.copy async %A[%{{.*}}, %{{.*}}] to %{{.*}} barrier(%{{.*}}[%{{.*}}] : !tile.buffer<2xi64, shared>) multicast : !tile.buffer<?x?xf16, global> to !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>>
+// CHECK: tile.mbarrier_arrive %{{.*}}[%{{.*}}] cluster : !tile.buffer<2xi64, shared>
+tile.kernel @cluster(%A: !tile.buffer<?x?xf16, global>)
+    grid(%bx, %by) = [4, 4] threads(256) warp_specialized persistent attributes {cluster = array<i64: 1, 2>} {
+  %c0 = arith.constant 0 : index
+  %bars = tile.alloc_shared : !tile.buffer<2xi64, shared>
+  %a = tile.alloc_shared : !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>>
+  tile.warp_specialize producer(registers = 40) {
+    tile.copy async %A[%c0, %c0] to %a barrier(%bars[%c0] : !tile.buffer<2xi64, shared>) multicast : !tile.buffer<?x?xf16, global> to !tile.buffer<64x64xf16, shared, #tile.nvmma<swizzle = 128>>
+  } compute(registers = 232) {
+    tile.mbarrier_arrive %bars[%c0] cluster : !tile.buffer<2xi64, shared>
   }
 }

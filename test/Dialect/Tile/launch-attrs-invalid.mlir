@@ -327,3 +327,23 @@ func.func private @tensor_map_rows_wider_than_swizzle() attributes {launch = #ti
 // Its name is unique among all parameters.
 // expected-error@+1 {{expected unique parameter names, but params[0] and params[1] are 'A'}}
 func.func private @tensor_map_name_duplicate() attributes {launch = #tile.launch<name = "k", block = [32, 1, 1], grid = [#tile.grid_rule<1>], dynamic_shared_memory = 0, params = [#tile.buffer_param<name = "A", dtype = f16, shape = [64, 64], access = read>, #tile.tensor_map_param<name = "A", buffer = "A", box = [64, 64], swizzle = 128>]>}
+
+// -----
+
+// expected-error@+1 {{expected a cluster only on a persistent kernel}}
+func.func private @launch_cluster_not_persistent() attributes {launch = #tile.launch<name = "k", block = [32, 1, 1], grid = [#tile.grid_rule<1>, #tile.grid_rule<2>], dynamic_shared_memory = 0, cluster = [1, 2]>}
+
+// -----
+
+// expected-error@+1 {{expected one cluster extent per grid rule (2), but got 1}}
+func.func private @launch_cluster_rank() attributes {launch = #tile.launch<name = "k", block = [32, 1, 1], grid = [#tile.grid_rule<1>, #tile.grid_rule<2>], dynamic_shared_memory = 0, persistent = 1, cluster = [2]>}
+
+// -----
+
+// expected-error@+1 {{expected cluster extents from 1 to 8, but got 9}}
+func.func private @launch_cluster_extent() attributes {launch = #tile.launch<name = "k", block = [32, 1, 1], grid = [#tile.grid_rule<1>, #tile.grid_rule<2>], dynamic_shared_memory = 0, persistent = 1, cluster = [1, 9]>}
+
+// -----
+
+// expected-error@+1 {{expected at most 8 blocks per cluster, but got 16}}
+func.func private @launch_cluster_blocks() attributes {launch = #tile.launch<name = "k", block = [32, 1, 1], grid = [#tile.grid_rule<1>, #tile.grid_rule<2>], dynamic_shared_memory = 0, persistent = 1, cluster = [4, 4]>}

@@ -31,6 +31,16 @@ LogicalResult mlir::tile::detail::verifyInWarpSpecializedKernel(Operation *op) {
   return success();
 }
 
+LogicalResult mlir::tile::detail::verifyInClusterKernel(Operation *op,
+                                                        StringRef what) {
+  auto kernel = op->getParentOfType<KernelOp>();
+  if (kernel && !kernel.getCluster())
+    return op->emitOpError("expected ")
+           << what << " to be in a kernel with a cluster (its blocks share "
+           << "the stage)";
+  return success();
+}
+
 LogicalResult mlir::tile::detail::verifyNotInProducerRole(Operation *op) {
   auto roles = op->getParentOfType<WarpSpecializeOp>();
   if (roles && roles.getProducer().isAncestor(op->getParentRegion()))
@@ -63,6 +73,12 @@ LogicalResult MbarrierArriveOp::verify() {
       bytes && *bytes >= (1 << 20))
     return emitOpError("expected expect_tx below 2^20 bytes, but got ")
            << *bytes;
+  if (getCluster()) {
+    if (getExpectTx())
+      return emitOpError("expected no expect_tx on a cluster arrival (each "
+                         "block announces its own bytes)");
+    return detail::verifyInClusterKernel(*this, "a cluster arrival");
+  }
   return success();
 }
 

@@ -410,6 +410,32 @@ LogicalResult KernelOp::verify() {
                        "2 dimensions, but got ")
            << getGrid().size();
 
+  // Clusters: the tile loop keeps a cluster's blocks on neighbouring tiles.
+  if (std::optional<ArrayRef<int64_t>> cluster = getCluster()) {
+    if (!getPersistent())
+      return emitOpError("expected a kernel with a cluster to be persistent "
+                         "(its tile loop keeps the cluster's blocks on "
+                         "neighbouring tiles)");
+    if (cluster->size() != getGrid().size())
+      return emitOpError("expected one cluster extent per grid dimension (")
+             << getGrid().size() << "), but got " << cluster->size();
+    int64_t blocks = 1, clustered = 0;
+    for (int64_t extent : *cluster) {
+      if (extent < 1)
+        return emitOpError("expected cluster extents of at least 1, but got ")
+               << extent;
+      blocks *= extent;
+      clustered += extent > 1;
+    }
+    if (clustered != 1)
+      return emitOpError("expected a cluster of more than one block along "
+                         "exactly one grid dimension, but got ")
+             << clustered << " such dimensions";
+    if (blocks > kMaxClusterBlocks)
+      return emitOpError("expected at most ")
+             << kMaxClusterBlocks << " blocks per cluster, but got " << blocks;
+  }
+
   if (std::optional<int64_t> panel = getRasterPanel()) {
     if (*panel < 1)
       return emitOpError("expected raster_panel to be at least 1, but got ")

@@ -295,7 +295,8 @@ LogicalResult
 LaunchAttr::verify(function_ref<InFlightDiagnostic()> emitError, StringRef name,
                    ArrayRef<int64_t> block, ArrayRef<GridRuleAttr> grid,
                    int64_t dynamicSharedMemory, ArrayRef<Attribute> params,
-                   ArrayRef<SizeRelationAttr> contract, int64_t persistent) {
+                   ArrayRef<SizeRelationAttr> contract, int64_t persistent,
+                   ArrayRef<int64_t> cluster) {
   if (failed(verifyName(emitError, "a kernel name", name)))
     return failure();
   // As the runtime reads it (blocks_per_sm from 1 to 32).
@@ -303,6 +304,23 @@ LaunchAttr::verify(function_ref<InFlightDiagnostic()> emitError, StringRef name,
     return emitError() << "expected persistent (blocks per multiprocessor) "
                           "from 0 to 32, but got "
                        << persistent;
+  if (!cluster.empty()) {
+    if (!persistent)
+      return emitError() << "expected a cluster only on a persistent kernel";
+    if (cluster.size() != grid.size())
+      return emitError() << "expected one cluster extent per grid rule ("
+                         << grid.size() << "), but got " << cluster.size();
+    int64_t blocks = 1;
+    for (int64_t extent : cluster) {
+      if (extent < 1 || extent > kMaxClusterBlocks)
+        return emitError() << "expected cluster extents from 1 to "
+                           << kMaxClusterBlocks << ", but got " << extent;
+      blocks *= extent;
+    }
+    if (blocks > kMaxClusterBlocks)
+      return emitError() << "expected at most " << kMaxClusterBlocks
+                         << " blocks per cluster, but got " << blocks;
+  }
 
   // The block: what the kernel function was compiled for.
   if (block.size() != 3)

@@ -275,6 +275,13 @@ LogicalResult CopyOp::verify() {
         failed(detail::verifyInWarpSpecializedKernel(*this)))
       return failure();
   }
+  if (getMulticast()) {
+    if (!getBarriers())
+      return emitOpError("expected multicast only on a TMA copy (async, to "
+                         "a shared tile, completing on an mbarrier)");
+    if (failed(detail::verifyInClusterKernel(*this, "a multicast copy")))
+      return failure();
+  }
 
   // A tile operand without offsets is the whole tile.
   ArrayRef<int64_t> tileShape = getTileShape();

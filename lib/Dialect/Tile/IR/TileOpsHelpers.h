@@ -27,6 +27,8 @@ LogicalResult verifyMbarriers(Operation *op, Type type);
 /// TMA copies, wgmma and the mbarrier ops run in a warp_specialized kernel
 /// (the sm_90a lowering's).
 LogicalResult verifyInWarpSpecializedKernel(Operation *op);
+/// Multicast copies and cluster-wide arrivals: in a kernel with a cluster.
+LogicalResult verifyInClusterKernel(Operation *op, StringRef what);
 /// TMA stores and their wait run in a group that shares shared tiles: not
 /// in the producer role of a tile.warp_specialize.
 LogicalResult verifyNotInProducerRole(Operation *op);

@@ -107,7 +107,28 @@ private:
   /// The ops before the loop computed from the block indices (a persistent
   /// kernel recomputes them per tile), in program order.
   SmallVector<Operation *> perTileOps;
+  /// In a kernel with a cluster: the copies whose tile is the same in every
+  /// block of the cluster (their offsets do not depend on the clustered
+  /// block index), loaded once for the cluster and multicast.
+  DenseSet<Operation *> multicastCopies;
 };
+
+/// Whether `value` is computed from `target` (through the operands of the
+/// ops that define it).
+bool dependsOn(Value value, Value target) {
+  SmallVector<Value> worklist{value};
+  DenseSet<Value> seen;
+  while (!worklist.empty()) {
+    Value next = worklist.pop_back_val();
+    if (next == target)
+      return true;
+    if (!seen.insert(next).second)
+      continue;
+    if (Operation *def = next.getDefiningOp())
+      llvm::append_range(worklist, def->getOperands());
+  }
+  return false;
+}
 
 LogicalResult WarpSpecializer::analyze() {
   if (loop->getParentOp() != kernel)
@@ -200,6 +221,20 @@ LogicalResult WarpSpecializer::analyze() {
       perTile.insert(op.result_begin(), op.result_end());
     }
   }
+  // With a cluster, the copies that every block of it makes alike: their
+  // offsets do not read the clustered block index (B's, for a cluster of
+  // tiles one above the other).
+  if (std::optional<ArrayRef<int64_t>> cluster = kernel.getCluster()) {
+    Value clustered;
+    for (auto [d, extent] : llvm::enumerate(*cluster))
+      if (extent > 1)
+        clustered = kernel.getBlockIndex(d);
+    for (CopyOp copy : copies)
+      if (llvm::none_of(copy.getSourceOffsets(), [&](Value offset) {
+            return dependsOn(offset, clustered);
+          }))
+        multicastCopies.insert(copy);
+  }
   // The ops after the loop run in the compute role only: a print from a
   // producer thread would print nothing.
   int64_t threads = kernel.getThreads();
@@ -275,7 +310,13 @@ LogicalResult WarpSpecializer::run() {
   full = AllocSharedOp::create(builder, loc, barsType);
   empty = AllocSharedOp::create(builder, loc, barsType);
   MbarrierInitOp::create(builder, loc, full, 1);
-  MbarrierInitOp::create(builder, loc, empty, kernel.getComputeThreads());
+  // A stage that multicast copies fill is empty once every block of the
+  // cluster has used it: each compute warp of each block arrives once.
+  MbarrierInitOp::create(builder, loc, empty,
+                         multicastCopies.empty()
+                             ? kernel.getComputeThreads()
+                             : kernel.getClusterBlocks() *
+                                   kernel.getComputeThreads() / 32);
 
   // Both roles run the loop's trip count, counting stages from 0; with
   // none (K = 0, or an empty slice of a split K loop) the compute role
@@ -501,7 +542,8 @@ void WarpSpecializer::emitProducer(IRMapping &tile, Value trips, Value base) {
             return mapping.lookupOrDefault(v);
           });
       CopyOp::create(builder, copy.getLoc(), copy.getSource(), offsets, view,
-                     ValueRange{}, /*async=*/true, full, stage);
+                     ValueRange{}, /*async=*/true, full, stage,
+                     /*multicast=*/multicastCopies.contains(copy));
       continue;
     }
     if (!isa<GemmOp>(op))
@@ -542,7 +584,8 @@ void WarpSpecializer::emitCompute(IRMapping &tile, Value trips, Value base) {
     Value previousStage =
         arith::RemUIOp::create(builder, loc, previous, index(stages));
     MbarrierArriveOp::create(builder, loc, empty, previousStage,
-                             /*expect_tx=*/IntegerAttr());
+                             /*expect_tx=*/IntegerAttr(),
+                             /*cluster=*/!multicastCopies.empty());
   };
   Value any =
       arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sgt, trips, c0);
@@ -561,7 +604,7 @@ void WarpSpecializer::emitCompute(IRMapping &tile, Value trips, Value base) {
     MbarrierArriveOp::create(
         builder, loc, empty,
         arith::RemUIOp::create(builder, loc, last, index(stages)),
-        /*expect_tx=*/IntegerAttr());
+        /*expect_tx=*/IntegerAttr(), /*cluster=*/!multicastCopies.empty());
   }
   if (clear) {
     builder.setInsertionPointToStart(guard.elseBlock());

@@ -281,6 +281,12 @@ inline constexpr BoolKey persistent{
     "sm_90a: one block per multiprocessor, each walking the C tiles (its "
     "producer loads the next tile during the last one's epilogue); with "
     "--warp-specialized"};
+inline constexpr IntKey clusterM{
+    "cluster_m", 1, "cluster-m",
+    "sm_90a: blocks per thread-block cluster along M: the cluster's tiles, "
+    "one above the other, share their B tiles, which each block loads a "
+    "share of and multicasts to all; 1: no clusters; with --persistent",
+    between(1, 8, "1: off; the blocks of a cluster")};
 inline constexpr BoolKey tmaStore{
     "tma_store", false, "tma-store",
     "sm_90a: the epilogue stages C in a swizzled shared tile of the output "

@@ -156,6 +156,17 @@ struct GridExtent {
 /// blocksPerMultiprocessor) blocks in x.
 struct PersistentGrid {
   unsigned blocksPerMultiprocessor = 1;
+  /// Blocks per thread-block cluster along each grid extent (the manifest's
+  /// "cluster"; empty: no clusters). The kernel then walks cluster tiles,
+  /// the grid's extents divided by these, and is launched in whole
+  /// clusters of clusterBlocks() consecutive blocks in x.
+  std::vector<unsigned> cluster;
+  unsigned clusterBlocks() const {
+    unsigned blocks = 1;
+    for (unsigned extent : cluster)
+      blocks *= extent;
+    return blocks;
+  }
 };
 
 struct KernelInfo {

@@ -64,6 +64,8 @@ constexpr const char *kSharedMemoryBytesAttrName = "tile.shared_memory_bytes";
 constexpr int64_t kMaxRegistersPerThread = 255;
 /// Threads of one block.
 constexpr int64_t kMaxThreadsPerBlock = 1024;
+/// Blocks of one thread-block cluster (the portable size; sm_90).
+constexpr int64_t kMaxClusterBlocks = 8;
 /// The bytes of a fragment: the registers of the largest block. Per thread,
 /// a fragment takes at most kMaxRegistersPerThread registers
 /// (tile.alloc_fragment).

@@ -47,18 +47,27 @@ def Tile_MbarrierArriveOp : Tile_Op<"mbarrier_arrive",
     (`mbarrier.arrive.expect_tx`): the phase then completes only when the
     TMA copies that complete on it have written them.
 
+    With `cluster` (a kernel with a `cluster`, no `expect_tx`) the calling
+    warps release a stage that multicast copies fill in every block of
+    the cluster: lane `r < blocks` of each warp arrives on mbarrier
+    `%index` of block `r` (`mapa`, `mbarrier.arrive.release.cluster`), so
+    the barrier counts one arrival per warp of each block of the cluster.
+    The warp's lanes must have converged (as after `tile.gemm_wait`).
+
     Example:
 
     ```mlir
     tile.mbarrier_arrive %full[%s] expect_tx(49152) : !tile.buffer<4xi64, shared>
     tile.mbarrier_arrive %empty[%s] : !tile.buffer<4xi64, shared>
+    tile.mbarrier_arrive %empty[%s] cluster : !tile.buffer<4xi64, shared>
     ```
   }];
   let arguments = (ins Arg<Tile_Buffer, "", [MemRead, MemWrite]>:$barriers,
                        Index:$index,
-                       OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$expect_tx);
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$expect_tx,
+                       UnitAttr:$cluster);
   let assemblyFormat = [{
-    $barriers `[` $index `]` (`expect_tx` `(` $expect_tx^ `)`)? attr-dict
+    $barriers `[` $index `]` (`expect_tx` `(` $expect_tx^ `)`)? (`cluster` $cluster^)? attr-dict
     `:` qualified(type($barriers))
   }];
   let hasVerifier = 1;
@@ -216,6 +225,9 @@ def Tile_TileRangeOp : Tile_Op<"tile_range", [Pure]> {
     launched), below `%count` (the tiles of the kernel's grid, the product
     of its extents). `tile-warp-specialize` writes each role's tile loop
     over them; `tile.tile_coords` turns a linear tile into block indices.
+    In a kernel with a `cluster` the tiles are cluster tiles (the grid's
+    extents divided by the cluster's, rounded up) and `%first` and `%step`
+    count clusters: the blocks of a cluster walk the same ones.
 
     Example:
 
@@ -236,7 +248,10 @@ def Tile_TileCoordsOp : Tile_Op<"tile_coords", [Pure]> {
     index per grid dimension: what the kernel's block indices are in the
     body of a non-persistent kernel, rasterized the same way
     (`raster_panel`): x fastest, or panel by panel, down a column of the
-    panel first.
+    panel first. In a kernel with a `cluster`, `%tile` is a cluster tile,
+    rasterized over the cluster grid (panels of `raster_panel / c` cluster
+    rows for a cluster of `c` rows), and the block's index in its cluster
+    picks its tile within it: `cluster coordinate x c + rank`.
 
     Example:
 

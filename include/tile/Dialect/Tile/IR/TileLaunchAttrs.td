@@ -250,6 +250,13 @@ def Tile_LaunchAttr : Tile_Attr<"Launch", "launch"> {
     multiprocessor; not printed for other kernels) walks the tiles of its
     grid itself: the manifest says `"persistent": {"blocks_per_sm": 1}` and
     the runtime launches at most that many blocks per multiprocessor.
+    A persistent kernel with thread-block clusters gives the `cluster`'s
+    extent along each grid dimension (`cluster = [1, 2]`; not printed
+    without one): the manifest says `"cluster": [1, 2]` in its
+    `"persistent"` entry, and the runtime launches whole clusters (their
+    product, the blocks of one, is the compiled `.reqnctapercluster`), one
+    per cluster tile (the grid's extents divided by the cluster's, rounded
+    up) at most.
 
     `convert-tile-to-gpu` writes one per kernel into the `tile.kernels`
     array of the gpu.module; `tile-translate --emit=manifest` (and
@@ -291,7 +298,10 @@ def Tile_LaunchAttr : Tile_Attr<"Launch", "launch"> {
                           "contract">:$contract,
                         DefaultValuedParameter<"int64_t", "0", "blocks per "
                           "multiprocessor of a persistent kernel (0: one "
-                          "block per tile)">:$persistent);
+                          "block per tile)">:$persistent,
+                        Tile_ListParameter<"int64_t", "blocks per cluster "
+                          "along each grid dimension (empty: no "
+                          "cluster)">:$cluster);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
 }

@@ -82,6 +82,20 @@ def Tile_KernelOp : Tile_Op<"kernel", [
     `persistent` and the runtime launches `min(tiles, multiprocessors)`
     blocks.
 
+    `cluster = array<i64: 1, 2>` (with `persistent`; one extent per grid
+    dimension, more than 1 along exactly one, at most 8 blocks) launches
+    the blocks in thread-block clusters (`.reqnctapercluster`) that run
+    neighbouring tiles together: the blocks of a cluster walk the grid's
+    cluster tiles (here pairs of tiles one above the other), each running
+    its own tile of the pair. A TMA copy that does not depend on the
+    clustered block index (B, with the pair along y) is then loaded once
+    for the cluster: each block fetches a share of its panels and
+    multicasts them to all (`tile-warp-specialize` marks such copies
+    `multicast`), halving the L2 traffic for that operand. Tiles past the
+    grid's edge (an odd number of rows) are computed on zero-filled
+    operands and not stored. The runtime launches a multiple of the
+    cluster size blocks.
+
     The kernel name must be a PTX identifier that LLVM's NVPTX back end can
     print: a letter followed by letters, digits, `_` and `$`, or `_` or `$`
     followed by at least one of those; `WARP_SZ` (PTX), `vprintf` and names
@@ -126,6 +140,7 @@ def Tile_KernelOp : Tile_Op<"kernel", [
                        UnitAttr:$warp_specialized,
                        UnitAttr:$persistent,
                        OptionalAttr<I64Attr>:$raster_panel,
+                       OptionalAttr<DenseI64ArrayAttr>:$cluster,
                        OptionalAttr<TypedArrayAttrBase<Tile_DivisibilityAttr,
                                     "size divisibility promises">>:$divisibility,
                        OptionalAttr<TypedArrayAttrBase<Tile_ShapeRelationAttr,
@@ -170,6 +185,14 @@ def Tile_KernelOp : Tile_Op<"kernel", [
     /// getRegistersAtEntry(), what the roles of tile.warp_specialize share.
     int64_t getBlockRegisters() {
       return getThreads() * getRegistersAtEntry();
+    }
+    /// The blocks of one cluster (the product of `cluster`); 1 without one.
+    int64_t getClusterBlocks() {
+      int64_t blocks = 1;
+      if (std::optional<ArrayRef<int64_t>> cluster = getCluster())
+        for (int64_t extent : *cluster)
+          blocks *= extent;
+      return blocks;
     }
     /// The number that dimension `dim` of parameter `param` is promised to
     /// be a multiple of (`divisible`); 1 without a promise.
@@ -328,7 +351,12 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
     (`tile.mbarrier_arrive ... expect_tx` announces them). The hardware
     zero-fills the elements outside the tensor, and counts them.
     `tile-warp-specialize` produces these; they are allowed in
-    `warp_specialized` kernels only.
+    `warp_specialized` kernels only. With `multicast` (a kernel with a
+    `cluster`) the tile is the same in every block of the cluster: block
+    `r` issues the panels `p` with `p mod blocks = r`, each written to the
+    same offset of every block's shared memory and completing on the same
+    mbarrier of each (`.multicast::cluster`), so every block still
+    receives the whole tile's bytes.
 
     `async` from a `#tile.nvmma` shared tile to a global kernel parameter
     (`sm_90a`, same element type, no barrier) is a TMA store: every thread
@@ -359,11 +387,12 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
                        Variadic<Index>:$destOffsets,
                        UnitAttr:$async,
                        Arg<Optional<Tile_Buffer>, "", [MemWrite]>:$barriers,
-                       Optional<Index>:$barrierIndex);
+                       Optional<Index>:$barrierIndex,
+                       UnitAttr:$multicast);
   let assemblyFormat = [{
     (`async` $async^)? $source (`[` $sourceOffsets^ `]`)? `to` $dest (`[` $destOffsets^ `]`)?
     (`barrier` `(` $barriers^ `[` $barrierIndex `]` `:` qualified(type($barriers)) `)`)?
-    attr-dict `:` qualified(type($source)) `to` qualified(type($dest))
+    (`multicast` $multicast^)? attr-dict `:` qualified(type($source)) `to` qualified(type($dest))
   }];
   let hasVerifier = 1;
   let builders = [
@@ -371,7 +400,8 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
                    "Value":$dest, "ValueRange":$destOffsets,
                    CArg<"bool", "false">:$async), [{
       build($_builder, $_state, source, sourceOffsets, dest, destOffsets,
-            async, /*barriers=*/Value(), /*barrierIndex=*/Value());
+            async, /*barriers=*/Value(), /*barrierIndex=*/Value(),
+            /*multicast=*/false);
     }]>
   ];
   let extraClassDeclaration = [{

@@ -162,6 +162,14 @@ def TileWarpSpecialize : Pass<"tile-warp-specialize", "ModuleOp"> {
     its final wait, and the epilogue runs per tile. The producer thus loads
     the next tile while the compute warpgroups store the last one.
 
+    In a kernel with a `cluster` (blocks of neighbouring tiles along one
+    grid dimension), a copy whose offsets do not read that dimension's
+    block index loads the same tile in every block of the cluster: it is
+    marked `multicast` (each block issues a share of its panels to all),
+    the `empty` barriers count one arrival per compute warp of each block
+    of the cluster, and the compute role releases stages with `cluster`
+    arrivals, so that no block refills a stage that another still reads.
+
     In the epilogue, a copy of a `#tile.nvmma` shared tile (an accumulator
     staged there; `tile-assign-layouts` swizzles it) to a kernel parameter
     of the same element type becomes a TMA store (`tile.copy async`). Each

@@ -324,6 +324,11 @@ public:
   /// Launches one block per multiprocessor, each walking the grid's tiles
   /// (the kernel's `persistent`; with warpSpecialized); call before `body`.
   void persistent(SourceLoc loc = {});
+  /// Launches the blocks in thread-block clusters of `extents` blocks along
+  /// the grid's dimensions (the kernel's `cluster`, e.g. {1, 2}: pairs of
+  /// tiles one above the other; with persistent; the verifier checks the
+  /// extents); call before `body`.
+  void cluster(std::vector<int64_t> extents, SourceLoc loc = {});
   /// Promises that dimension `dim` of tensor parameter `tensor` is a
   /// multiple of `divisor` at every launch (the kernel's `divisible`; the
   /// runtime checks it); call before `body`.
@@ -450,6 +455,7 @@ private:
   int64_t raster = 0;
   bool specialized = false;
   bool persistentTiles = false;
+  std::vector<int64_t> clusterExtents;
   struct Divisibility {
     int param, dim;
     int64_t divisor;

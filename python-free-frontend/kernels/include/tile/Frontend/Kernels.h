@@ -151,6 +151,10 @@ struct GemmConfig {
   /// each walking the C tiles in raster order; the producer loads the next
   /// tile while the compute warpgroups store the last one.
   bool persistent = config::gemm::persistent.defaultValue;
+  /// With persistent (`_cmN`): thread-block clusters of N blocks along M,
+  /// running tiles one above the other; each loads 1/N of their common B
+  /// tile and multicasts it to all (half the L2 traffic for B with 2).
+  int64_t clusterM = config::gemm::clusterM.defaultValue;
   /// With warpSpecialized (`_tma`): the compute warpgroups stage C in a
   /// #tile.nvmma shared tile of the output type and one thread stores it
   /// with TMA (whole 128-byte lines; in a persistent kernel the store runs
@@ -166,7 +170,7 @@ struct GemmConfig {
 
   /// e.g. gemm_f16_f32_128x128x32_t128_s3 (input, output, tile, threads,
   /// stages[, raster panel][, _nt][, _<epilogue>][, _div8][, _ws][, _tma
-  /// [columns]][, _skN][, _persistent]).
+  /// [columns]][, _skN][, _persistent][, _cmN]).
   std::string kernelName() const;
   /// The shared memory its tiles need at least (the pipeline's stages of
   /// the A and B tiles, or the staged accumulator, and the bias), in
@@ -208,6 +212,7 @@ struct GemmConfig {
     visit(config::gemm::warpSpecialized, c.warpSpecialized);
     visit(config::gemm::splitK, c.splitK);
     visit(config::gemm::persistent, c.persistent);
+    visit(config::gemm::clusterM, c.clusterM);
     visit(config::gemm::tmaStore, c.tmaStore);
     visit(config::gemm::tmaStoreColumns, c.tmaStoreColumns);
   }

@@ -73,6 +73,9 @@ struct GemmSpaceAxes {
   /// The band widths of each TMA-store candidate (0: the whole tile); the
   /// candidates without a TMA store take none.
   std::vector<int64_t> tmaStoreColumns = {0};
+  /// The cluster sizes along M of each persistent candidate (1: none); the
+  /// others take 1.
+  std::vector<int64_t> clusterM = {1};
   /// The problem's operand layout, the same for every candidate: A stored
   /// K x M, B stored N x K.
   bool transposeA = false, transposeB = false;
