@@ -61,6 +61,8 @@ namespace tile::rt::detail {
   X(EventElapsedTime, cuEventElapsedTime_v2, true)                             \
   X(OccupancyMaxActiveBlocksPerMultiprocessor,                                 \
     cuOccupancyMaxActiveBlocksPerMultiprocessor, false)                        \
+  /* CUDA 11.8+: clusters that fit at once (persistent cluster kernels). */    \
+  X(OccupancyMaxActiveClusters, cuOccupancyMaxActiveClusters, false)           \
   /* CUDA 12+: tensor maps for TMA (sm_90a kernels). */                        \
   X(TensorMapEncodeTiled, cuTensorMapEncodeTiled, false)
 

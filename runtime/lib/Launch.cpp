@@ -119,7 +119,7 @@ PackedLaunch::kernelParams(const CUtensorMap *encodedMaps) const {
   return pointers;
 }
 
-Dim3 PackedLaunch::gridOn(int multiprocessors) const {
+Dim3 PackedLaunch::gridOn(int multiprocessors, int maxActiveClusters) const {
   if (!persistent || multiprocessors < 1)
     return grid;
   uint64_t slots =
@@ -127,6 +127,8 @@ Dim3 PackedLaunch::gridOn(int multiprocessors) const {
   // Whole clusters (at least one): grid.x is a multiple of the cluster.
   uint64_t blocks = persistent->clusterBlocks();
   slots = std::max(slots / blocks, uint64_t(1)) * blocks;
+  if (blocks > 1 && maxActiveClusters > 0)
+    slots = std::min<uint64_t>(slots, uint64_t(maxActiveClusters) * blocks);
   Dim3 capped = grid;
   capped.x = static_cast<unsigned>(std::min<uint64_t>(grid.x, slots));
   return capped;

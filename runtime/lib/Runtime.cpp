@@ -17,6 +17,8 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <map>
+#include <mutex>
 #include <utility>
 
 using namespace tile::rt;
@@ -71,6 +73,11 @@ struct ModuleState {
   std::string label;
   /// The tensor maps its kernels' launches encoded last.
   mutable TensorMapCache tensorMaps;
+  /// Per kernel function with clusters: how many of its clusters the device
+  /// holds at once (cuOccupancyMaxActiveClusters; 0 when the driver cannot
+  /// say), asked at its first launch.
+  mutable std::mutex clustersMutex;
+  mutable std::map<CUfunction, int> maxActiveClusters;
 
   ModuleState() = default;
   ModuleState(const ModuleState &) = delete;
@@ -561,7 +568,31 @@ void Kernel::launch(Stream &stream, const PackedLaunch &packed) const {
   if (!packed.tensorMaps.empty())
     maps = module_->tensorMaps.encode(packed.tensorMaps, info_->name);
   std::vector<void *> params = packed.kernelParams(maps.data());
-  const Dim3 g = packed.gridOn(module_->device->multiProcessorCount);
+  // A persistent kernel with clusters runs as many at once as the GPCs
+  // hold (an SM left over in one does not make another cluster), not
+  // multiprocessors / blocks per cluster: more would wait a whole round.
+  int clusters = 0;
+  if (packed.persistent && packed.persistent->clusterBlocks() > 1) {
+    std::lock_guard<std::mutex> lock(module_->clustersMutex);
+    auto [it, inserted] = module_->maxActiveClusters.try_emplace(function_, 0);
+    if (inserted && detail::api().OccupancyMaxActiveClusters) {
+      CUlaunchConfig config{};
+      config.gridDimX = packed.persistent->clusterBlocks() *
+                        unsigned(module_->device->multiProcessorCount);
+      config.gridDimY = config.gridDimZ = 1;
+      config.blockDimX = packed.block.x;
+      config.blockDimY = packed.block.y;
+      config.blockDimZ = packed.block.z;
+      config.sharedMemBytes = packed.sharedMemoryBytes;
+      config.hStream = stream.handle();
+      int count = 0;
+      if (detail::api().OccupancyMaxActiveClusters(&count, function_,
+                                                   &config) == CUDA_SUCCESS)
+        it->second = count;
+    }
+    clusters = it->second;
+  }
+  const Dim3 g = packed.gridOn(module_->device->multiProcessorCount, clusters);
   const Dim3 &b = packed.block;
   auto describe = [&] {
     auto dims = [](const Dim3 &d) {

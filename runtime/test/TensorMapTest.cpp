@@ -191,6 +191,9 @@ TEST(PersistentGrid, ClustersLaunchWholeClustersOfClusterTiles) {
   EXPECT_EQ(packed.gridOn(131).x, 130u);
   // A device of fewer multiprocessors than a cluster still gets one.
   EXPECT_EQ(packed.gridOn(1).x, 2u);
+  // The clusters that the driver says fit at once cap it further.
+  EXPECT_EQ(packed.gridOn(132, 60).x, 120u);
+  EXPECT_EQ(packed.gridOn(132, 100).x, 132u);
   // 20 x 20: 2 x 1 cluster tiles (the second row of tiles is past the
   // edge in each), 4 blocks.
   EXPECT_EQ(checkAndPack(kernel, tmaCopyArgs(0x10000, 0x9000000, 20, 20))

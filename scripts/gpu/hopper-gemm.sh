@@ -5,7 +5,8 @@
 # TMA-store epilogue (`_tma`, in bands `_tma<columns>`), their GemmGpu tests against float64,
 # the runtime's choice of variant over the whole library (choice.log),
 # compute-sanitizer memcheck / racecheck / synccheck on the split-K,
-# fused-epilogue, f16 TN, f16 persistent and f16 TMA-store ones,
+# fused-epilogue, f16 TN, f16 persistent, f16 TMA-store and f16 cluster
+# (`_cm2`) ones,
 # and tile-bench-gemm against cuBLAS in the same process; the summary table
 # (best variant per problem, ratio to cuBLAS; the fused bias + GELU ones
 # against cuBLASLt's GELU_BIAS epilogue) last, with its charts beside it
@@ -48,8 +49,8 @@ run() {
   mkdir -p "$out"
   export LD_LIBRARY_PATH="$bundle/lib:${LD_LIBRARY_PATH:-}"
   local hopper=/tmp/tile-hopper-kernels splitk=/tmp/tile-splitk-kernels
-  subset "$hopper" '^gemm_.*_ws(_tma[0-9]*)?(_sk[0-9]+|_persistent)?$|^gemm_f16_f32_128x256x64_t256_s3_r8_div8$'
-  subset "$splitk" '^gemm_.*(_sk[0-9]+|_bias_gelu.*_ws)$|^gemm_f16_f32_.*_tn_div8_ws$|^gemm_f16_f(16|32)_.*_persistent$|^gemm_f16_.*_tma[0-9]*(_persistent)?$'
+  subset "$hopper" '^gemm_.*_ws(_tma[0-9]*)?(_sk[0-9]+|_persistent(_cm[0-9]+)?)?$|^gemm_f16_f32_128x256x64_t256_s3_r8_div8$'
+  subset "$splitk" '^gemm_.*(_sk[0-9]+|_bias_gelu.*_ws)$|^gemm_f16_f32_.*_tn_div8_ws$|^gemm_f16_f(16|32)_.*_persistent$|^gemm_f16_.*_tma[0-9]*(_persistent)?$|^gemm_f16_.*_cm[0-9]+$'
   TILE_KERNEL_DIR=$hopper "$bundle/bin/tile-gpu-tests" --gtest_filter='GemmGpu.*' \
     --gtest_output=json:"$out/gemm-tests.json" > /tmp/gemm-tests.log 2>&1 ||
     status=1
@@ -108,6 +109,7 @@ for b in json.load(open(sys.argv[1]))["benchmarks"]:
         continue
     kind = ("cublas" if name.startswith("cublas") else
             "splitk" if "_sk" in name else
+            "cluster" if "_cm" in name else
             "tma" if "_tma" in name else "ws" if name.endswith("_ws") else
             "persistent" if name.endswith("_persistent") else "mma")
     # A and B as stored: NN (A M x K, B K x N), NT (B N x K), TN (A K x M).
@@ -116,18 +118,18 @@ for b in json.load(open(sys.argv[1]))["benchmarks"]:
     tflops = b["TFLOP/s"] / 1e12
     if tflops > row.get(kind, (0, ""))[0]:
         row[kind] = (tflops, name)
-print("| M x N x K | in -> out | layout | cuBLAS | mma.sync | sm_90a | persistent sm_90a | TMA-store sm_90a | split-K sm_90a | best variant |")
-print("|---|---|---|---|---|---|---|---|---|---|")
+print("| M x N x K | in -> out | layout | cuBLAS | mma.sync | sm_90a | persistent sm_90a | TMA-store sm_90a | 2x1 clusters sm_90a | split-K sm_90a | best variant |")
+print("|---|---|---|---|---|---|---|---|---|---|---|")
 for (problem, dtype, layout), row in rows.items():
     if len(row) == 1 and "cublas" in row:
         continue  # a layout no variant of this run has
     base = row.get("cublas", (0, ""))[0]
     cell = lambda k: (f"{row[k][0]:.0f} ({row[k][0] / base:.2f}x)"
                       if k in row and base else "-")
-    best = max((row[k] for k in ("mma", "ws", "persistent", "tma", "splitk")
+    best = max((row[k] for k in ("mma", "ws", "persistent", "tma", "cluster", "splitk")
                 if k in row), default=(0, "-"))
     print(f"| {problem} | {dtype} | {layout} | {base:.0f} | {cell('mma')} | {cell('ws')} | "
-          f"{cell('persistent')} | {cell('tma')} | {cell('splitk')} | `{best[1]}` |")
+          f"{cell('persistent')} | {cell('tma')} | {cell('cluster')} | {cell('splitk')} | `{best[1]}` |")
 # The fused epilogues (f16 -> f16, C = gelu(A B + bias)) against cuBLASLt's
 # GELU_BIAS, and the same sm_90a GEMM without the epilogue (paired runs).
 epilogue = {}

@@ -151,8 +151,9 @@ struct PackedLaunch {
   std::vector<void *>
   kernelParams(const CUtensorMap *encodedMaps = nullptr) const;
   /// The grid of a launch on a device with `multiprocessors` SMs: `grid`,
-  /// with grid.x capped for a persistent kernel.
-  Dim3 gridOn(int multiprocessors) const;
+  /// with grid.x capped for a persistent kernel (in whole clusters, and at
+  /// `maxActiveClusters` of them when that is known, > 0).
+  Dim3 gridOn(int multiprocessors, int maxActiveClusters = 0) const;
 };
 
 /// Checks `args` against the kernel and packs them; throws Error naming the
