@@ -142,6 +142,20 @@ TEST_F(KernelChoiceTest, OrdersArchSpecificFirstAndSplitKForFewRows) {
                                       "gemm_ws_sk2"}));
 }
 
+TEST_F(KernelChoiceTest, ClusterVariantsFirstWhenTheTilesDoNotFitMAndN) {
+  add("gemm_ws_cm2", "sm_90a", 8, 1).config.set("cluster_m", int64_t(2));
+  // 4096 x 4096: multiples of 256, the library's order.
+  EXPECT_EQ(names(gemmCandidates(library, request(4096, 4096, 4096), "sm_90")),
+            (std::vector<std::string>{"gemm_ws", "gemm_ws_cm2", "gemm_ws_sk2",
+                                      "gemm_any", "gemm_div8"}));
+  // 4000 x 3000 (and one of the two off is enough): the pairs first.
+  for (auto [m, n] : {std::pair<int64_t, int64_t>{4000, 3000}, {4096, 3000}})
+    EXPECT_EQ(names(gemmCandidates(library, request(m, n, 4096), "sm_90")),
+              (std::vector<std::string>{"gemm_ws_cm2", "gemm_ws", "gemm_ws_sk2",
+                                        "gemm_any", "gemm_div8"}))
+        << m << "x" << n;
+}
+
 TEST_F(KernelChoiceTest, PrefersTheSm90aVariantOnSm90) {
   KernelChoice choice = chooseGemm(library, request(256, 256, 256), "sm_90");
   ASSERT_TRUE(choice.chosen) << choice.explain();

@@ -112,8 +112,15 @@ struct GemmRequest {
 ///      wgmma) before portable ones (mma.sync);
 ///   2. split-K variants first when C has at most 64 rows (one row of
 ///      tiles leaves most multiprocessors idle otherwise), last when more;
-///   3. then the library's order (tile-kernels lists the leading shapes
+///   3. thread-block cluster variants (`cluster_m` > 1, B multicast to a
+///      pair of tiles) first when M or N is not a multiple of
+///      kClusterFirstUnless, last otherwise: on the H100 (2026-12-05) the
+///      pairs ran 1.33-1.43x faster than their twins at 4000x3000x4096 and
+///      1-9% slower at 4096^3, within 1% at 8192^3 and 8192x8192x28672
+///      (docs/Gemm.md);
+///   4. then the library's order (tile-kernels lists the leading shapes
 ///      first).
+inline constexpr int64_t kClusterFirstUnless = 256;
 std::vector<KernelVariant>
 gemmCandidates(const std::vector<KernelVariant> &library,
                const GemmRequest &request, const std::string &deviceChip);
