@@ -10,7 +10,9 @@
 //   return, walks cluster tiles (cluster id, number of clusters, the tiles
 //   divided by 2 along y) and places the block by its rank in the cluster,
 //   issues B's two 64-column panels one per block with a multicast mask of
-//   both, and arrives on block r's barrier from lane r of each warp (mapa);
+//   both, and arrives on block r's barrier from lane r of each warp (mapa;
+//   a CTA-scope release, as CUTLASS's: a cluster-scope one costs a MEMBAR
+//   per stage);
 // - the manifest's "persistent" entry gives the cluster, and the PTX
 //   declares it (.reqnctapercluster) and uses the multicast and
 //   cluster-scope forms.
@@ -46,7 +48,7 @@
 // GPU: arith.cmpi eq, %[[RANK]], %{{.*}} : i32
 // GPU: nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}} multicast_mask = %[[MASK]]
 // GPU: nvvm.mapa %{{.*}}, %{{.*}} : !llvm.ptr<3> -> !llvm.ptr<7>
-// GPU: nvvm.mbarrier.arrive %{{.*}} {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>
+// GPU: nvvm.mbarrier.arrive %{{.*}} : !llvm.ptr<7>
 // GPU: nvvm.cluster.arrive
 // GPU-NEXT: nvvm.cluster.wait
 // GPU-NEXT: gpu.return
@@ -65,7 +67,7 @@
 // PTX: mov.u32 {{.*}}, %clusterid.x;
 // PTX: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster
 // PTX: mapa.shared::cluster.u64
-// PTX: mbarrier.arrive.release.cluster.shared::cluster.b64
+// PTX: mbarrier.arrive.shared::cluster.b64
 
 tile.kernel @pairs(%A: !tile.buffer<?x?xf16, global>, %B: !tile.buffer<?x?xf16, global>, %C: !tile.buffer<?x?xf32, global>)
     grid(%bx, %by) = [ceildiv(%B[1], 128), ceildiv(%A[0], 64)] threads(256) warp_specialized persistent divisible(%A[1] by 8, %B[1] by 8, %C[1] by 8) attributes {cluster = array<i64: 1, 2>, raster_panel = 8 : i64} {
