@@ -434,14 +434,14 @@ void KernelInfo::validate() const {
       throw Error(prefix() + "persistent: expected one cluster extent per " +
                   "grid extent (" + std::to_string(grid.size()) +
                   "), but got " + std::to_string(persistent->cluster.size()));
+    std::string limit = std::to_string(kMaxClusterBlocks);
     for (unsigned extent : persistent->cluster)
-      if (extent < 1 || extent > 8)
-        throw Error(prefix() +
-                    "persistent: cluster extents must be in [1, 8], but got " +
-                    std::to_string(extent));
-    if (persistent->clusterBlocks() > 8)
-      throw Error(prefix() +
-                  "persistent: a cluster holds at most 8 blocks, but got " +
+      if (extent < 1 || extent > kMaxClusterBlocks)
+        throw Error(prefix() + "persistent: cluster extents must be in [1, " +
+                    limit + "], but got " + std::to_string(extent));
+    if (persistent->clusterBlocks() > kMaxClusterBlocks)
+      throw Error(prefix() + "persistent: a cluster holds at most " + limit +
+                  " blocks, but got " +
                   std::to_string(persistent->clusterBlocks()));
   }
 

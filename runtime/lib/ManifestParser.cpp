@@ -477,9 +477,9 @@ KernelInfo parseKernel(const Parser &p, const json &node, std::size_t index) {
     if (persistent.contains("cluster")) {
       const json &cluster = p.array(persistent, "cluster", at);
       for (std::size_t i = 0; i < cluster.size(); ++i)
-        kernel.persistent->cluster.push_back(
-            static_cast<unsigned>(p.checkInteger(
-                cluster[i], "cluster[" + std::to_string(i) + "]", at, 1, 8)));
+        kernel.persistent->cluster.push_back(static_cast<unsigned>(
+            p.checkInteger(cluster[i], "cluster[" + std::to_string(i) + "]", at,
+                           1, kMaxClusterBlocks)));
     }
   }
 

@@ -27,23 +27,7 @@ status=0
 
 # A kernel directory holding the index entries whose names match a pattern
 # (the files are links into the bundle).
-subset() {
-  local dir=$1 pattern=$2
-  rm -rf "$dir" && mkdir -p "$dir"
-  python3 - "$dir" "$bundle/kernels" "$pattern" <<'PY'
-import json, os, re, sys
-out, kernels, pattern = sys.argv[1], sys.argv[2], re.compile(sys.argv[3])
-index = json.load(open(os.path.join(kernels, "index.json")))
-entries = [e for e in index["kernels"] if pattern.search(e["name"])]
-for e in entries:
-    for key in ("cubin", "manifest", "ptx"):
-        if key in e:
-            os.symlink(os.path.join(kernels, e[key]), os.path.join(out, e[key]))
-index["kernels"] = entries
-json.dump(index, open(os.path.join(out, "index.json"), "w"), indent=1)
-print(f"{out}: {len(entries)} variants")
-PY
-}
+subset() { python3 scripts/gpu/kernel-subset.py "$1" "$bundle/kernels" "$2"; }
 
 run() {
   mkdir -p "$out"

@@ -9,23 +9,7 @@ bundle=$PWD/gpu-bundle
 out=${OUT:-$PWD/gpu-results}
 mkdir -p "$out"
 export LD_LIBRARY_PATH="$bundle/lib:${LD_LIBRARY_PATH:-}"
-subset() {
-  local dir=$1 pattern=$2
-  rm -rf "$dir" && mkdir -p "$dir"
-  python3 - "$dir" "$bundle/kernels" "$pattern" <<'PY'
-import json, os, re, sys
-out, kernels, pattern = sys.argv[1], sys.argv[2], re.compile(sys.argv[3])
-index = json.load(open(os.path.join(kernels, "index.json")))
-entries = [e for e in index["kernels"] if pattern.search(e["name"])]
-for e in entries:
-    for key in ("cubin", "manifest", "ptx"):
-        if key in e:
-            os.symlink(os.path.join(kernels, e[key]), os.path.join(out, e[key]))
-index["kernels"] = entries
-json.dump(index, open(os.path.join(out, "index.json"), "w"), indent=1)
-print(f"{out}: {len(entries)} variants")
-PY
-}
+subset() { python3 scripts/gpu/kernel-subset.py "$1" "$bundle/kernels" "$2"; }
 nvidia-smi --query-gpu=name,driver_version,power.limit,clocks.max.sm --format=csv | tee "$out/gpu.txt"
 cm2=/tmp/k-cm2; f16cm2=/tmp/k-f16cm2; bench=/tmp/k-bench
 subset $cm2 '_cm2$'

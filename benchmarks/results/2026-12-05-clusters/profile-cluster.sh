@@ -33,20 +33,9 @@ for name in ["gemm_f16_f16_128x256x64_t384_s4_r8_div8_ws_tma64_persistent_cm2",
         r = cu.cuOccupancyMaxActiveClusters(ctypes.byref(n), fn, ctypes.byref(cfg))
         print(name, "grid", gx, "rc", r, "max active clusters", n.value)
 PY
-sub=/tmp/k-one; rm -rf $sub; mkdir -p $sub
-python3 - "$sub" "$bundle/kernels" <<'PY'
-import json, os, re, sys
-out, kernels = sys.argv[1], sys.argv[2]
-index = json.load(open(os.path.join(kernels, "index.json")))
-keep = re.compile(r"^gemm_f16_f16_128x256x64_t384_s4_r8_div8_ws_tma64_persistent(_cm2)?$")
-entries = [e for e in index["kernels"] if keep.search(e["name"])]
-for e in entries:
-    for key in ("cubin", "manifest", "ptx"):
-        if key in e:
-            os.symlink(os.path.join(kernels, e[key]), os.path.join(out, e[key]))
-index["kernels"] = entries
-json.dump(index, open(os.path.join(out, "index.json"), "w"), indent=1)
-PY
+sub=/tmp/k-one
+python3 scripts/gpu/kernel-subset.py $sub "$bundle/kernels" \
+  '^gemm_f16_f16_128x256x64_t384_s4_r8_div8_ws_tma64_persistent(_cm2)?$'
 for v in gemm_f16_f16_128x256x64_t384_s4_r8_div8_ws_tma64_persistent_cm2 gemm_f16_f16_128x256x64_t384_s4_r8_div8_ws_tma64_persistent; do
   TILE_KERNEL_DIR=$sub timeout 150 ncu --launch-skip 3 --launch-count 1 --clock-control none \
     --section LaunchStats --section Occupancy --section SpeedOfLight --section WarpStateStats --section SchedulerStats \

@@ -149,6 +149,8 @@ LogicalResult KernelLowering::lowerTmaCopy(CopyOp op) {
   Value mask, rank;
   if (blocks > 1) {
     mask = arith::ConstantIntOp::create(builder, loc, (1 << blocks) - 1, 16);
+    // %cluster_ctarank: a block's bit in the mask (the tile walk's
+    // %cluster_ctaid.x is the same number in a cluster that is 1-D in x).
     rank = NVVM::ClusterId::create(builder, loc, builder.getI32Type());
   }
   for (int64_t panel = 0; panel < dest.getDimSize(1) / width; ++panel) {

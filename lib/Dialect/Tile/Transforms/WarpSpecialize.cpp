@@ -10,6 +10,7 @@
 #include "tile/Dialect/Tile/IR/Tile.h"
 #include "tile/Dialect/Tile/Transforms/Passes.h"
 
+#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
@@ -113,23 +114,6 @@ private:
   DenseSet<Operation *> multicastCopies;
 };
 
-/// Whether `value` is computed from `target` (through the operands of the
-/// ops that define it).
-bool dependsOn(Value value, Value target) {
-  SmallVector<Value> worklist{value};
-  DenseSet<Value> seen;
-  while (!worklist.empty()) {
-    Value next = worklist.pop_back_val();
-    if (next == target)
-      return true;
-    if (!seen.insert(next).second)
-      continue;
-    if (Operation *def = next.getDefiningOp())
-      llvm::append_range(worklist, def->getOperands());
-  }
-  return false;
-}
-
 LogicalResult WarpSpecializer::analyze() {
   if (loop->getParentOp() != kernel)
     return loop.emitOpError("expected the pipelined loop of a "
@@ -229,9 +213,12 @@ LogicalResult WarpSpecializer::analyze() {
     for (auto [d, extent] : llvm::enumerate(*cluster))
       if (extent > 1)
         clustered = kernel.getBlockIndex(d);
+    SetVector<Operation *> fromClustered;
+    getForwardSlice(clustered, &fromClustered);
     for (CopyOp copy : copies)
       if (llvm::none_of(copy.getSourceOffsets(), [&](Value offset) {
-            return dependsOn(offset, clustered);
+            return offset == clustered ||
+                   fromClustered.contains(offset.getDefiningOp());
           }))
         multicastCopies.insert(copy);
   }

@@ -154,6 +154,9 @@ struct GridExtent {
 /// gridDim.x, ...), so it is launched with one block per resident slot
 /// rather than one per tile: min(tiles, multiprocessors x
 /// blocksPerMultiprocessor) blocks in x.
+/// Blocks of one thread-block cluster at most (the portable size).
+inline constexpr unsigned kMaxClusterBlocks = 8;
+
 struct PersistentGrid {
   unsigned blocksPerMultiprocessor = 1;
   /// Blocks per thread-block cluster along each grid extent (the manifest's
