@@ -626,8 +626,9 @@ struct WarpSpecializeOpLowering : public TileToGPUPattern<WarpSpecializeOp> {
                                    /*withElseRegion=*/true);
     OpBuilder::InsertionGuard insertion(rewriter);
     rewriter.setInsertionPointToStart(&roles.getThenRegion().front());
-    NVVM::SetMaxRegisterOp::create(rewriter, loc, op.getProducerRegisters(),
-                                   NVVM::SetMaxRegisterAction::decrease);
+    if (std::optional<int64_t> registers = op.getProducerRegisters())
+      NVVM::SetMaxRegisterOp::create(rewriter, loc, *registers,
+                                     NVVM::SetMaxRegisterAction::decrease);
     Value first = lowering.isFirstThread(loc);
     auto single = scf::IfOp::create(rewriter, loc, first);
     Block &producerBody = single.getThenRegion().front();
@@ -635,9 +636,10 @@ struct WarpSpecializeOpLowering : public TileToGPUPattern<WarpSpecializeOp> {
         producerBody.getTerminator()->getIterator(),
         op.getProducerBlock().getOperations());
     rewriter.setInsertionPointToStart(&roles.getElseRegion().front());
-    lowering.computeRoleStart =
-        NVVM::SetMaxRegisterOp::create(rewriter, loc, op.getComputeRegisters(),
-                                       NVVM::SetMaxRegisterAction::increase);
+    lowering.computeRole = &roles.getElseRegion().front();
+    if (std::optional<int64_t> registers = op.getComputeRegisters())
+      lowering.computeRoleStart = NVVM::SetMaxRegisterOp::create(
+          rewriter, loc, *registers, NVVM::SetMaxRegisterAction::increase);
     lowering.computeGroup = {Value(), lowering.kernel.getComputeThreads(),
                              /*wholeBlock=*/false};
     Block &computeBody = roles.getElseRegion().front();

@@ -325,8 +325,7 @@ Value KernelLowering::isFirstThread(Location loc) {
 }
 
 void KernelLowering::enterGroupOf(Operation *op) {
-  Block *compute = computeRoleStart ? computeRoleStart->getBlock() : nullptr;
-  if (!compute || !compute->findAncestorOpInBlock(*op)) {
+  if (!computeRole || !computeRole->findAncestorOpInBlock(*op)) {
     group = {threadId, numThreads, /*wholeBlock=*/true};
     return;
   }
@@ -338,8 +337,11 @@ Value KernelLowering::getGroupThreadId() {
     // The compute role's, made once, where the role starts: its threads
     // follow the producer warpgroup's.
     OpBuilder::InsertionGuard guard(builder);
-    builder.setInsertionPointAfter(computeRoleStart);
-    Location loc = computeRoleStart->getLoc();
+    Location loc = computeRole->getParentOp()->getLoc();
+    if (computeRoleStart)
+      builder.setInsertionPointAfter(computeRoleStart);
+    else
+      builder.setInsertionPointToStart(computeRole);
     computeGroup.threadId = arith::SubIOp::create(
         builder, loc, threadId, constant(loc, kWarpgroupThreads));
     group.threadId = computeGroup.threadId;

@@ -380,9 +380,11 @@ public:
     bool wholeBlock = true;
   };
   ThreadGroup group;
-  /// Where the compute role's ops were moved (its first op: the
-  /// setmaxnreg), set by the tile.warp_specialize lowering; its group's
-  /// thread id is made there when first needed.
+  /// Where the compute role's ops were moved and its setmaxnreg (none when
+  /// the role keeps the registers of its entry), set by the
+  /// tile.warp_specialize lowering; its group's thread id is made after the
+  /// setmaxnreg, or at the block's start, when first needed.
+  Block *computeRole = nullptr;
   Operation *computeRoleStart = nullptr;
   ThreadGroup computeGroup;
   /// Sets `group` to the threads that run `op`.

@@ -28,7 +28,7 @@
 // WS: tile.warp_specialize
 // WS: tile.copy async %A[{{.*}}] to %{{.*}} barrier({{.*}}) : !tile.buffer<?x?xf16, global>
 // WS: tile.copy async %B[{{.*}}] to %{{.*}} barrier({{.*}}) multicast :
-// WS: compute(
+// WS: } compute {
 // WS: tile.mbarrier_arrive %{{.*}}[%{{.*}}] cluster :
 // WS: tile.mbarrier_arrive %{{.*}}[%{{.*}}] cluster :
 

@@ -3,7 +3,8 @@
 // the tensor-map kernel arguments and their #tile.tensor_map_param entries
 // in the launch description (one per buffer and box), the mbarrier
 // initialization by thread 0 with fence.mbarrier_init and a block barrier,
-// the roles as one if/else on the warpgroup with setmaxregister, the
+// the roles as one if/else on the warpgroup (no setmaxregister with one
+// compute warpgroup: every thread holds 248 registers at entry), the
 // producer on thread 0 (try_wait.parity, arrive.expect_tx, one
 // cp.async.bulk.tensor per 128-byte panel through the tensor map), the
 // compute role (try_wait.parity, wgmma fence / mma_async per K step with
@@ -49,10 +50,10 @@
 // CHECK-NEXT: gpu.barrier
 // CHECK-NOT: nvvm.mbarrier.init
 //
-// The producer warpgroup gives registers up; thread 0 runs the loop.
+// The producer warpgroup keeps its registers; thread 0 runs the loop.
+// CHECK-NOT: nvvm.setmaxregister
 // CHECK: %[[PRODUCER:.*]] = arith.cmpi ult, %thread_id_x, %c128{{.*}} : index
 // CHECK-NEXT: scf.if %[[PRODUCER]] {
-// CHECK-NEXT: nvvm.setmaxregister  decrease 40
 // CHECK-NEXT: %[[Z:.*]] = arith.constant 0 : index
 // CHECK-NEXT: %[[T0:.*]] = arith.cmpi eq, %thread_id_x, %[[Z]] : index
 // CHECK-NEXT: scf.if %[[T0]] {
@@ -77,9 +78,9 @@
 // CHECK-NEXT: }
 // CHECK-NEXT: }
 //
-// The compute warpgroups take registers; nothing waits without K steps.
+// The compute warpgroup, which keeps its registers too; nothing waits
+// without K steps.
 // CHECK-NEXT: } else {
-// CHECK-NEXT: nvvm.setmaxregister  increase 232
 // CHECK-NEXT: %[[ANY:.*]] = arith.cmpi sgt, %{{.*}}, %{{.*}} : index
 // CHECK-NEXT: scf.if %[[ANY]] {
 // CHECK-NOT: nvvm.cp.async.bulk
@@ -130,10 +131,10 @@
 // NVVM-SAME: %arg9: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant},
 // NVVM-SAME: %arg10: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant})
 // NVVM-SAME: nvvm.maxntid = array<i32: 256, 1, 1>
-// NVVM: nvvm.setmaxregister  decrease 40
+// NVVM-NOT: nvvm.setmaxregister
 // NVVM: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %arg9,
 // NVVM: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %arg10,
-// NVVM: nvvm.setmaxregister  increase 232
+// NVVM-NOT: nvvm.setmaxregister
 // NVVM: nvvm.wgmma.fence.aligned
 // NVVM: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
 tile.kernel @ws_gemm(%A: !tile.buffer<?x?xf16, global>, %B: !tile.buffer<?x?xf16, global>, %C: !tile.buffer<?x?xf32, global>)
@@ -172,7 +173,7 @@ tile.kernel @ws_gemm(%A: !tile.buffer<?x?xf16, global>, %B: !tile.buffer<?x?xf16
 // CHECK: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c16384_i32 : !llvm.ptr<3>, i32
 // CHECK-COUNT-2: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[MAP]], %{{.*}}, box[%{{.*}}, %{{.*}}] : !llvm.ptr<7>, !llvm.ptr
 // CHECK-NOT: nvvm.cp.async.bulk.tensor
-// CHECK: nvvm.setmaxregister  increase 232
+// CHECK: } else {
 // CHECK: nvvm.wgmma.fence.aligned
 // CHECK-NOT: arith.constant 4611686293338849280
 // CHECK: nvvm.wgmma.mma_async %{{.*}}, %{{.*}}, %{{.*}}, <m = 64, n = 64, k = 16>, D[<f32>, <zero>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
@@ -215,7 +216,7 @@ tile.kernel @gram(%A: !tile.buffer<?x?xbf16, global>, %S: !tile.buffer<?x?xf32, 
 // CHECK-SAME: %[[MAPA:arg[0-9]+]]: !llvm.ptr, %[[MAPB:arg[0-9]+]]: !llvm.ptr) kernel
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[MAPA]]
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[MAPB]]
-// CHECK: nvvm.setmaxregister  increase 232
+// CHECK: } else {
 // CHECK: nvvm.wgmma.fence.aligned
 // CHECK: %[[HIGHA:.*]] = arith.constant 4611686293338849280 : i64
 // CHECK-NEXT: %[[A0:.*]] = arith.ori %{{.*}}, %[[HIGHA]] : i64
@@ -265,7 +266,6 @@ tile.kernel @ws_gemm_tn(%A: !tile.buffer<?x?xf16, global>, %B: !tile.buffer<?x?x
 // CHECK-SAME: #tile.launch<name = "ws_persistent"
 // CHECK-SAME: persistent = 1>
 // CHECK: gpu.func @ws_persistent(
-// CHECK: nvvm.setmaxregister  decrease 40
 // CHECK: %[[TX:.*]] = arith.ceildivui %arg6, %{{.*}} : index
 // CHECK: %[[TY:.*]] = arith.ceildivui %arg3, %{{.*}} : index
 // CHECK-NEXT: %[[COUNT:.*]] = arith.muli %[[TX]], %[[TY]] : index
@@ -279,7 +279,7 @@ tile.kernel @ws_gemm_tn(%A: !tile.buffer<?x?xf16, global>, %B: !tile.buffer<?x?x
 // CHECK-NEXT: %[[PANEL:.*]] = arith.divui %[[T]], %[[PER]] : index
 // CHECK: %[[IN:.*]] = arith.remui %[[T]], %[[PER]] : index
 // CHECK: cp.async.bulk.tensor
-// CHECK: nvvm.setmaxregister  increase 232
+// CHECK: } else {
 // CHECK: gpu.block_id  x
 // CHECK-NEXT: gpu.grid_dim  x
 // CHECK-NEXT: scf.for
@@ -319,7 +319,7 @@ tile.kernel @ws_persistent(%A: !tile.buffer<?x?xf16, global>, %B: !tile.buffer<?
 // themselves (thread id - 128: one chunk each), the barrier after it is a
 // named one of those threads (bar.sync 1, 128; the producer has left).
 // CHECK-LABEL: gpu.func @ws_bias_epilogue(
-// CHECK: nvvm.setmaxregister increase 232
+// CHECK: } else {
 // CHECK-NEXT: %[[C128:.*]] = arith.constant 128 : index
 // CHECK-NEXT: %[[TID:.*]] = arith.subi %{{.*}}, %[[C128]] : index
 // CHECK-NOT: gpu.barrier
@@ -374,7 +374,7 @@ tile.kernel @ws_bias_epilogue(%A: !tile.buffer<?x?xf16, global>, %B: !tile.buffe
 // CHECK-LABEL: gpu.module @tile_kernels
 // CHECK-SAME: #tile.tensor_map_param<name = "C.tma2", buffer = "C", box = [64, 64], swizzle = 128>]
 // CHECK: gpu.func @ws_tma_store(%{{.*}}, %[[MAPA:.*]]: !llvm.ptr, %[[MAPB:.*]]: !llvm.ptr, %[[MAPC:.*]]: !llvm.ptr) kernel
-// CHECK: nvvm.setmaxregister  increase 232
+// CHECK: } else {
 // CHECK: nvvm.wgmma.mma_async
 // CHECK: wgmma.wait_group.sync.aligned 0;
 // CHECK: arith.xori

@@ -262,6 +262,25 @@ func.func @roles_outside_kernel() {
 
 // -----
 
+// setmaxnreg in one role alone would leave the other's budget unknown.
+tile.kernel @producer_registers_alone() grid(%bx) = [1] threads(384) warp_specialized {
+  // expected-error@+1 {{'tile.warp_specialize' op expected registers for both roles or for neither, but got them for the producer alone}}
+  tile.warp_specialize producer(registers = 40) {
+  } compute {
+  }
+}
+
+// -----
+
+tile.kernel @compute_registers_alone() grid(%bx) = [1] threads(384) warp_specialized {
+  // expected-error@+1 {{'tile.warp_specialize' op expected registers for both roles or for neither, but got them for the compute role alone}}
+  tile.warp_specialize producer {
+  } compute(registers = 232) {
+  }
+}
+
+// -----
+
 tile.kernel @producer_registers_not_multiple_of_8() grid(%bx) = [1] threads(384) warp_specialized {
   // expected-error@+1 {{'tile.warp_specialize' op expected register counts that are multiples of 8 (setmaxnreg), but got 36}}
   tile.warp_specialize producer(registers = 36) {

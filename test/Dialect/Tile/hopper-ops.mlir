@@ -116,6 +116,17 @@ tile.kernel @empty_roles() grid(%bx) = [1] threads(1024) warp_specialized {
   }
 }
 
+// Without register counts the roles keep the registers of their entry (no
+// setmaxnreg).
+// CHECK-LABEL: tile.kernel @roles_without_registers()
+// CHECK-NEXT: tile.warp_specialize producer {
+// CHECK-NEXT: } compute {
+tile.kernel @roles_without_registers() grid(%bx) = [1] threads(256) warp_specialized {
+  tile.warp_specialize producer {
+  } compute {
+  }
+}
+
 // Without the flag nothing prints; the flag comes before the divisibility
 // promises and the contract.
 // CHECK-LABEL: tile.kernel @flag_order(

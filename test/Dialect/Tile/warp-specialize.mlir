@@ -211,12 +211,14 @@ tile.kernel @four_compute_warpgroups(%A: !tile.buffer<?x?xf16, global>, %B: !til
 
 // -----
 
-// One compute warpgroup may keep 232 registers as well (its 128 threads
-// could address 472).
+// One compute warpgroup (256 threads) needs no setmaxnreg: each thread
+// holds 248 registers at entry, more than a compute thread would be given
+// (232), and ptxas ignores the instruction (C7508) in a kernel that needs
+// fewer, as this 64x64 tile does.
 // CHECK-LABEL: tile.kernel @one_compute_warpgroup(
 // CHECK: tile.mbarrier_init %{{.*}} count(128) : !tile.buffer<4xi64, shared>
-// CHECK: tile.warp_specialize producer(registers = 40) {
-// CHECK: } compute(registers = 232) {
+// CHECK: tile.warp_specialize producer {
+// CHECK: } compute {
 tile.kernel @one_compute_warpgroup(%A: !tile.buffer<?x?xf16, global>, %B: !tile.buffer<?x?xf16, global>, %C: !tile.buffer<?x?xf32, global>)
     grid(%bx) = [1] threads(256) warp_specialized {
   %c0 = arith.constant 0 : index

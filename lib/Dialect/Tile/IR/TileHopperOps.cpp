@@ -133,14 +133,54 @@ LogicalResult TmaStoreWaitOp::verify() {
 }
 
 void WarpSpecializeOp::build(OpBuilder &builder, OperationState &state,
-                             int64_t producerRegisters,
-                             int64_t computeRegisters) {
-  state.addAttribute(getProducerRegistersAttrName(state.name),
-                     builder.getI64IntegerAttr(producerRegisters));
-  state.addAttribute(getComputeRegistersAttrName(state.name),
-                     builder.getI64IntegerAttr(computeRegisters));
+                             std::optional<int64_t> producerRegisters,
+                             std::optional<int64_t> computeRegisters) {
+  if (producerRegisters)
+    state.addAttribute(getProducerRegistersAttrName(state.name),
+                       builder.getI64IntegerAttr(*producerRegisters));
+  if (computeRegisters)
+    state.addAttribute(getComputeRegistersAttrName(state.name),
+                       builder.getI64IntegerAttr(*computeRegisters));
   for (int i = 0; i < 2; ++i)
     state.addRegion()->emplaceBlock();
+}
+
+/// The roles' setmaxnreg budgets: both or neither, multiples of 8, the
+/// producer's at most the compute role's, together within what the block
+/// holds at entry.
+static LogicalResult verifyRoleRegisters(WarpSpecializeOp op, KernelOp kernel) {
+  std::optional<int64_t> producer = op.getProducerRegisters();
+  std::optional<int64_t> compute = op.getComputeRegisters();
+  if (producer.has_value() != compute.has_value())
+    return op.emitOpError("expected registers for both roles or for neither, "
+                          "but got them for the ")
+           << (producer ? "producer" : "compute role") << " alone";
+  if (!producer)
+    return success();
+  for (int64_t registers : {*producer, *compute})
+    if (registers % 8 != 0)
+      return op.emitOpError("expected register counts that are multiples of 8 "
+                            "(setmaxnreg), but got ")
+             << registers;
+  if (*producer > *compute)
+    return op.emitOpError("expected the producer to keep at most as many "
+                          "registers as the compute warpgroups, but got ")
+           << *producer << " and " << *compute;
+  // Both roles' budgets must fit the registers the block holds at entry:
+  // setmaxnreg moves them between warpgroups, and an increase that finds
+  // none free waits forever.
+  if (kernel) {
+    int64_t total =
+        kWarpgroupThreads * *producer + kernel.getComputeThreads() * *compute;
+    if (total > kernel.getBlockRegisters())
+      return op.emitOpError("expected the roles' registers to fit the ")
+             << kernel.getBlockRegisters() << " that " << kernel.getThreads()
+             << " threads hold at entry (" << kernel.getRegistersAtEntry()
+             << " each), but 128 x " << *producer << " + "
+             << kernel.getComputeThreads() << " x " << *compute << " = "
+             << total;
+  }
+  return success();
 }
 
 LogicalResult WarpSpecializeOp::verify() {
@@ -150,29 +190,8 @@ LogicalResult WarpSpecializeOp::verify() {
   if ((*this)->getParentOp() != kernel)
     return emitOpError("expected to be in the kernel body itself (the roles "
                        "branch on the warpgroup index once)");
-  for (int64_t registers : {getProducerRegisters(), getComputeRegisters()})
-    if (registers % 8 != 0)
-      return emitOpError("expected register counts that are multiples of 8 "
-                         "(setmaxnreg), but got ")
-             << registers;
-  if (getProducerRegisters() > getComputeRegisters())
-    return emitOpError("expected the producer to keep at most as many "
-                       "registers as the compute warpgroups, but got ")
-           << getProducerRegisters() << " and " << getComputeRegisters();
-  // Both roles' budgets must fit the registers the block holds at entry:
-  // setmaxnreg moves them between warpgroups, and an increase that finds
-  // none free waits forever.
-  if (kernel) {
-    int64_t total = kWarpgroupThreads * getProducerRegisters() +
-                    kernel.getComputeThreads() * getComputeRegisters();
-    if (total > kernel.getBlockRegisters())
-      return emitOpError("expected the roles' registers to fit the ")
-             << kernel.getBlockRegisters() << " that " << kernel.getThreads()
-             << " threads hold at entry (" << kernel.getRegistersAtEntry()
-             << " each), but 128 x " << getProducerRegisters() << " + "
-             << kernel.getComputeThreads() << " x " << getComputeRegisters()
-             << " = " << total;
-  }
+  if (failed(verifyRoleRegisters(*this, kernel)))
+    return failure();
   // A barrier in the compute role synchronizes its threads alone (a named
   // barrier); the producer runs on one thread.
   WalkResult barrier = getProducerBlock().walk([](BarrierOp op) {

@@ -35,12 +35,20 @@ namespace {
 /// (640 threads, 96 each at entry) that is 104, not the 112 that would fit
 /// the SM's 65,536 but not the block's 61,440: setmaxnreg.inc would wait
 /// forever for registers that no warpgroup frees.
+///
+/// One compute warpgroup (256 threads, 248 each at entry) needs no
+/// setmaxnreg: every thread may already use what a compute thread would
+/// get, and ptxas ignores the instruction (C7508) in a kernel whose tile
+/// needs fewer registers than that (64x64, 64x128).
 constexpr int64_t kProducerRegisters = 40;
-int64_t computeRegisters(KernelOp kernel) {
+std::optional<int64_t> computeRegisters(KernelOp kernel) {
   int64_t fit =
       (kernel.getBlockRegisters() - kWarpgroupThreads * kProducerRegisters) /
       kernel.getComputeThreads() / 8 * 8;
-  return std::min<int64_t>(fit, 232);
+  int64_t budget = std::min<int64_t>(fit, 232);
+  if (kernel.getRegistersAtEntry() >= budget)
+    return std::nullopt;
+  return budget;
 }
 
 /// Splits one kernel's pipelined loop; see the pass description.
@@ -315,8 +323,11 @@ LogicalResult WarpSpecializer::run() {
   IRMapping noTile;
   Value trips = persistent ? Value() : tripCount(noTile);
 
-  auto split = WarpSpecializeOp::create(builder, loc, kProducerRegisters,
-                                        computeRegisters(kernel));
+  std::optional<int64_t> computeBudget = computeRegisters(kernel);
+  auto split = WarpSpecializeOp::create(
+      builder, loc,
+      computeBudget ? std::optional<int64_t>(kProducerRegisters) : std::nullopt,
+      computeBudget);
 
   builder.setInsertionPointToStart(&split.getProducerBlock());
   IRMapping producerTile;

@@ -182,7 +182,11 @@ def Tile_WarpSpecializeOp : Tile_Op<"warp_specialize", [
     must fit the registers the block holds at entry (`threads` x
     `65536 / threads` rounded down to 8, at most 255): setmaxnreg only
     moves registers between warpgroups, and an increase that finds none
-    free waits forever.
+    free waits forever. Without `registers` (both roles or neither) there
+    is no `setmaxnreg`: a block of one compute warpgroup (256 threads)
+    already holds what a compute thread may use (248 each at entry), and
+    ptxas ignores a `setmaxnreg` in a kernel that needs fewer registers
+    than that (C7508).
 
     The roles meet only through mbarriers: a block-wide `tile.barrier`
     cannot appear inside either region.
@@ -199,17 +203,18 @@ def Tile_WarpSpecializeOp : Tile_Op<"warp_specialize", [
     }
     ```
   }];
-  let arguments = (ins ConfinedAttr<I64Attr, [IntMinValue<24>, IntMaxValue<256>]>:$producer_registers,
-                       ConfinedAttr<I64Attr, [IntMinValue<24>, IntMaxValue<256>]>:$compute_registers);
+  let arguments = (ins OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<24>, IntMaxValue<256>]>>:$producer_registers,
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<24>, IntMaxValue<256>]>>:$compute_registers);
   let regions = (region SizedRegion<1>:$producer, SizedRegion<1>:$compute);
   let assemblyFormat = [{
-    `producer` `(` `registers` `=` $producer_registers `)` $producer
-    `compute` `(` `registers` `=` $compute_registers `)` $compute attr-dict
+    `producer` (`(` `registers` `=` $producer_registers^ `)`)? $producer
+    `compute` (`(` `registers` `=` $compute_registers^ `)`)? $compute attr-dict
   }];
   let hasVerifier = 1;
   let skipDefaultBuilders = 1;
   let builders = [
-    OpBuilder<(ins "int64_t":$producerRegisters, "int64_t":$computeRegisters)>
+    OpBuilder<(ins "std::optional<int64_t>":$producerRegisters,
+                   "std::optional<int64_t>":$computeRegisters)>
   ];
   let extraClassDeclaration = [{
     Block &getProducerBlock() { return getProducer().front(); }
