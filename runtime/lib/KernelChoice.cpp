@@ -154,14 +154,21 @@ tile::rt::gemmCandidates(const std::vector<KernelVariant> &library,
       candidates.push_back(v);
   // C's rows; a malformed C is left for the contract check to name.
   const std::vector<int64_t> &shapeOfC = request.c.shape();
-  bool fewRows = !shapeOfC.empty() && shapeOfC[0] <= 64;
+  bool fewRows = !shapeOfC.empty() && shapeOfC[0] <= kFewRows;
   bool ragged = shapeOfC.size() == 2 && (shapeOfC[0] % kClusterFirstUnless ||
                                          shapeOfC[1] % kClusterFirstUnless);
   auto rank = [&](const KernelVariant &v) {
     bool splitK = v.config.getOrDefault(key::splitK) > 1;
+    bool rowTile = !splitK && v.config.getOrDefault(key::blockM) <= kFewRows;
     bool cluster = v.config.getOrDefault(key::clusterM) > 1;
-    return std::tuple{isArchSpecificFor(v.chip, deviceChip) ? 0 : 1,
-                      splitK == fewRows ? 0 : 1, cluster == ragged ? 0 : 1};
+    // Few rows: row tiles, then split-K, then the rest; more rows: both
+    // last.
+    int rows = fewRows ? (rowTile  ? 0
+                          : splitK ? 1
+                                   : 2)
+                       : (rowTile || splitK ? 1 : 0);
+    return std::tuple{isArchSpecificFor(v.chip, deviceChip) ? 0 : 1, rows,
+                      cluster == ragged ? 0 : 1};
   };
   std::stable_sort(candidates.begin(), candidates.end(),
                    [&](const KernelVariant &x, const KernelVariant &y) {

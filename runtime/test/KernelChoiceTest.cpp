@@ -142,6 +142,20 @@ TEST_F(KernelChoiceTest, OrdersArchSpecificFirstAndSplitKForFewRows) {
                                       "gemm_ws_sk2"}));
 }
 
+TEST_F(KernelChoiceTest, RowTilesFirstForFewRowsThenSplitK) {
+  add("gemm_ws_64", "sm_90a", 8, 1).config.set("block_m", int64_t(64));
+  // At most 64 rows: the 64-row tile, then split-K, then the rest.
+  for (int64_t m : {1, 16, 64})
+    EXPECT_EQ(names(gemmCandidates(library, request(m, 256, 256), "sm_90")),
+              (std::vector<std::string>{"gemm_ws_64", "gemm_ws_sk2", "gemm_ws",
+                                        "gemm_any", "gemm_div8"}))
+        << m;
+  // More: both after the taller tiles, in the library's order.
+  EXPECT_EQ(names(gemmCandidates(library, request(65, 256, 256), "sm_90")),
+            (std::vector<std::string>{"gemm_ws", "gemm_ws_sk2", "gemm_ws_64",
+                                      "gemm_any", "gemm_div8"}));
+}
+
 TEST_F(KernelChoiceTest, ClusterVariantsFirstWhenTheTilesDoNotFitMAndN) {
   add("gemm_ws_cm2", "sm_90a", 8, 1).config.set("cluster_m", int64_t(2));
   // 4096 x 4096: multiples of 256, the library's order.

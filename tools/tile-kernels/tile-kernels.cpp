@@ -305,6 +305,17 @@ std::vector<Variant> defaultVariants() {
       c.warpSpecialized = true;
       variants.push_back(gemmVariant(c));
     }
+    // Small M (C of at most 64 rows): 64x128 tiles over one compute
+    // warpgroup, 6 stages, no split of K, in f32 and the input type. At
+    // 16 and 64 x 8192 x 8192 they led 64x64 and 64x256 tiles, with or
+    // without split-K (which adds a zero fill and atomics), and cuBLAS on
+    // an H100 (2026-12-05; benchmarks/results/2026-12-05-small-m).
+    for (const std::string &out : {std::string("f32"), std::string(in)}) {
+      GemmConfig c{64, 128, 64, 256, out, 6, 0, false, in};
+      c.divisibility = 8;
+      c.warpSpecialized = true;
+      variants.push_back(gemmVariant(c));
+    }
     // Split-K for small M (a single row of C tiles), C (f32) zero-filled
     // at launch and summed into with atomics: 4 slices of K over 128x256
     // tiles (one block per SM at N = 8192), and 2 over 64x256 tiles with

@@ -110,8 +110,11 @@ struct GemmRequest {
 /// C's out, its transposes and epilogue), best first for `deviceChip`:
 ///   1. arch-specific cubins for the device's chip (sm_90a on sm_90: TMA and
 ///      wgmma) before portable ones (mma.sync);
-///   2. split-K variants first when C has at most 64 rows (one row of
-///      tiles leaves most multiprocessors idle otherwise), last when more;
+///   2. when C has at most kFewRows rows, variants whose tile is that
+///      short (no split of K) first, then split-K ones: one row of taller
+///      tiles leaves most multiprocessors idle. On the H100 (2026-12-05) the
+///      64x128 tiles led split-K, which adds a zero fill and atomics, at 16
+///      and 64 x 8192 x 8192 (docs/Gemm.md). Both last when C has more rows;
 ///   3. thread-block cluster variants (`cluster_m` > 1, B multicast to a
 ///      pair of tiles) first when M or N is not a multiple of
 ///      kClusterFirstUnless, last otherwise: on the H100 (2026-12-05) the
@@ -120,6 +123,7 @@ struct GemmRequest {
 ///      (docs/Gemm.md);
 ///   4. then the library's order (tile-kernels lists the leading shapes
 ///      first).
+inline constexpr int64_t kFewRows = 64;
 inline constexpr int64_t kClusterFirstUnless = 256;
 std::vector<KernelVariant>
 gemmCandidates(const std::vector<KernelVariant> &library,
