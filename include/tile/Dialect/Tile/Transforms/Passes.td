@@ -126,7 +126,10 @@ def TileWarpSpecialize : Pass<"tile-warp-specialize", "ModuleOp"> {
     shared tiles and multiplies them with one `tile.gemm` into a
     `#tile.wgmma` accumulator (`tile-assign-layouts` gives both layouts),
     into an mbarrier pipeline of `S` stages split between the roles
-    (`tile.warp_specialize`):
+    (`tile.warp_specialize`; the producer warpgroup gives registers up to
+    the compute warpgroups with setmaxnreg, 40 against up to 232 each,
+    except in a block of one compute warpgroup, whose threads already hold
+    248 at entry):
 
     - each copied tile gets `S` stages; `full` and `empty` hold one
       mbarrier per stage (`full` completes when the stage's TMA bytes have
