@@ -12,6 +12,7 @@
 #include "common/Timing.h"
 
 #include "tile/runtime/Half.h"
+#include "tile/runtime/KernelChoice.h"
 #include "tile/runtime/KernelIndex.h"
 #include "tile/runtime/Runtime.h"
 
@@ -139,6 +140,31 @@ void benchTile(benchmark::State &state, const rt::KernelVariant &variant,
   std::vector<rt::Arg> args = gemmArgs(variant, p);
   runTimed(
       state, [&] { kernel->launch(fixture->timer.stream, args); }, p);
+}
+
+/// What a user of the library gets: the variant rt::chooseGemm picks among
+/// `variants` for an NN `in` -> `out` launch of `p` with `epilogue` on this
+/// device (its name is the benchmark's label).
+void benchLibraryChoice(benchmark::State &state,
+                        const std::vector<rt::KernelVariant> &variants,
+                        Problem p, const std::string &in,
+                        const std::string &out,
+                        const std::string &epilogue = "none") {
+  rt::DType inType = *rt::parseDType(in), outType = *rt::parseDType(out);
+  rt::GemmRequest request{rt::Arg::buffer(fixture->A, inType, {p.m, p.k}),
+                          rt::Arg::buffer(fixture->B, inType, {p.k, p.n}),
+                          rt::Arg::buffer(fixture->C, outType, {p.m, p.n})};
+  request.epilogue = epilogue;
+  if (config::gemm::findEpilogue(epilogue)->hasBias)
+    request.bias = rt::Arg::buffer(fixture->bias, outType, {p.n});
+  rt::KernelChoice choice =
+      rt::chooseGemm(variants, request, fixture->device.chip());
+  if (!choice.chosen) {
+    state.SkipWithError(choice.explain().c_str());
+    return;
+  }
+  state.SetLabel(choice.chosen->name);
+  benchTile(state, *choice.chosen, p);
 }
 
 /// A fused-epilogue GEMM and the same GEMM without the epilogue, launched
@@ -354,6 +380,13 @@ int main(int argc, char **argv) {
                                        [variant, p](benchmark::State &state) {
                                          benchTile(state, variant, p);
                                        }));
+    for (std::string in : {"f16", "bf16"})
+      for (std::string out : {std::string("f32"), in})
+        configure(benchmark::RegisterBenchmark(
+            ("library_" + in + "_" + out + "/" + p.label()).c_str(),
+            [&variants, p, in, out](benchmark::State &state) {
+              benchLibraryChoice(state, variants, p, in, out);
+            }));
   }
   // The bias + GELU epilogue at 4096^3 and 8192^3, f16: fused into this
   // project's GEMM (the gemm variants with an epilogue, registered above),
@@ -421,6 +454,12 @@ int main(int argc, char **argv) {
           ("epilogue_cublas_then_bias_gelu/" + p.label()).c_str(),
           [p, biasGelu](benchmark::State &state) {
             benchUnfused(state, nullptr, *biasGelu, p);
+          }));
+    for (std::string in : {"f16", "bf16"})
+      configure(benchmark::RegisterBenchmark(
+          ("epilogue_library_" + in + "/" + p.label()).c_str(),
+          [&variants, p, in](benchmark::State &state) {
+            benchLibraryChoice(state, variants, p, in, in, "bias_gelu");
           }));
     configure(benchmark::RegisterBenchmark(
         ("epilogue_cublaslt_gelu_bias/" + p.label()).c_str(),

@@ -11,10 +11,12 @@
 # (best variant per problem, ratio to cuBLAS; the fused bias + GELU ones
 # against cuBLASLt's GELU_BIAS epilogue) last, with its charts beside it
 # (benchmarks/plot.py: ratio to cuBLAS per shape, roofline; none, and a
-# line saying why, without matplotlib). $OUT: gemm-tests.json, run.log (the
-# tests' and the benchmark's output), choice.log, sanitizer.log,
-# bench-gemm.json, summary.md and the two charts (8 files, all that $OUT
-# brings back). Results of a run:
+# line saying why, without matplotlib), then the variant the runtime
+# chooses over the whole library per shape against cuBLAS and cuBLASLt
+# (bench-library.json, summary-library.md). $OUT: gemm-tests.json, run.log
+# (the tests' and the benchmarks' output), choice.log, sanitizer.log,
+# bench-gemm.json, summary.md, the two charts, bench-library.json and
+# summary-library.md (10 files, all that $OUT brings back). Results of a run:
 # benchmarks/results/2026-12-03-hopper-gemm-persistent.
 #
 #   scripts/gpu/run-gpu.sh prepare
@@ -69,6 +71,15 @@ run() {
     > /tmp/bench-gemm.log 2>&1 || status=1
   { echo "== tile-bench-gemm"; cat /tmp/bench-gemm.log; } >> "$out/run.log"
   summarize "$out/bench-gemm.json" | tee "$out/summary.md"
+  # What a user gets: rt::chooseGemm's pick over the whole library for each
+  # shape and type pair (NN; bias + GELU at 4096^3 and 8192^3), with cuBLAS
+  # and cuBLASLt in the same process.
+  TILE_KERNEL_DIR=$bundle/kernels "$bundle/bin/tile-bench-gemm" \
+    --benchmark_filter='^(cublas_(f16|bf16)_(f32|f16|bf16)|library_[^/]*)/|^epilogue_(library_.*|cublaslt_gelu_bias)/' \
+    --benchmark_out="$out/bench-library.json" --benchmark_out_format=json \
+    > /tmp/bench-library.log 2>&1 || status=1
+  { echo "== tile-bench-gemm (the library's choice)"; cat /tmp/bench-library.log; } >> "$out/run.log"
+  summarize "$out/bench-library.json" | tee "$out/summary-library.md"
   # Charts beside the table, linked from it; without matplotlib plot.py
   # says so, which fails nothing (the table is the result).
   python3 benchmarks/plot.py "$out" --link-from "$out/summary.md" ||
@@ -88,10 +99,14 @@ for b in json.load(open(sys.argv[1]))["benchmarks"]:
         continue
     name, problem = b["name"].split("/")[:2]
     m = re.match(r"cublas_(f16|bf16)_(f32|f16|bf16)(?:_(nt|tn|tt))?$", name) or \
+        re.match(r"library_(f16|bf16)_(f32|f16|bf16)()$", name) or \
         re.match(r"gemm_(f16|bf16)_(f32|f16|bf16)_(?:.*_(nt|tn|tt)_)?", name)
     if not m or "_bias" in name:  # every epilogue variant (ConfigKeys.h)
         continue
+    if "TFLOP/s" not in b:
+        continue  # skipped (its reason is in the run's log)
     kind = ("cublas" if name.startswith("cublas") else
+            "library" if name.startswith("library_") else
             "splitk" if "_sk" in name else
             "cluster" if "_cm" in name else
             "tma" if "_tma" in name else "ws" if name.endswith("_ws") else
@@ -101,9 +116,13 @@ for b in json.load(open(sys.argv[1]))["benchmarks"]:
     row = rows.setdefault((problem, m.group(1) + " -> " + m.group(2), layout), {})
     tflops = b["TFLOP/s"] / 1e12
     if tflops > row.get(kind, (0, ""))[0]:
-        row[kind] = (tflops, name)
-print("| M x N x K | in -> out | layout | cuBLAS | mma.sync | sm_90a | persistent sm_90a | TMA-store sm_90a | 2x1 clusters sm_90a | split-K sm_90a | best variant |")
-print("|---|---|---|---|---|---|---|---|---|---|---|")
+        # The library's choice is named by its label (rt::chooseGemm's pick).
+        row[kind] = (tflops, b.get("label", name) if kind == "library" else name)
+# "library's choice": what rt::chooseGemm runs for the launch (tile-bench-gemm's
+# library_* runs, over the kernel folder of the run); the other columns are
+# the best variant of each kind.
+print("| M x N x K | in -> out | layout | cuBLAS | library's choice | mma.sync | sm_90a | persistent sm_90a | TMA-store sm_90a | 2x1 clusters sm_90a | split-K sm_90a | best variant | chosen variant |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 for (problem, dtype, layout), row in rows.items():
     if len(row) == 1 and "cublas" in row:
         continue  # a layout no variant of this run has
@@ -112,8 +131,9 @@ for (problem, dtype, layout), row in rows.items():
                       if k in row and base else "-")
     best = max((row[k] for k in ("mma", "ws", "persistent", "tma", "cluster", "splitk")
                 if k in row), default=(0, "-"))
-    print(f"| {problem} | {dtype} | {layout} | {base:.0f} | {cell('mma')} | {cell('ws')} | "
-          f"{cell('persistent')} | {cell('tma')} | {cell('cluster')} | {cell('splitk')} | `{best[1]}` |")
+    chosen = f"`{row['library'][1]}`" if "library" in row else "-"
+    print(f"| {problem} | {dtype} | {layout} | {base:.0f} | {cell('library')} | {cell('mma')} | {cell('ws')} | "
+          f"{cell('persistent')} | {cell('tma')} | {cell('cluster')} | {cell('splitk')} | `{best[1]}` | {chosen} |")
 # The fused epilogues (f16 -> f16, C = gelu(A B + bias)) against cuBLASLt's
 # GELU_BIAS, and the same sm_90a GEMM without the epilogue (paired runs).
 epilogue = {}
@@ -124,20 +144,24 @@ for b in json.load(open(sys.argv[1]))["benchmarks"]:
     m, n, k = map(int, problem.split("x"))
     us = b["real_time"] * {"us": 1, "ms": 1e3, "ns": 1e-3}[b["time_unit"]]
     epilogue.setdefault(problem, {})[name] = (us, 2 * m * n * k / us / 1e6,
-                                              b.get("plain_us"))
+                                              b.get("plain_us"), b.get("label"))
 if epilogue:
     print()
     print("| M x N x K | cuBLASLt GELU_BIAS | fused sm_90a variant | TFLOP/s | ratio to cuBLASLt | plain GEMM us |")
     print("|---|---|---|---|---|---|")
     for problem, runs in epilogue.items():
         lt = runs.get("epilogue_cublaslt_gelu_bias")
-        for name, (us, tflops, plain) in runs.items():
-            if not name.startswith("epilogue_paired_"):
+        for name, (us, tflops, plain, label) in runs.items():
+            if name.startswith("epilogue_paired_"):
+                variant = f"`gemm_{name[16:]}`"
+            elif name.startswith("epilogue_library_") and label:
+                variant = f"library's choice: `{label}`"
+            else:
                 continue
             ratio = f"{lt[0] / us:.2f}x" if lt else "-"
-            print(f"| {problem} | {lt[1]:.0f} TFLOP/s | `gemm_{name[16:]}` | "
+            print(f"| {problem} | {lt[1]:.0f} TFLOP/s | {variant} | "
                   f"{tflops:.0f} | {ratio} | {plain or 0:.0f} |" if lt else
-                  f"| {problem} | - | `gemm_{name[16:]}` | {tflops:.0f} | - | - |")
+                  f"| {problem} | - | {variant} | {tflops:.0f} | - | - |")
 PY
 }
 
