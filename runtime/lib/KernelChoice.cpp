@@ -152,21 +152,25 @@ tile::rt::gemmCandidates(const std::vector<KernelVariant> &library,
         v.config.getOrDefault(key::transposeB) == request.transposeB &&
         v.config.getOrDefault(key::epilogue) == request.epilogue)
       candidates.push_back(v);
-  // C's rows; a malformed C is left for the contract check to name.
+  // C's shape; a malformed C is left for the contract check to name.
   const std::vector<int64_t> &shapeOfC = request.c.shape();
   bool fewRows = !shapeOfC.empty() && shapeOfC[0] <= kFewRows;
+  bool fewTiles = fewRows;
+  if (shapeOfC.size() == 2) {
+    // Tiles of the library's leading shape, 128 x 256.
+    auto ceilDiv = [](int64_t a, int64_t b) { return (a + b - 1) / b; };
+    if (ceilDiv(shapeOfC[0], 128) * ceilDiv(shapeOfC[1], 256) < kFewTiles)
+      fewTiles = true;
+  }
   bool ragged = shapeOfC.size() == 2 && (shapeOfC[0] % kClusterFirstUnless ||
                                          shapeOfC[1] % kClusterFirstUnless);
   auto rank = [&](const KernelVariant &v) {
     bool splitK = v.config.getOrDefault(key::splitK) > 1;
     bool rowTile = !splitK && v.config.getOrDefault(key::blockM) <= kFewRows;
     bool cluster = v.config.getOrDefault(key::clusterM) > 1;
-    // Few rows: row tiles, then split-K, then the rest; more rows: both
-    // last.
-    int rows = fewRows ? (rowTile  ? 0
-                          : splitK ? 1
-                                   : 2)
-                       : (rowTile || splitK ? 1 : 0);
+    // Few rows: row tiles, then split-K, then the rest. Few tiles alone:
+    // row tiles first, split-K last. Neither: both last.
+    int rows = rowTile ? (fewTiles ? 0 : 3) : splitK ? (fewRows ? 1 : 3) : 2;
     return std::tuple{isArchSpecificFor(v.chip, deviceChip) ? 0 : 1, rows,
                       cluster == ragged ? 0 : 1};
   };

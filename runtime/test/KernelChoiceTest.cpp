@@ -142,7 +142,7 @@ TEST_F(KernelChoiceTest, OrdersArchSpecificFirstAndSplitKForFewRows) {
                                       "gemm_ws_sk2"}));
 }
 
-TEST_F(KernelChoiceTest, RowTilesFirstForFewRowsThenSplitK) {
+TEST_F(KernelChoiceTest, RowTilesFirstForFewRowsOrTilesThenSplitK) {
   add("gemm_ws_64", "sm_90a", 8, 1).config.set("block_m", int64_t(64));
   // At most 64 rows: the 64-row tile, then split-K, then the rest.
   for (int64_t m : {1, 16, 64})
@@ -150,10 +150,18 @@ TEST_F(KernelChoiceTest, RowTilesFirstForFewRowsThenSplitK) {
               (std::vector<std::string>{"gemm_ws_64", "gemm_ws_sk2", "gemm_ws",
                                         "gemm_any", "gemm_div8"}))
         << m;
-  // More: both after the taller tiles, in the library's order.
-  EXPECT_EQ(names(gemmCandidates(library, request(65, 256, 256), "sm_90")),
-            (std::vector<std::string>{"gemm_ws", "gemm_ws_sk2", "gemm_ws_64",
+  // More rows but fewer than 64 tiles of 128x256 (1024 x 1024: 32): the
+  // row tile first, split-K (not measured to pay there) last.
+  EXPECT_EQ(names(gemmCandidates(library, request(1024, 1024, 256), "sm_90")),
+            (std::vector<std::string>{"gemm_ws_64", "gemm_ws", "gemm_ws_sk2",
                                       "gemm_any", "gemm_div8"}));
+  // 64 tiles (1024 x 2048) and more: both after the taller tiles, in the
+  // library's order.
+  for (auto [m, n] : {std::pair<int64_t, int64_t>{1024, 2048}, {2048, 2048}})
+    EXPECT_EQ(names(gemmCandidates(library, request(m, n, 256), "sm_90")),
+              (std::vector<std::string>{"gemm_ws", "gemm_ws_sk2", "gemm_ws_64",
+                                        "gemm_any", "gemm_div8"}))
+        << m << "x" << n;
 }
 
 TEST_F(KernelChoiceTest, ClusterVariantsFirstWhenTheTilesDoNotFitMAndN) {

@@ -110,11 +110,14 @@ struct GemmRequest {
 /// C's out, its transposes and epilogue), best first for `deviceChip`:
 ///   1. arch-specific cubins for the device's chip (sm_90a on sm_90: TMA and
 ///      wgmma) before portable ones (mma.sync);
-///   2. when C has at most kFewRows rows, variants whose tile is that
-///      short (no split of K) first, then split-K ones: one row of taller
-///      tiles leaves most multiprocessors idle. On the H100 (2026-12-05) the
-///      64x128 tiles led split-K, which adds a zero fill and atomics, at 16
-///      and 64 x 8192 x 8192 (docs/Gemm.md). Both last when C has more rows;
+///   2. when C has at most kFewRows rows, or fewer than kFewTiles tiles
+///      of 128x256, variants whose tile has at most kFewRows rows (no split
+///      of K) first: so few big tiles leave most multiprocessors idle; with
+///      few rows split-K variants next. On the H100 (2026-12-05) the 64x128
+///      tiles led split-K, which adds a zero fill and atomics, at 16 and 64 x
+///      8192 x 8192, and the 128x256 leaders by 1.2-1.4x at 1024^3 (32 tiles);
+///      at 2048^3 (128 tiles) the leaders were 1.7x faster (docs/Gemm.md). Both
+///      last otherwise;
 ///   3. thread-block cluster variants (`cluster_m` > 1, B multicast to a
 ///      pair of tiles) first when M or N is not a multiple of
 ///      kClusterFirstUnless, last otherwise: on the H100 (2026-12-05) the
@@ -124,6 +127,7 @@ struct GemmRequest {
 ///   4. then the library's order (tile-kernels lists the leading shapes
 ///      first).
 inline constexpr int64_t kFewRows = 64;
+inline constexpr int64_t kFewTiles = 64;
 inline constexpr int64_t kClusterFirstUnless = 256;
 std::vector<KernelVariant>
 gemmCandidates(const std::vector<KernelVariant> &library,
