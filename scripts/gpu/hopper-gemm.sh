@@ -160,7 +160,7 @@ if epilogue:
                 continue
             ratio = f"{lt[0] / us:.2f}x" if lt else "-"
             print(f"| {problem} | {lt[1]:.0f} TFLOP/s | {variant} | "
-                  f"{tflops:.0f} | {ratio} | {plain or 0:.0f} |" if lt else
+                  f"{tflops:.0f} | {ratio} | {f'{plain:.0f}' if plain else '-'} |" if lt else
                   f"| {problem} | - | {variant} | {tflops:.0f} | - | - |")
 PY
 }
