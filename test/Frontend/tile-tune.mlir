@@ -30,6 +30,13 @@
 // RUN: FileCheck %s --check-prefix=WSINDEX < %t.ws/index.json
 // WSINDEX: "chip": "sm_90a"
 // WSINDEX: "name": "gemm_f16_f32_128x256x64_t384_s4_r8_div8_ws"
+// 64-row sm_90a tiles (one compute warpgroup, no setmaxnreg) compile at the
+// registers they need; ptxas refused them (C7508) while they had one.
+// RUN: rm -rf %t.ws64
+// RUN: tile-tune --out-dir=%t.ws64 --warp-specialized --block-m=64 --block-n=64,128 --block-k=64 --stages=6 --num-threads=256 --raster-panel=0 | FileCheck %s --check-prefix=WS64
+// WS64: gemm: 4 configurations, 0 pruned before compiling, 4 to compile
+// WS64-DAG: gemm_f16_f32_64x64x64_t256_s6_div8_ws {{[0-9]+}} 0 96 {{.*}} ok
+// WS64-DAG: gemm_f16_f32_64x128x64_t256_s6_div8_ws {{[0-9]+}} 0 144 {{.*}} ok
 //
 // The limits of the GPU itself: `tile-device-info --json` run on it (here a
 // GPU with 100 KiB of shared memory per block), and the errors.
