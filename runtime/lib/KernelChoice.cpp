@@ -157,9 +157,10 @@ tile::rt::gemmCandidates(const std::vector<KernelVariant> &library,
   bool fewRows = !shapeOfC.empty() && shapeOfC[0] <= kFewRows;
   bool fewTiles = fewRows;
   if (shapeOfC.size() == 2) {
-    // Tiles of the library's leading shape, 128 x 256.
     auto ceilDiv = [](int64_t a, int64_t b) { return (a + b - 1) / b; };
-    if (ceilDiv(shapeOfC[0], 128) * ceilDiv(shapeOfC[1], 256) < kFewTiles)
+    if (ceilDiv(shapeOfC[0], kLeadingTileRows) *
+            ceilDiv(shapeOfC[1], kLeadingTileCols) <
+        kFewTiles)
       fewTiles = true;
   }
   bool ragged = shapeOfC.size() == 2 && (shapeOfC[0] % kClusterFirstUnless ||

@@ -116,8 +116,8 @@ struct GemmRequest {
 ///      few rows split-K variants next. On the H100 (2026-12-05) the 64x128
 ///      tiles led split-K, which adds a zero fill and atomics, at 16 and 64 x
 ///      8192 x 8192, and the 128x256 leaders by 1.2-1.4x at 1024^3 (32 tiles);
-///      at 2048^3 (128 tiles) the leaders were 1.7x faster (docs/Gemm.md). Both
-///      last otherwise;
+///      at 2048^3 (128 tiles) the leaders were 1.6-1.9x faster (docs/Gemm.md).
+///      Both last otherwise;
 ///   3. thread-block cluster variants (`cluster_m` > 1, B multicast to a
 ///      pair of tiles) first when M or N is not a multiple of
 ///      kClusterFirstUnless, last otherwise: on the H100 (2026-12-05) the
@@ -128,6 +128,8 @@ struct GemmRequest {
 ///      first).
 inline constexpr int64_t kFewRows = 64;
 inline constexpr int64_t kFewTiles = 64;
+/// The tile whose count kFewTiles bounds: the library's leading shape.
+inline constexpr int64_t kLeadingTileRows = 128, kLeadingTileCols = 256;
 inline constexpr int64_t kClusterFirstUnless = 256;
 std::vector<KernelVariant>
 gemmCandidates(const std::vector<KernelVariant> &library,
