@@ -455,12 +455,17 @@ int main(int argc, char **argv) {
           [p, biasGelu](benchmark::State &state) {
             benchUnfused(state, nullptr, *biasGelu, p);
           }));
+    // Both GELUs: cuBLASLt's GELU_BIAS computes the tanh form.
     for (std::string in : {"f16", "bf16"})
-      configure(benchmark::RegisterBenchmark(
-          ("epilogue_library_" + in + "/" + p.label()).c_str(),
-          [&variants, p, in](benchmark::State &state) {
-            benchLibraryChoice(state, variants, p, in, in, "bias_gelu");
-          }));
+      for (auto [prefix, gelu] :
+           {std::pair<std::string, std::string>{"epilogue_library_",
+                                                "bias_gelu"},
+            {"epilogue_library_gelu_tanh_", "bias_gelu_tanh"}})
+        configure(benchmark::RegisterBenchmark(
+            (prefix + in + "/" + p.label()).c_str(),
+            [&variants, p, in, gelu](benchmark::State &state) {
+              benchLibraryChoice(state, variants, p, in, in, gelu);
+            }));
     configure(benchmark::RegisterBenchmark(
         ("epilogue_cublaslt_gelu_bias/" + p.label()).c_str(),
         [p](benchmark::State &state) {

@@ -59,11 +59,27 @@
 // EPI: tile.gemm
 // EPI: tile.parallel (%{{.*}}, %[[J:.*]]) in [128, 128]
 // EPI: tile.load %[[BIAS]][%[[J]]]
-// EPI: math.erf
+// EPI: math.absf
+// EPI: arith.divf {{.*}} fastmath<afn>
+// EPI: math.exp2
+// EPI: arith.select
 // EPI: tile.store
 // EPI: tile.copy %{{.*}} to %C[
+// GELU without libdevice's erff / tanhf: erfc (Abramowitz & Stegun 7.1.26)
+// and the logistic form of the tanh approximation, each one ex2.approx and
+// one rcp.approx per element (fe::gelu, fe::geluTanh).
+// EPI-NOT: math.erf
 // RUN: tile-kernels --kernel=gemm --block-m=128 --block-n=128 --block-k=32 --num-threads=128 --out-dtype=f16 --epilogue=bias_gelu_tanh --emit=mlir | FileCheck %s --check-prefix=EPITANH
-// EPITANH: math.tanh
+// EPITANH: tile.parallel
+// EPITANH-NOT: math.tanh
+// EPITANH: math.exp2
+// EPITANH: arith.divf {{.*}} fastmath<afn>
+// EPITANH-NOT: math.tanh
+// RUN: tile-kernels --kernel=gemm --block-m=128 --block-n=128 --block-k=32 --num-threads=128 --out-dtype=f16 --epilogue=bias_gelu_tanh --emit=ptx | FileCheck %s --check-prefix=EPITANHPTX
+// RUN: tile-kernels --kernel=gemm --block-m=128 --block-n=128 --block-k=32 --num-threads=128 --out-dtype=f16 --epilogue=bias_gelu --emit=ptx | FileCheck %s --check-prefix=EPITANHPTX
+// EPITANHPTX-NOT: call
+// EPITANHPTX-COUNT-128: rcp.approx.f32
+// EPITANHPTX-NOT: rcp.approx
 // The bias alone: the add and nothing after it; bias + ReLU: the add, then
 // max with 0 (arith.maximumf, PTX max.NaN.f32: a NaN stays NaN, as in
 // torch.relu).
@@ -188,7 +204,7 @@
 // STAGED: %[[ST:.*]] = tile.alloc_shared : !tile.buffer<128x128xf32, shared>
 // STAGED: tile.copy %{{.*}} to %[[ST]] : !tile.buffer<128x128xf32, fragment> to !tile.buffer<128x128xf32, shared>
 // STAGED: tile.parallel ({{.*}}) in [128, 128] rolled
-// STAGED: math.erf
+// STAGED: math.exp2
 // STAGED: tile.copy %[[ST]] to %C[
 // RUN: tile-kernels --kernel=gemm --block-m=128 --block-n=128 --block-k=64 --num-threads=128 --out-dtype=f16 --epilogue=bias_gelu --divisibility=8 --staged-epilogue --emit=ptx | FileCheck %s --check-prefix=STAGEDPTX
 // STAGEDPTX-COUNT-32: ex2.approx

@@ -89,6 +89,16 @@ TEST_F(LibraryCatalog, GemmTakesTheMeasuredLeaderFirst) {
   ASSERT_TRUE(fused.chosen) << fused.explain();
   EXPECT_EQ(fused.chosen->name,
             "gemm_bf16_bf16_128x256x64_t384_s4_r8_bias_gelu_tanh_div8_ws_"
+            "tma64_persistent");
+  rt::GemmOptions erfGelu;
+  erfGelu.epilogue = "bias_gelu";
+  erfGelu.bias = at(DType::f16, {4096});
+  rt::KernelChoice exact = catalog->chooseGemm(
+      at(DType::f16, {4096, 4096}), at(DType::f16, {4096, 4096}),
+      at(DType::f16, {4096, 4096}), erfGelu, "sm_90");
+  ASSERT_TRUE(exact.chosen) << exact.explain();
+  EXPECT_EQ(exact.chosen->name,
+            "gemm_f16_f16_128x256x64_t384_s4_r8_bias_gelu_div8_ws_tma64_"
             "persistent");
 }
 

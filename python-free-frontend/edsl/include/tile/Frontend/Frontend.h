@@ -164,9 +164,13 @@ Expr rsqrt(Expr x, SourceLoc loc = {});
 Expr less(Expr lhs, Expr rhs, SourceLoc loc = {});
 /// condition ? whenTrue : whenFalse.
 Expr select(Expr condition, Expr whenTrue, Expr whenFalse, SourceLoc loc = {});
-/// GELU, exact: x/2 (1 + erf(x / sqrt 2)).
+/// GELU, exact: x/2 (1 + erf(x / sqrt 2)), as x/2 erfc(-x / sqrt 2) with
+/// erfc from Abramowitz & Stegun 7.1.26 (erf to 1.5e-7; one exp2 and an
+/// approximate reciprocal, half the instructions of libdevice's erff).
 Expr gelu(Expr x, SourceLoc loc = {});
-/// GELU, tanh approximation: x/2 (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))).
+/// GELU, tanh approximation: x/2 (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))),
+/// built as the logistic function it equals (one exp2 and an approximate
+/// reciprocal, no tanh).
 Expr geluTanh(Expr x, SourceLoc loc = {});
 /// Converts between float types (extf/truncf; f16 <-> bf16 through f32),
 /// integer/index types, and integers/indices and floats.
