@@ -72,7 +72,8 @@ TEST_F(LibraryCatalog, GemmPrefersSm90aAndFallsBackWithReasons) {
 }
 
 // The library's order is the runtime's preference: the measured leaders
-// (benchmarks/results/2026-12-05-tma-store-bands) come first.
+// (benchmarks/results/2026-12-05-tma-store-bands; the fused ones:
+// 2026-12-05-gelu-epilogue) come first.
 TEST_F(LibraryCatalog, GemmTakesTheMeasuredLeaderFirst) {
   rt::KernelChoice half = catalog->chooseGemm(
       at(DType::f16, {4096, 4096}), at(DType::f16, {4096, 4096}),
@@ -80,24 +81,22 @@ TEST_F(LibraryCatalog, GemmTakesTheMeasuredLeaderFirst) {
   ASSERT_TRUE(half.chosen) << half.explain();
   EXPECT_EQ(half.chosen->name,
             "gemm_f16_f16_128x256x64_t384_s4_r8_div8_ws_tma64_persistent");
-  rt::GemmOptions tanhGelu;
-  tanhGelu.epilogue = "bias_gelu_tanh";
-  tanhGelu.bias = at(DType::bf16, {4096});
-  rt::KernelChoice fused = catalog->chooseGemm(
-      at(DType::bf16, {4096, 4096}), at(DType::bf16, {4096, 4096}),
-      at(DType::bf16, {4096, 4096}), tanhGelu, "sm_90");
-  ASSERT_TRUE(fused.chosen) << fused.explain();
-  EXPECT_EQ(fused.chosen->name,
+  // The fused GEMMs: the persistent kernels stored in bands, for both GELUs.
+  auto fusedChoice = [&](DType type, const char *epilogue) {
+    rt::GemmOptions options;
+    options.epilogue = epilogue;
+    options.bias = at(type, {4096});
+    return catalog->chooseGemm(at(type, {4096, 4096}), at(type, {4096, 4096}),
+                               at(type, {4096, 4096}), options, "sm_90");
+  };
+  rt::KernelChoice tanhForm = fusedChoice(DType::bf16, "bias_gelu_tanh");
+  ASSERT_TRUE(tanhForm.chosen) << tanhForm.explain();
+  EXPECT_EQ(tanhForm.chosen->name,
             "gemm_bf16_bf16_128x256x64_t384_s4_r8_bias_gelu_tanh_div8_ws_"
             "tma64_persistent");
-  rt::GemmOptions erfGelu;
-  erfGelu.epilogue = "bias_gelu";
-  erfGelu.bias = at(DType::f16, {4096});
-  rt::KernelChoice exact = catalog->chooseGemm(
-      at(DType::f16, {4096, 4096}), at(DType::f16, {4096, 4096}),
-      at(DType::f16, {4096, 4096}), erfGelu, "sm_90");
-  ASSERT_TRUE(exact.chosen) << exact.explain();
-  EXPECT_EQ(exact.chosen->name,
+  rt::KernelChoice erfForm = fusedChoice(DType::f16, "bias_gelu");
+  ASSERT_TRUE(erfForm.chosen) << erfForm.explain();
+  EXPECT_EQ(erfForm.chosen->name,
             "gemm_f16_f16_128x256x64_t384_s4_r8_bias_gelu_div8_ws_tma64_"
             "persistent");
 }
