@@ -135,7 +135,9 @@ for (problem, dtype, layout), row in rows.items():
     print(f"| {problem} | {dtype} | {layout} | {base:.0f} | {cell('library')} | {cell('mma')} | {cell('ws')} | "
           f"{cell('persistent')} | {cell('tma')} | {cell('cluster')} | {cell('splitk')} | `{best[1]}` | {chosen} |")
 # The fused epilogues (f16 -> f16, C = gelu(A B + bias)) against cuBLASLt's
-# GELU_BIAS, and the same sm_90a GEMM without the epilogue (paired runs).
+# GELU_BIAS (which computes the tanh form: compare the `_gelu_tanh` rows
+# like for like; benchmarks/results/2026-12-05-gelu-epilogue), and the same
+# sm_90a GEMM without the epilogue (paired runs).
 epilogue = {}
 for b in json.load(open(sys.argv[1]))["benchmarks"]:
     if b.get("aggregate_name") != "median" or not b["name"].startswith("epilogue_"):
