@@ -154,15 +154,12 @@ tile::rt::gemmCandidates(const std::vector<KernelVariant> &library,
       candidates.push_back(v);
   // C's shape; a malformed C is left for the contract check to name.
   const std::vector<int64_t> &shapeOfC = request.c.shape();
+  auto ceilDiv = [](int64_t a, int64_t b) { return (a + b - 1) / b; };
   bool fewRows = !shapeOfC.empty() && shapeOfC[0] <= kFewRows;
-  bool fewTiles = fewRows;
-  if (shapeOfC.size() == 2) {
-    auto ceilDiv = [](int64_t a, int64_t b) { return (a + b - 1) / b; };
-    if (ceilDiv(shapeOfC[0], kLeadingTileRows) *
-            ceilDiv(shapeOfC[1], kLeadingTileCols) <
-        kFewTiles)
-      fewTiles = true;
-  }
+  bool fewTiles = fewRows || (shapeOfC.size() == 2 &&
+                              ceilDiv(shapeOfC[0], kLeadingTileRows) *
+                                      ceilDiv(shapeOfC[1], kLeadingTileCols) <
+                                  kFewTiles);
   bool ragged = shapeOfC.size() == 2 && (shapeOfC[0] % kClusterFirstUnless ||
                                          shapeOfC[1] % kClusterFirstUnless);
   auto rank = [&](const KernelVariant &v) {

@@ -124,20 +124,26 @@ protected:
     return result;
   }
 
+  /// The candidates' names, best first, for an m x n x k request.
+  std::vector<std::string> order(int64_t m, int64_t n, int64_t k,
+                                 const std::string &chip = "sm_90") {
+    return names(gemmCandidates(library, request(m, n, k), chip));
+  }
+
   std::string dir;
   std::vector<KernelVariant> library;
 };
 
 TEST_F(KernelChoiceTest, OrdersArchSpecificFirstAndSplitKForFewRows) {
-  EXPECT_EQ(names(gemmCandidates(library, request(256, 256, 256), "sm_90")),
+  EXPECT_EQ(order(256, 256, 256),
             (std::vector<std::string>{"gemm_ws", "gemm_ws_sk2", "gemm_any",
                                       "gemm_div8"}));
-  EXPECT_EQ(names(gemmCandidates(library, request(64, 256, 256), "sm_90")),
+  EXPECT_EQ(order(64, 256, 256),
             (std::vector<std::string>{"gemm_ws_sk2", "gemm_ws", "gemm_any",
                                       "gemm_div8"}));
   // On sm_80 nothing is specific to the device: the library's order, split-K
   // last.
-  EXPECT_EQ(names(gemmCandidates(library, request(256, 256, 256), "sm_80")),
+  EXPECT_EQ(order(256, 256, 256, "sm_80"),
             (std::vector<std::string>{"gemm_any", "gemm_div8", "gemm_ws",
                                       "gemm_ws_sk2"}));
 }
@@ -146,19 +152,19 @@ TEST_F(KernelChoiceTest, RowTilesFirstForFewRowsOrTilesThenSplitK) {
   add("gemm_ws_64", "sm_90a", 8, 1).config.set("block_m", int64_t(64));
   // At most 64 rows: the 64-row tile, then split-K, then the rest.
   for (int64_t m : {1, 16, 64})
-    EXPECT_EQ(names(gemmCandidates(library, request(m, 256, 256), "sm_90")),
+    EXPECT_EQ(order(m, 256, 256),
               (std::vector<std::string>{"gemm_ws_64", "gemm_ws_sk2", "gemm_ws",
                                         "gemm_any", "gemm_div8"}))
         << m;
   // More rows but fewer than 64 tiles of 128x256 (1024 x 1024: 32): the
   // row tile first, split-K (not measured to pay there) last.
-  EXPECT_EQ(names(gemmCandidates(library, request(1024, 1024, 256), "sm_90")),
+  EXPECT_EQ(order(1024, 1024, 256),
             (std::vector<std::string>{"gemm_ws_64", "gemm_ws", "gemm_ws_sk2",
                                       "gemm_any", "gemm_div8"}));
   // 64 tiles (1024 x 2048) and more: both after the taller tiles, in the
   // library's order.
   for (auto [m, n] : {std::pair<int64_t, int64_t>{1024, 2048}, {2048, 2048}})
-    EXPECT_EQ(names(gemmCandidates(library, request(m, n, 256), "sm_90")),
+    EXPECT_EQ(order(m, n, 256),
               (std::vector<std::string>{"gemm_ws", "gemm_ws_sk2", "gemm_ws_64",
                                         "gemm_any", "gemm_div8"}))
         << m << "x" << n;
@@ -167,12 +173,12 @@ TEST_F(KernelChoiceTest, RowTilesFirstForFewRowsOrTilesThenSplitK) {
 TEST_F(KernelChoiceTest, ClusterVariantsFirstWhenTheTilesDoNotFitMAndN) {
   add("gemm_ws_cm2", "sm_90a", 8, 1).config.set("cluster_m", int64_t(2));
   // 4096 x 4096: multiples of 256, the library's order.
-  EXPECT_EQ(names(gemmCandidates(library, request(4096, 4096, 4096), "sm_90")),
+  EXPECT_EQ(order(4096, 4096, 4096),
             (std::vector<std::string>{"gemm_ws", "gemm_ws_cm2", "gemm_ws_sk2",
                                       "gemm_any", "gemm_div8"}));
   // 4000 x 3000 (and one of the two off is enough): the pairs first.
   for (auto [m, n] : {std::pair<int64_t, int64_t>{4000, 3000}, {4096, 3000}})
-    EXPECT_EQ(names(gemmCandidates(library, request(m, n, 4096), "sm_90")),
+    EXPECT_EQ(order(m, n, 4096),
               (std::vector<std::string>{"gemm_ws_cm2", "gemm_ws", "gemm_ws_sk2",
                                         "gemm_any", "gemm_div8"}))
         << m << "x" << n;

@@ -75,11 +75,11 @@
 // EPITANH: math.exp2
 // EPITANH: arith.divf {{.*}} fastmath<afn>
 // EPITANH-NOT: math.tanh
-// RUN: tile-kernels --kernel=gemm --block-m=128 --block-n=128 --block-k=32 --num-threads=128 --out-dtype=f16 --epilogue=bias_gelu_tanh --emit=ptx | FileCheck %s --check-prefix=EPITANHPTX
-// RUN: tile-kernels --kernel=gemm --block-m=128 --block-n=128 --block-k=32 --num-threads=128 --out-dtype=f16 --epilogue=bias_gelu --emit=ptx | FileCheck %s --check-prefix=EPITANHPTX
-// EPITANHPTX-NOT: call
-// EPITANHPTX-COUNT-128: rcp.approx.f32
-// EPITANHPTX-NOT: rcp.approx
+// RUN: tile-kernels --kernel=gemm --block-m=128 --block-n=128 --block-k=32 --num-threads=128 --out-dtype=f16 --epilogue=bias_gelu_tanh --emit=ptx | FileCheck %s --check-prefix=GELUPTX
+// RUN: tile-kernels --kernel=gemm --block-m=128 --block-n=128 --block-k=32 --num-threads=128 --out-dtype=f16 --epilogue=bias_gelu --emit=ptx | FileCheck %s --check-prefix=GELUPTX
+// GELUPTX-NOT: call
+// GELUPTX-COUNT-128: rcp.approx.f32
+// GELUPTX-NOT: rcp.approx
 // The bias alone: the add and nothing after it; bias + ReLU: the add, then
 // max with 0 (arith.maximumf, PTX max.NaN.f32: a NaN stays NaN, as in
 // torch.relu).

@@ -232,6 +232,16 @@ Expr literal(const Operand &like, double value) {
       .constant(value, like.expr.type(), like.loc);
 }
 
+/// 1 / d by the hardware's approximate reciprocal (`fastmath<afn>`:
+/// rcp.approx), for the GELUs.
+Expr approximateReciprocal(Expr d, SourceLoc loc) {
+  Kernel &kernel = kernelOf(d, loc, "a reciprocal");
+  Expr one = literal(Operand(d, loc), 1.0);
+  return Expr(&kernel, arith::DivFOp::create(
+                           kernel.builder(), kernel.location(loc), one.value(),
+                           d.value(), arith::FastMathFlags::afn));
+}
+
 } // namespace
 
 Expr operator+(Operand l, Operand r) { return binary(BinaryKind::Add, l, r); }
@@ -363,21 +373,18 @@ Expr gelu(Expr x, SourceLoc loc) {
   // directly, not as 1 + erf(x) with its cancellation. One ex2.approx and
   // one approximate reciprocal (afn: rcp.approx), about 19 instructions
   // where libdevice's erff took about 35; 4.2e-7 at most from the exact
-  // GELU over [-12, 12] in a float32 emulation.
+  // GELU over [-12, 12] (scripts/gelu-accuracy.py replays it in float32).
   constexpr double p = 0.3275911, a1 = 0.254829592, a2 = -0.284496736,
                    a3 = 1.421413741, a4 = -1.453152027, a5 = 1.061405429;
   Operand at(x, loc);
   auto op = [&](Expr e) { return Operand(e, loc); };
   auto c = [&](double value) { return literal(at, value); };
   Kernel &kernel = kernelOf(x, loc, "gelu");
-  OpBuilder &b = kernel.builder();
-  Location where = kernel.location(loc);
   Expr a =
-      op(Expr(&kernel, math::AbsFOp::create(b, where, x.value()))) * M_SQRT1_2;
-  Expr denominator = fma(c(p), a, c(1.0), loc);
-  Expr t(&kernel,
-         arith::DivFOp::create(b, where, c(1.0).value(), denominator.value(),
-                               arith::FastMathFlags::afn));
+      op(Expr(&kernel, math::AbsFOp::create(kernel.builder(),
+                                            kernel.location(loc), x.value()))) *
+      M_SQRT1_2;
+  Expr t = approximateReciprocal(fma(c(p), a, c(1.0), loc), loc);
   Expr poly = c(a5);
   for (double coefficient : {a4, a3, a2, a1})
     poly = fma(t, poly, c(coefficient), loc);
@@ -394,8 +401,8 @@ Expr geluTanh(Expr x, SourceLoc loc) {
   //                                   k3 = 0.044715 k1:
   // one ex2.approx and an approximate reciprocal (afn: rcp.approx), 9
   // instructions where libdevice's tanhf took about 35; 5e-7 at most from
-  // the exact tanh form over [-12, 12] (which is itself up to 4e-4 from the
-  // erf one, and 5e-7 is from a float32 emulation). Large positive x gives
+  // the exact tanh form over [-12, 12] (scripts/gelu-accuracy.py; the tanh
+  // form is itself up to 4e-4 from the erf one). Large positive x gives
   // x, large negative x gives -0. (x times the reciprocal, not x / d: the
   // division form made ptxas spill in the persistent banded sm_90a kernels.)
   constexpr double kSqrt2OverPi = 0.7978845608028654, kLog2E = M_LOG2E;
@@ -404,13 +411,7 @@ Expr geluTanh(Expr x, SourceLoc loc) {
   auto op = [&](Expr e) { return Operand(e, loc); };
   Expr square = at * at;
   Expr power = exp2(at * op(op(op(square) * k3) + k1), loc);
-  Expr denominator = op(power) + 1.0;
-  Kernel &kernel = kernelOf({&x, &denominator}, loc, "geluTanh");
-  Expr reciprocal(&kernel, arith::DivFOp::create(
-                               kernel.builder(), kernel.location(loc),
-                               literal(at, 1.0).value(), denominator.value(),
-                               arith::FastMathFlags::afn));
-  return at * reciprocal;
+  return at * approximateReciprocal(op(power) + 1.0, loc);
 }
 
 Expr cast(Expr x, Type type, SourceLoc loc) {

@@ -323,11 +323,13 @@ LogicalResult WarpSpecializer::run() {
   IRMapping noTile;
   Value trips = persistent ? Value() : tripCount(noTile);
 
+  // setmaxnreg for both roles or neither.
   std::optional<int64_t> computeBudget = computeRegisters(kernel);
-  auto split = WarpSpecializeOp::create(
-      builder, loc,
-      computeBudget ? std::optional<int64_t>(kProducerRegisters) : std::nullopt,
-      computeBudget);
+  std::optional<int64_t> producerBudget;
+  if (computeBudget)
+    producerBudget = kProducerRegisters;
+  auto split =
+      WarpSpecializeOp::create(builder, loc, producerBudget, computeBudget);
 
   builder.setInsertionPointToStart(&split.getProducerBlock());
   IRMapping producerTile;
