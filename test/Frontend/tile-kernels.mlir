@@ -146,6 +146,29 @@
 // CLUSTER: tile.kernel @gemm_f16_f32_128x256x64_t384_s4_r8_div8_ws_persistent_cm2({{.*}} threads(384) warp_specialized persistent {{.*}} attributes {cluster = array<i64: 1, 2>, raster_panel = 8 : i64}
 // RUN: not tile-kernels --kernel=gemm --chip=sm_90a --warp-specialized --cluster-m=2 --block-m=128 --block-n=256 --block-k=64 --num-threads=384 --stages=4 --divisibility=8 2>&1 | FileCheck %s --check-prefix=BADCLUSTER
 // BADCLUSTER: tile-kernels: gemm: cluster_m > 1 keeps a cluster's blocks on neighbouring tiles through the persistent tile loop: expected persistent, but got cluster_m 2 without it
+// Ping-pong (`--consumers=2`, `_pingpong`): the kernel's `consumers`, its
+// body one compute set's (256 threads: one warpgroup holds the whole
+// 128x128 accumulator), the block 384 threads (the manifest), the producer
+// at 24 registers and each compute thread at 240, each set's epilogue
+// barrier its own (named barrier 1 + c, a register), and each set's own
+// bias slice and bands beside the 5 stages (5 x 32 KiB + 2 x (256 + 2 x
+// 16 KiB), aligned, and the mbarriers). Only with the persistent tile loop, one
+// warpgroup per tile.
+// RUN: tile-kernels --kernel=gemm --chip=sm_90a --warp-specialized --persistent --consumers=2 --tma-store --tma-store-columns=64 --block-m=128 --block-n=128 --block-k=64 --num-threads=256 --stages=5 --raster-panel=8 --divisibility=8 --out-dtype=f16 --epilogue=bias_gelu --emit=mlir | FileCheck %s --check-prefix=PINGPONG
+// PINGPONG: tile.kernel @gemm_f16_f16_128x128x64_t256_s5_r8_bias_gelu_div8_ws_tma64_persistent_pingpong({{.*}} threads(256) warp_specialized persistent {{.*}} attributes {consumers = 2 : i64, raster_panel = 8 : i64}
+// RUN: tile-kernels --kernel=gemm --chip=sm_90a --warp-specialized --persistent --consumers=2 --tma-store --tma-store-columns=64 --block-m=128 --block-n=128 --block-k=64 --num-threads=256 --stages=5 --raster-panel=8 --divisibility=8 --out-dtype=f16 --epilogue=bias_gelu --emit=ptx | FileCheck %s --check-prefix=PINGPONGPTX
+// PINGPONGPTX: .maxntid 384, 1, 1
+// PINGPONGPTX: setmaxnreg.dec.sync.aligned.u32 24;
+// PINGPONGPTX: setmaxnreg.inc.sync.aligned.u32 240;
+// PINGPONGPTX: bar.sync %r{{[0-9]+}}, 128;
+// RUN: tile-kernels --kernel=gemm --chip=sm_90a --warp-specialized --persistent --consumers=2 --tma-store --tma-store-columns=64 --block-m=128 --block-n=128 --block-k=64 --num-threads=256 --stages=5 --raster-panel=8 --divisibility=8 --out-dtype=f16 --epilogue=bias_gelu --emit=manifest | FileCheck %s --check-prefix=PINGPONGMANIFEST
+// PINGPONGMANIFEST: "block": [
+// PINGPONGMANIFEST-NEXT: 384,
+// PINGPONGMANIFEST: "dynamic_shared_memory": 230400,
+// RUN: not tile-kernels --kernel=gemm --chip=sm_90a --warp-specialized --consumers=2 --block-m=128 --block-n=128 --block-k=64 --num-threads=256 --stages=4 --divisibility=8 2>&1 | FileCheck %s --check-prefix=BADPINGPONG
+// BADPINGPONG: tile-kernels: gemm: consumers > 1 takes turns over the tiles of the persistent tile loop: expected persistent and cluster_m 1, but got persistent false and cluster_m 1
+// RUN: not tile-kernels --kernel=gemm --chip=sm_90a --warp-specialized --persistent --consumers=2 --block-m=128 --block-n=256 --block-k=64 --num-threads=256 --stages=4 --divisibility=8 2>&1 | FileCheck %s --check-prefix=PINGPONGTILE
+// PINGPONGTILE: tile-kernels: gemm: warp_specialized with consumers > 1 expects one warpgroup per tile, at most 128 f32 accumulator values per thread: block_m a multiple of 64, block_m x block_n at most 16384, threads = 256, block_n a multiple of 64 and block_k of 64, but got 128x256 x 64 over 256 threads
 
 // The TMA-store epilogue (`--tma-store`, sm_90a): C is staged in a shared
 // tile of the output type (`_tma` in the name), which tile-warp-specialize

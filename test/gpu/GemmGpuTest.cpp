@@ -253,6 +253,28 @@ TEST_F(GemmGpu, SmallAndOddShapesAreExactToRounding) {
     }
 }
 
+/// Persistent kernels with several C tiles per block and a K tail: 2176 x
+/// 2176 is 289 tiles of 128x128 (three per block on 132 multiprocessors,
+/// so the two compute sets of a ping-pong kernel each run at least one and
+/// pass the turn) and 153 of 128x256, with ragged edges; K = 136 is two
+/// 64-wide steps and a tail. A small K keeps it cheap enough for the
+/// sanitizers, which check the tile loops' barriers on it.
+TEST_F(GemmGpu, PersistentBlocksWalkSeveralTiles) {
+  rt::Device device = rt::Device::open();
+  int tested = 0;
+  for (const auto &variant : variants) {
+    if (!variant.config.getOrDefault(key::persistent))
+      continue;
+    Shape s{2176, 2176, 136};
+    double error = gemmRelativeError(device, variant, s, false);
+    EXPECT_GE(error, 0) << variant.name << ": NaN or write past the end";
+    EXPECT_LE(error, tolerance(variant)) << variant.name;
+    ++tested;
+  }
+  if (tested == 0)
+    GTEST_SKIP() << "no persistent variant in the library";
+}
+
 /// At the contract's limits (A's K == B's K, C exactly M x N, the bias
 /// exactly N): the smallest sizes the divisibility promise allows (K = 1,
 /// M = N = 1 without one), one block exactly, one element (or one divisor)

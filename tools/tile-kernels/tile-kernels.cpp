@@ -287,6 +287,26 @@ std::vector<Variant> defaultVariants() {
       c.clusterM = 2;
       variants.push_back(gemmVariant(c));
     }
+    // Ping-pong (`_pingpong`): two compute warpgroups, each holding a
+    // whole 128x128 tile, take the tiles in turn, so that one's epilogue
+    // (bias + GELU: MUFU-bound, about 2 us a tile) runs while the other's
+    // wgmma products use the tensor cores. 5 stages of 32 KiB beside the
+    // two sets' 32 KiB bands.
+    auto pingPong = [&](const std::string &out, int64_t columns,
+                        const char *epilogue) {
+      GemmConfig c{128, 128, 64, 256, out, 5, 8, false, in};
+      c.divisibility = 8;
+      c.warpSpecialized = true;
+      c.persistent = true;
+      c.consumers = 2;
+      c.tmaStore = true;
+      c.tmaStoreColumns = columns;
+      c.epilogue = epilogue;
+      variants.push_back(gemmVariant(c));
+    };
+    for (const char *epilogue : {"none", "bias_gelu", "bias_gelu_tanh"})
+      pingPong(in, 64, epilogue);
+    pingPong("f32", 32, "none");
     // The transposed tile, 256x128 over four compute warpgroups (640
     // threads, 104 registers each), in bands of 32 (16-bit C) or 16 (f32)
     // columns: 9-18% faster than 128x256 at 4000x3000x4096 on the H200,

@@ -145,6 +145,12 @@ static cl::list<int64_t> clusterMs(
     cl::desc("gemm: with --persistent, the cluster sizes along M of each "
              "persistent candidate, 1 for none (default 1)"),
     cl::CommaSeparated, cl::cat(category));
+static cl::list<int64_t> consumerCounts(
+    flag(key::consumers),
+    cl::desc("gemm: with --persistent, the compute sets of each persistent "
+             "candidate without a cluster, 1 for cooperative, 2 for "
+             "ping-pong (default 1)"),
+    cl::CommaSeparated, cl::cat(category));
 static cl::opt<bool> addWrongCandidate(
     "add-wrong-candidate",
     cl::desc("Add a deliberately wrong candidate (an NT kernel recorded as "
@@ -288,6 +294,7 @@ int main(int argc, char **argv) {
     axes.tmaStore = {false, true};
   restrict(axes.tmaStoreColumns, tmaStoreColumns);
   restrict(axes.clusterM, clusterMs);
+  restrict(axes.consumers, consumerCounts);
   axes.transposeA = transposeA;
   axes.transposeB = transposeB;
   TuneSpace space = gemmTuneSpace(inDtype, outDtype, axes);

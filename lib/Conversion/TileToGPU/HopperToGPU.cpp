@@ -75,12 +75,21 @@ void KernelLowering::emitGroupBarrier(Location loc) {
     gpu::BarrierOp::create(builder, loc);
     return;
   }
-  // Barrier 0 is the block's (__syncthreads); 1 is the compute role's.
+  // Barrier 0 is the block's (__syncthreads); 1 is the compute role's, or
+  // with `consumers`, 1 + c that of compute set c.
   auto i32 = [&](int64_t v) -> Value {
     return arith::ConstantOp::create(builder, loc,
                                      builder.getI32IntegerAttr(v));
   };
-  NVVM::BarrierOp::create(builder, loc, Type(), i32(1), i32(group.threads),
+  // (The count first: the order the IR has always had.)
+  Value count = i32(group.threads);
+  Value id = i32(1);
+  if (consumerIndex)
+    id = arith::AddIOp::create(
+        builder, loc, id,
+        arith::IndexCastUIOp::create(builder, loc, builder.getI32Type(),
+                                     consumerIndex));
+  NVVM::BarrierOp::create(builder, loc, Type(), id, count,
                           NVVM::BarrierReductionAttr(), Value());
 }
 
@@ -650,11 +659,25 @@ struct WarpSpecializeOpLowering : public TileToGPUPattern<WarpSpecializeOp> {
   }
 };
 
+/// tile.consumer_index: the compute set of the thread, made at the
+/// function's entry (0 without `consumers`).
+struct ConsumerIndexOpLowering : public TileToGPUPattern<ConsumerIndexOp> {
+  using TileToGPUPattern::TileToGPUPattern;
+  LogicalResult matchAndRewrite(ConsumerIndexOp op,
+                                PatternRewriter &rewriter) const override {
+    op.getResult().replaceAllUsesWith(lowering.consumerIndex
+                                          ? lowering.consumerIndex
+                                          : lowering.constant(op.getLoc(), 0));
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::tile::populateTileHopperToGPUPatterns(
     lowering::KernelLowering &lowering, RewritePatternSet &patterns) {
-  patterns.add<GemmWaitOpLowering, MbarrierInitOpLowering,
-               MbarrierArriveOpLowering, MbarrierWaitOpLowering,
-               TmaStoreWaitOpLowering, WarpSpecializeOpLowering>(lowering);
+  patterns
+      .add<ConsumerIndexOpLowering, GemmWaitOpLowering, MbarrierInitOpLowering,
+           MbarrierArriveOpLowering, MbarrierWaitOpLowering,
+           TmaStoreWaitOpLowering, WarpSpecializeOpLowering>(lowering);
 }

@@ -71,8 +71,8 @@ void KernelLowering::createFunction() {
   func = gpu::GPUFuncOp::create(builder, loc, kernel.getSymName(), funcType);
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
                 builder.getUnitAttr());
-  func.setKnownBlockSizeAttr(
-      builder.getDenseI32ArrayAttr({static_cast<int32_t>(numThreads), 1, 1}));
+  func.setKnownBlockSizeAttr(builder.getDenseI32ArrayAttr(
+      {static_cast<int32_t>(kernel.getBlockThreads()), 1, 1}));
   // The cluster's blocks are consecutive in x (a persistent grid is 1-D):
   // .reqnctapercluster, which cuLaunchKernel honours.
   if (kernel.getCluster())
@@ -82,6 +82,22 @@ void KernelLowering::createFunction() {
   Block &entry = func.getBody().front();
   builder.setInsertionPointToStart(&entry);
   threadId = gpu::ThreadIdOp::create(builder, loc, gpu::Dimension::x);
+  if (int64_t consumers = kernel.getConsumerCount(); consumers > 1) {
+    // Ping-pong: every compute set sees the block as the body describes
+    // it, its threads numbered from 128 as the first set's are.
+    int64_t setThreads = kernel.getComputeThreads();
+    Value computeThread = arith::MaxSIOp::create(
+        builder, loc,
+        arith::SubIOp::create(builder, loc, threadId,
+                              constant(loc, kWarpgroupThreads)),
+        constant(loc, 0));
+    consumerIndex = arith::DivUIOp::create(builder, loc, computeThread,
+                                           constant(loc, setThreads));
+    threadId =
+        arith::SubIOp::create(builder, loc, threadId,
+                              arith::MulIOp::create(builder, loc, consumerIndex,
+                                                    constant(loc, setThreads)));
+  }
   group = {threadId, numThreads, /*wholeBlock=*/true};
 
   // Rebuild each global tensor from its pointer and sizes.
@@ -347,7 +363,7 @@ FailureOr<LaunchAttr> KernelLowering::finish(ArrayRef<Operation *> tileOps) {
   // but this is what the runtime will trust.
   // (ArrayRefs: with the vectors themselves, the call would pick the
   // storage-level template.)
-  int64_t block[] = {numThreads, 1, 1};
+  int64_t block[] = {kernel.getBlockThreads(), 1, 1};
   return LaunchAttr::getChecked(
       [&] { return kernel.emitOpError("has an invalid launch description: "); },
       ctx, kernel.getSymName(), ArrayRef<int64_t>(block),

@@ -368,7 +368,12 @@ public:
   /// it.
   TileToGPUTypeConverter typeConverter;
   gpu::GPUFuncOp func;
+  /// The thread's index in the block as the body describes it: in a
+  /// kernel with `consumers`, each compute set's threads are numbered as
+  /// the first set's, and `consumerIndex` says which set it is (null
+  /// without `consumers`).
   Value threadId;
+  Value consumerIndex;
   /// The threads that share the chunks of a tile without a fragment layout
   /// (shared tiles, their copies and loops) and that a tile.barrier
   /// synchronizes: the whole block, or in the compute role of a

@@ -719,6 +719,12 @@ void Kernel::cluster(std::vector<int64_t> extents, SourceLoc loc) {
   clusterExtents = std::move(extents);
 }
 
+void Kernel::consumers(int64_t count, SourceLoc loc) {
+  if (op)
+    misuse(loc, "Kernel::consumers: must be called before Kernel::body");
+  consumerSets = count;
+}
+
 void Kernel::divisible(const Buffer &tensor, int dim, int64_t divisor,
                        SourceLoc loc) {
   if (op)
@@ -773,6 +779,8 @@ void Kernel::body(std::vector<GridExtent> grid,
     kernel.setPersistent(true);
   if (!clusterExtents.empty())
     kernel.setClusterAttr(b.getDenseI64ArrayAttr(clusterExtents));
+  if (consumerSets != 1)
+    kernel.setConsumersAttr(b.getI64IntegerAttr(consumerSets));
   if (!divisibility.empty()) {
     SmallVector<Attribute> promises;
     for (const Divisibility &promise : divisibility)

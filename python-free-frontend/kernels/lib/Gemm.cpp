@@ -65,7 +65,8 @@ std::string GemmConfig::kernelName() const {
          (tmaStore && tmaStoreColumns ? std::to_string(tmaStoreColumns) : "") +
          (splitK > 1 ? "_sk" + std::to_string(splitK) : "") +
          (persistent ? "_persistent" : "") +
-         (clusterM > 1 ? "_cm" + std::to_string(clusterM) : "");
+         (clusterM > 1 ? "_cm" + std::to_string(clusterM) : "") +
+         (consumers > 1 ? "_pingpong" : "");
 }
 
 int64_t GemmConfig::sharedMemoryBytes() const {
@@ -80,6 +81,7 @@ int64_t GemmConfig::sharedMemoryBytes() const {
   int64_t accumulator = hasEpilogue(*this) && stagedEpilogue
                             ? checkedProduct({blockM, blockN, 4})
                             : 0;
+  // (Each set of compute threads of a ping-pong kernel has its own.)
   int64_t bias =
       hasBias(*this) ? checkedProduct({blockN, bytesOf(outDtype)}) : 0;
   int64_t stored =
@@ -87,7 +89,8 @@ int64_t GemmConfig::sharedMemoryBytes() const {
       : tmaStoreColumns
           ? checkedProduct({2, blockM, tmaStoreColumns, bytesOf(outDtype)})
           : checkedProduct({blockM, blockN, bytesOf(outDtype)});
-  return std::max(pipeline, accumulator) + bias + stored;
+  return std::max(pipeline, accumulator) +
+         checkedProduct({std::max<int64_t>(consumers, 1), bias + stored});
 }
 
 void GemmConfig::validate() const {
@@ -149,6 +152,12 @@ void GemmConfig::validate() const {
                "through the persistent tile loop: expected persistent, but "
                "got cluster_m " +
                std::to_string(clusterM) + " without it");
+  if (consumers > 1 && (!persistent || clusterM > 1))
+    check.fail("consumers > 1 takes turns over the tiles of the persistent "
+               "tile loop: expected persistent and cluster_m 1, but got "
+               "persistent " +
+               std::string(persistent ? "true" : "false") + " and cluster_m " +
+               std::to_string(clusterM));
   needsWholeTilePipeline(tmaStore,
                          "tma_store stores C from the compute warpgroups of");
   if (warpSpecialized) {
@@ -158,13 +167,26 @@ void GemmConfig::validate() const {
       check.fail("warp_specialized supports no staged epilogue so far (the "
                  "staged accumulator would need its own shared memory beside "
                  "the pipeline's stages)");
-    if (blockM % 64 != 0 || threads != warpSpecializedThreads(blockM) ||
-        blockN % 64 != 0 || blockN > 256 || blockK % 64 != 0)
-      check.fail("warp_specialized expects block_m a multiple of 64 with "
-                 "threads = 128 x (1 + block_m / 64), block_n a multiple of "
-                 "64 up to 256 and block_k a multiple of 64, but got " +
-                 shapeText(blockM, blockN) + " x " + std::to_string(blockK) +
-                 " over " + std::to_string(threads) + " threads");
+    if (blockM % 64 != 0 ||
+        threads != warpSpecializedThreads(blockM, consumers) ||
+        (consumers > 1 && blockM * blockN > 128 * 128) || blockN % 64 != 0 ||
+        blockN > 256 || blockK % 64 != 0)
+      check.fail(
+          consumers > 1
+              ? "warp_specialized with consumers > 1 expects one "
+                "warpgroup per tile, at most 128 f32 accumulator "
+                "values per thread: block_m a multiple of 64, "
+                "block_m x block_n at most 16384, threads = 256, "
+                "block_n a multiple of 64 and block_k of 64, but "
+                "got " +
+                    shapeText(blockM, blockN) + " x " + std::to_string(blockK) +
+                    " over " + std::to_string(threads) + " threads"
+              : "warp_specialized expects block_m a multiple of 64 "
+                "with threads = 128 x (1 + block_m / 64), block_n a "
+                "multiple of 64 up to 256 and block_k a multiple of "
+                "64, but got " +
+                    shapeText(blockM, blockN) + " x " + std::to_string(blockK) +
+                    " over " + std::to_string(threads) + " threads");
     // TMA reads rows whose byte stride is a multiple of 16.
     if (divisibility % 8 != 0)
       check.fail("warp_specialized reads A and B through TMA, whose row "
@@ -218,6 +240,8 @@ std::string buildGemm(Program &program, const GemmConfig &config) {
   // Tiles one above the other: the grid's y (M) runs the cluster.
   if (config.clusterM > 1)
     k.cluster({1, config.clusterM});
+  if (config.consumers > 1)
+    k.consumers(config.consumers);
   if (config.divisibility > 1) {
     for (const Buffer &tensor : {A, B, C})
       k.divisible(tensor, 1, config.divisibility);

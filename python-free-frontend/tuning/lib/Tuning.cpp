@@ -210,6 +210,19 @@ TuneSpace gemmTuneSpace(const std::string &inDtype, const std::string &outDtype,
         return c.persistent ? axes.clusterM : std::vector<int64_t>{1};
       },
       [](GemmConfig &c, int64_t v) { c.clusterM = v; });
+  // Ping-pong is a form of the persistent tile loop without clusters, its
+  // body one compute warpgroup's (tiles that do not fit one are pruned).
+  expand<int64_t>(
+      configs,
+      [&](const GemmConfig &c) {
+        return c.persistent && c.clusterM == 1 ? axes.consumers
+                                               : std::vector<int64_t>{1};
+      },
+      [](GemmConfig &c, int64_t v) {
+        c.consumers = v;
+        if (c.warpSpecialized)
+          c.threads = GemmConfig::warpSpecializedThreads(c.blockM, v);
+      });
 
   TuneSpace space;
   space.generator = "gemm";

@@ -880,3 +880,48 @@ tile.kernel @cluster_arrive_expect_tx() grid(%bx, %by) = [1, 2] threads(256) war
   } compute(registers = 232) {
   }
 }
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Ping-pong: the kernel's `consumers` and tile.consumer_index.
+//===----------------------------------------------------------------------===//
+
+// expected-error@+1 {{'tile.kernel' op expected consumers of at least 2 in a persistent kernel without a cluster (the compute sets take turns over its tiles), but got consumers = 2 in a kernel that is not persistent}}
+tile.kernel @consumers_not_persistent() grid(%bx) = [4] threads(256) warp_specialized attributes {consumers = 2 : i64} {
+}
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op expected consumers of at least 2 in a persistent kernel without a cluster (the compute sets take turns over its tiles), but got consumers = 1}}
+tile.kernel @consumers_one() grid(%bx) = [4] threads(256) warp_specialized persistent attributes {consumers = 1 : i64} {
+}
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op expected consumers of at least 2 in a persistent kernel without a cluster (the compute sets take turns over its tiles), but got consumers = 2 with a cluster}}
+tile.kernel @consumers_cluster() grid(%bx, %by) = [4, 4] threads(256) warp_specialized persistent attributes {cluster = array<i64: 1, 2>, consumers = 2 : i64} {
+}
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op expected the block's threads, 640 + 1 x 512 = 1152, to be at most 1024}}
+tile.kernel @consumers_too_many_threads() grid(%bx) = [4] threads(640) warp_specialized persistent attributes {consumers = 2 : i64} {
+}
+
+// -----
+
+tile.kernel @consumer_index_outside_compute() grid(%bx) = [4] threads(256) warp_specialized persistent attributes {consumers = 2 : i64} {
+  // expected-error@+1 {{'tile.consumer_index' op expected to be in the compute role of a tile.warp_specialize (the producer belongs to no compute set)}}
+  %c = tile.consumer_index : index
+}
+
+// -----
+
+tile.kernel @consumer_index_in_producer() grid(%bx) = [4] threads(256) warp_specialized persistent attributes {consumers = 2 : i64} {
+  tile.warp_specialize producer {
+    // expected-error@+1 {{'tile.consumer_index' op expected to be in the compute role of a tile.warp_specialize (the producer belongs to no compute set)}}
+    %c = tile.consumer_index : index
+  } compute {
+  }
+}

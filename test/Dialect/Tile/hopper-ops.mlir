@@ -7,8 +7,9 @@
 // (`async ... barrier(...)`), the TMA store (`async` shared -> global) with
 // tile.tma_store_wait (and its `pending` count), a copy from a window of a
 // #tile.wgmma accumulator, `tile.gemm async`, and a kernel's thread-block
-// `cluster` with a `multicast` TMA copy and a `cluster` arrival, at the
-// limits their verifiers accept. The diagnostics are in hopper-ops-invalid.mlir.
+// `cluster` with a `multicast` TMA copy and a `cluster` arrival, a
+// ping-pong kernel's `consumers` with tile.consumer_index, at the limits
+// their verifiers accept. The diagnostics are in hopper-ops-invalid.mlir.
 //
 // RUN: tile-opt %s | tile-opt | FileCheck %s
 // RUN: tile-opt %s --mlir-print-op-generic | tile-opt | FileCheck %s
@@ -154,6 +155,28 @@ tile.kernel @persistent(%A: !tile.buffer<?x?xf16, global>)
   %first, %step, %count = tile.tile_range : index, index, index
   scf.for %t = %first to %count step %step {
     %x, %y = tile.tile_coords %t : index, index
+  }
+}
+
+// A ping-pong kernel (`consumers`, with persistent): its registers are
+// those of the 384 threads it launches (168 each at entry: 128 x 24 +
+// 256 x 240 = 64,512), and each compute set's own copy of a shared tile, a
+// stage indexed by tile.consumer_index, is written like any shared tile.
+// CHECK-LABEL: tile.kernel @ping_pong(
+// CHECK-SAME: threads(256) warp_specialized persistent attributes {consumers = 2 : i64} {
+// CHECK: } compute(registers = 240) {
+// CHECK-NEXT: %[[SET:.*]] = tile.consumer_index : index
+// CHECK-NEXT: %[[OWN:.*]] = tile.stage %{{.*}}[%[[SET]]] : !tile.buffer<2x128xf16, shared> -> !tile.buffer<128xf16, shared>
+// CHECK-NEXT: tile.copy %Bias[%{{.*}}] to %[[OWN]]
+tile.kernel @ping_pong(%Bias: !tile.buffer<?xf16, global>)
+    grid(%bx) = [4] threads(256) warp_specialized persistent attributes {consumers = 2 : i64} {
+  %c0 = arith.constant 0 : index
+  %bs = tile.alloc_shared : !tile.buffer<2x128xf16, shared>
+  tile.warp_specialize producer(registers = 24) {
+  } compute(registers = 240) {
+    %set = tile.consumer_index : index
+    %own = tile.stage %bs[%set] : !tile.buffer<2x128xf16, shared> -> !tile.buffer<128xf16, shared>
+    tile.copy %Bias[%c0] to %own : !tile.buffer<?xf16, global> to !tile.buffer<128xf16, shared>
   }
 }
 

@@ -10,7 +10,8 @@
 // the final wait, the clear for K = 0) and the epilogue in the compute role.
 // Kernels that are not warp_specialized are left alone. The diagnostics
 // are in warp-specialize-invalid.mlir. A persistent kernel (@persistent)
-// gets each role a loop over its tiles.
+// gets each role a loop over its tiles; a ping-pong one (@ping_pong) two
+// compute sets that take turns over them.
 //
 // RUN: tile-opt %s -split-input-file --tile-assign-layouts --tile-warp-specialize | FileCheck %s
 
@@ -604,4 +605,99 @@ tile.kernel @tma_store_bands_once(%A: !tile.buffer<?x?xf16, global>, %B: !tile.b
   tile.copy %acc[%c0, %c192] to %s1 : !tile.buffer<128x256xf32, fragment> to !tile.buffer<128x64xf16, shared>
   %col3 = arith.addi %col, %c192 : index
   tile.copy %s1 to %C[%row, %col3] : !tile.buffer<128x64xf16, shared> to !tile.buffer<?x?xf16, global>
+}
+
+// -----
+
+// Ping-pong (`consumers = 2`): the body describes one compute set (threads
+// 256: the producer and one warpgroup holding the whole 128x128
+// accumulator). The epilogue's shared tiles (the staged C tile, the bias
+// slice) get one copy per set, viewed at tile.consumer_index; the stages
+// and their mbarriers are shared, each stage consumed by one set (empty
+// counts 128 arrivals). Each set walks every tile of the block, keeping the
+// pipeline iteration, and computes those at its positions ((t - first) /
+// step mod 2); before its main loop it waits for its turn (barrier p mod 2,
+// phase (p - 1) / 2 mod 2; none at p = 0), and passes the turn on once
+// every stage of the tile has been waited for (or at once with K = 0): the
+// stages fill tile after tile, and a parity wait is sound only for a phase
+// at most one ahead. The producer gives up all but 24 registers, so that
+// each compute thread gets 240.
+// CHECK-LABEL: tile.kernel @ping_pong(
+// CHECK-SAME: threads(256) warp_specialized persistent attributes {consumers = 2 : i64} {
+// CHECK: %[[ACC:.*]] = tile.alloc_fragment : !tile.buffer<128x128xf32, fragment, #tile.wgmma<warpgroups = [1, 1]>>
+// CHECK: %[[FULL:.*]] = tile.alloc_shared : !tile.buffer<4xi64, shared>
+// CHECK-NEXT: %[[EMPTY:.*]] = tile.alloc_shared : !tile.buffer<4xi64, shared>
+// CHECK-NEXT: tile.mbarrier_init %[[FULL]] count(1)
+// CHECK-NEXT: tile.mbarrier_init %[[EMPTY]] count(128)
+// CHECK-NEXT: %[[CS2:.*]] = tile.alloc_shared : !tile.buffer<2x128x128xf16, shared, #tile.nvmma<swizzle = 128>>
+// CHECK-NEXT: %[[BS2:.*]] = tile.alloc_shared : !tile.buffer<2x128xf16, shared>
+// CHECK-NEXT: %[[TURNS:.*]] = tile.alloc_shared : !tile.buffer<2xi64, shared>
+// CHECK-NEXT: tile.mbarrier_init %[[TURNS]] count(128)
+// CHECK: tile.warp_specialize producer(registers = 24) {
+// CHECK: } compute(registers = 240) {
+// CHECK-NEXT: %[[SET:.*]] = tile.consumer_index : index
+// CHECK-NEXT: %[[CS:.*]] = tile.stage %[[CS2]][%[[SET]]]
+// CHECK-NEXT: %[[BS:.*]] = tile.stage %[[BS2]][%[[SET]]]
+// CHECK-NEXT: %[[FIRST:.*]], %[[STEP:.*]], %{{.*}} = tile.tile_range
+// CHECK-NEXT: scf.for %[[T:.*]] = %[[FIRST]] to %{{.*}} step %[[STEP]] iter_args(%[[BASE:.*]] = %{{.*}}) -> (index) {
+// CHECK: %[[OFF:.*]] = arith.subi %[[T]], %[[FIRST]] : index
+// CHECK-NEXT: %[[P:.*]] = arith.divui %[[OFF]], %[[STEP]] : index
+// CHECK-NEXT: %[[C2:.*]] = arith.constant 2 : index
+// CHECK-NEXT: %[[POS:.*]] = arith.remui %[[P]], %[[C2]] : index
+// CHECK-NEXT: %[[MINE:.*]] = arith.cmpi eq, %[[POS]], %[[SET]] : index
+// CHECK-NEXT: scf.if %[[MINE]] {
+// CHECK-NEXT: %[[LATER:.*]] = arith.cmpi ugt, %[[P]], %{{.*}} : index
+// CHECK-NEXT: scf.if %[[LATER]] {
+// CHECK-NEXT: %[[PREV:.*]] = arith.subi %[[P]], %{{.*}} : index
+// CHECK: %[[ROUND:.*]] = arith.divui %[[PREV]], %{{.*}} : index
+// CHECK: %[[PHASE:.*]] = arith.remui %[[ROUND]], %{{.*}} : index
+// CHECK: %[[TURN:.*]] = arith.remui %[[P]], %{{.*}} : index
+// CHECK-NEXT: tile.mbarrier_wait %[[TURNS]][%[[TURN]]], %[[PHASE]]
+// CHECK-NEXT: }
+// CHECK: scf.for
+// CHECK: tile.mbarrier_arrive %[[EMPTY]]
+// CHECK: }
+// CHECK: %[[NEXTP:.*]] = arith.addi %[[P]], %{{.*}} : index
+// CHECK-NEXT: %[[NEXT:.*]] = arith.remui %[[NEXTP]], %{{.*}} : index
+// CHECK-NEXT: tile.mbarrier_arrive %[[TURNS]][%[[NEXT]]]
+// CHECK-NEXT: tile.gemm_wait 0, %[[ACC]]
+// CHECK: } else {
+// CHECK: tile.mbarrier_arrive %[[TURNS]]
+// CHECK-NEXT: tile.clear %[[ACC]]
+// CHECK-NEXT: }
+// CHECK-NEXT: tile.copy %Bias[%{{.*}}] to %[[BS]]
+// CHECK-NEXT: tile.tma_store_wait %[[CS]]
+// CHECK-NEXT: tile.copy %[[ACC]] to %[[CS]]
+// CHECK-NEXT: tile.copy async %[[CS]] to %C
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[NEXTBASE:.*]] = arith.addi %[[BASE]], %{{.*}} : index
+// CHECK-NEXT: scf.yield %[[NEXTBASE]] : index
+// CHECK-NEXT: }
+// CHECK-NEXT: tile.tma_store_wait %[[CS]]
+// CHECK-NEXT: }
+tile.kernel @ping_pong(%A: !tile.buffer<?x?xf16, global>, %B: !tile.buffer<?x?xf16, global>, %C: !tile.buffer<?x?xf16, global>, %Bias: !tile.buffer<?xf16, global>)
+    grid(%bx, %by) = [ceildiv(%B[1], 128), ceildiv(%A[0], 128)] threads(256) warp_specialized persistent attributes {consumers = 2 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %row = arith.muli %by, %c128 : index
+  %col = arith.muli %bx, %c128 : index
+  %a = tile.alloc_shared : !tile.buffer<128x64xf16, shared>
+  %b = tile.alloc_shared : !tile.buffer<64x128xf16, shared>
+  %acc = tile.alloc_fragment : !tile.buffer<128x128xf32, fragment>
+  %cs = tile.alloc_shared : !tile.buffer<128x128xf16, shared>
+  %bs = tile.alloc_shared : !tile.buffer<128xf16, shared>
+  tile.clear %acc : !tile.buffer<128x128xf32, fragment>
+  %k = tile.dim %A[1] : !tile.buffer<?x?xf16, global>
+  %n = arith.ceildivui %k, %c64 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %k0 = arith.muli %i, %c64 : index
+    tile.copy %A[%row, %k0] to %a : !tile.buffer<?x?xf16, global> to !tile.buffer<128x64xf16, shared>
+    tile.copy %B[%k0, %col] to %b : !tile.buffer<?x?xf16, global> to !tile.buffer<64x128xf16, shared>
+    tile.gemm %a, %b, %acc : !tile.buffer<128x64xf16, shared>, !tile.buffer<64x128xf16, shared>, !tile.buffer<128x128xf32, fragment>
+  } {tile.num_stages = 4 : i64}
+  tile.copy %Bias[%col] to %bs : !tile.buffer<?xf16, global> to !tile.buffer<128xf16, shared>
+  tile.copy %acc to %cs : !tile.buffer<128x128xf32, fragment> to !tile.buffer<128x128xf16, shared>
+  tile.copy %cs to %C[%row, %col] : !tile.buffer<128x128xf16, shared> to !tile.buffer<?x?xf16, global>
 }

@@ -170,15 +170,15 @@ static LogicalResult verifyRoleRegisters(WarpSpecializeOp op, KernelOp kernel) {
   // setmaxnreg moves them between warpgroups, and an increase that finds
   // none free waits forever.
   if (kernel) {
-    int64_t total =
-        kWarpgroupThreads * *producer + kernel.getComputeThreads() * *compute;
+    int64_t computeThreads = kernel.getBlockThreads() - kWarpgroupThreads;
+    int64_t total = kWarpgroupThreads * *producer + computeThreads * *compute;
     if (total > kernel.getBlockRegisters())
       return op.emitOpError("expected the roles' registers to fit the ")
-             << kernel.getBlockRegisters() << " that " << kernel.getThreads()
-             << " threads hold at entry (" << kernel.getRegistersAtEntry()
-             << " each), but 128 x " << *producer << " + "
-             << kernel.getComputeThreads() << " x " << *compute << " = "
-             << total;
+             << kernel.getBlockRegisters() << " that "
+             << kernel.getBlockThreads() << " threads hold at entry ("
+             << kernel.getRegistersAtEntry() << " each), but 128 x "
+             << *producer << " + " << computeThreads << " x " << *compute
+             << " = " << total;
   }
   return success();
 }
@@ -222,5 +222,14 @@ LogicalResult TileCoordsOp::verify() {
   if (kernel && getCoords().size() != kernel.getGridRank())
     return emitOpError("expected one index per grid dimension (")
            << kernel.getGridRank() << "), but got " << getCoords().size();
+  return success();
+}
+
+LogicalResult ConsumerIndexOp::verify() {
+  auto split = (*this)->getParentOfType<WarpSpecializeOp>();
+  if (!split || !split.getCompute().isAncestor((*this)->getParentRegion()))
+    return emitOpError("expected to be in the compute role of a "
+                       "tile.warp_specialize (the producer belongs to no "
+                       "compute set)");
   return success();
 }

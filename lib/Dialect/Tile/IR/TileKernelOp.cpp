@@ -410,6 +410,22 @@ LogicalResult KernelOp::verify() {
                        "2 dimensions, but got ")
            << getGrid().size();
 
+  // Ping-pong: the compute sets take turns over the tiles of the tile loop.
+  if (std::optional<uint64_t> consumers = getConsumers()) {
+    if (*consumers < 2 || !getPersistent() || getCluster())
+      return emitOpError("expected consumers of at least 2 in a persistent "
+                         "kernel without a cluster (the compute sets take "
+                         "turns over its tiles), but got consumers = ")
+             << static_cast<int64_t>(*consumers)
+             << (getPersistent() ? "" : " in a kernel that is not persistent")
+             << (getCluster() ? " with a cluster" : "");
+    if (getBlockThreads() > 1024)
+      return emitOpError("expected the block's threads, ")
+             << threads << " + " << *consumers - 1 << " x "
+             << getComputeThreads() << " = " << getBlockThreads()
+             << ", to be at most 1024";
+  }
+
   // Clusters: the tile loop keeps a cluster's blocks on neighbouring tiles.
   if (std::optional<ArrayRef<int64_t>> cluster = getCluster()) {
     if (!getPersistent())

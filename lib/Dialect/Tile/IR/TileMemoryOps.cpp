@@ -373,6 +373,10 @@ LogicalResult ClearOp::verify() {
 // StageOp
 //===----------------------------------------------------------------------===//
 
+bool StageOp::isPipelineStage() {
+  return !getIndex().getDefiningOp<ConsumerIndexOp>();
+}
+
 LogicalResult StageOp::verify() {
   auto source = cast<BufferType>(getSource().getType());
   auto result = cast<BufferType>(getResult().getType());
@@ -400,6 +404,8 @@ LogicalResult StageOp::verify() {
   // Stages are filled by async copies only: a read of a stage then needs no
   // barrier after it, since the stage is refilled after the next
   // tile.async_wait, which synchronizes the block.
+  if (!isPipelineStage())
+    return success();
   for (OpOperand &use : getResult().getUses()) {
     Operation *user = use.getOwner();
     auto copy = dyn_cast<CopyOp>(user);

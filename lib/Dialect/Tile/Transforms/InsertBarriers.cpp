@@ -77,7 +77,8 @@ bool needsBarrierAfter(Operation *op) {
       }
       // Reading a pipeline stage needs no barrier after it: stages are
       // refilled only after the next tile.async_wait (see tile.stage).
-      if (operand.getDefiningOp<StageOp>())
+      if (auto stage = operand.getDefiningOp<StageOp>();
+          stage && stage.isPipelineStage())
         continue;
       for (Operation *user : operand.getUsers())
         if (!op->isAncestor(user) && !onlyReads(user, operand) &&

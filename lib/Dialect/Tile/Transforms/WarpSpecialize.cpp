@@ -40,12 +40,22 @@ namespace {
 /// setmaxnreg: every thread may already use what a compute thread would
 /// get, and ptxas ignores the instruction (C7508) in a kernel whose tile
 /// needs fewer registers than that (64x64, 64x128).
+///
+/// A ping-pong kernel's producer keeps the fewest setmaxnreg allows, 24
+/// (its loop needs no more): each compute set holds a whole tile's
+/// accumulator, and the bias + GELU epilogue spilled at 232.
 constexpr int64_t kProducerRegisters = 40;
+constexpr int64_t kPingPongProducerRegisters = 24;
+int64_t producerRegisters(KernelOp kernel) {
+  return kernel.getConsumerCount() > 1 ? kPingPongProducerRegisters
+                                       : kProducerRegisters;
+}
 std::optional<int64_t> computeRegisters(KernelOp kernel) {
-  int64_t fit =
-      (kernel.getBlockRegisters() - kWarpgroupThreads * kProducerRegisters) /
-      kernel.getComputeThreads() / 8 * 8;
-  int64_t budget = std::min<int64_t>(fit, 232);
+  int64_t fit = (kernel.getBlockRegisters() -
+                 kWarpgroupThreads * producerRegisters(kernel)) /
+                (kernel.getBlockThreads() - kWarpgroupThreads) / 8 * 8;
+  int64_t budget =
+      kernel.getConsumerCount() > 1 ? fit : std::min<int64_t>(fit, 232);
   if (kernel.getRegistersAtEntry() >= budget)
     return std::nullopt;
   return budget;
@@ -76,8 +86,14 @@ private:
   Value iteration(Value base, Value i);
   /// The producer's loop over one tile's `trips` stages.
   void emitProducer(IRMapping &tile, Value trips, Value base);
-  /// The compute role's loop over one tile's stages and its final wait.
-  void emitCompute(IRMapping &tile, Value trips, Value base);
+  /// The compute role's loop over one tile's stages and its final wait;
+  /// with `consumers`, between waiting for the turn of the tile at
+  /// `position` in the block's walk and passing it on.
+  void emitCompute(IRMapping &tile, Value trips, Value base,
+                   Value position = Value());
+  /// With `consumers`: whether the tile at `position` is this compute
+  /// set's (`position` mod consumers == its index).
+  Value isConsumersTile(Value position, Value consumer);
   /// The epilogue's copies of #tile.nvmma shared tiles to global kernel
   /// parameters become TMA stores: before each write of such a tile that
   /// follows a store of it (in `epilogue`, the compute role or a persistent
@@ -116,6 +132,12 @@ private:
   /// The ops before the loop computed from the block indices (a persistent
   /// kernel recomputes them per tile), in program order.
   SmallVector<Operation *> perTileOps;
+  /// With `consumers`: the mbarriers that pass the turn to run a main loop
+  /// from one compute set to the next (set c waits on turn c), the shared
+  /// tiles each set has its own copy of, and those copies.
+  Value turns;
+  SmallVector<Value> perConsumerTiles;
+  DenseMap<Value, Value> perConsumer;
   /// In a kernel with a cluster: the copies whose tile is the same in every
   /// block of the cluster (their offsets do not depend on the clustered
   /// block index), loaded once for the cluster and multicast.
@@ -287,6 +309,17 @@ LogicalResult WarpSpecializer::run() {
   Location loc = loop.getLoc();
   MLIRContext *ctx = kernel.getContext();
   auto i64 = IntegerType::get(ctx, 64);
+  // Ping-pong: the shared tiles of the epilogue (all but the loop's).
+  int64_t consumers = kernel.getConsumerCount();
+  if (consumers > 1)
+    for (Operation &op : kernel.getBody().front()) {
+      if (&op == loop.getOperation())
+        break;
+      auto alloc = dyn_cast<AllocSharedOp>(op);
+      if (alloc && !alloc.use_empty() &&
+          !llvm::is_contained(tiles, alloc.getResult()))
+        perConsumerTiles.push_back(alloc.getResult());
+    }
 
   // Staged tiles, mbarriers and their initialization, before the loop.
   builder.setInsertionPoint(loop);
@@ -313,6 +346,26 @@ LogicalResult WarpSpecializer::run() {
                              : kernel.getClusterBlocks() *
                                    kernel.getComputeThreads() / 32);
 
+  // Ping-pong: the epilogue's shared tiles, one per compute set, and the
+  // turns. A set waits on its turn before its main loop and passes it on
+  // after: the stages are filled tile after tile, and a parity wait is only
+  // sound for a phase at most one ahead of the barrier's.
+  if (consumers > 1) {
+    for (Value tile : perConsumerTiles) {
+      auto type = cast<BufferType>(tile.getType());
+      SmallVector<int64_t> shape{consumers};
+      llvm::append_range(shape, type.getShape());
+      perConsumer[tile] = AllocSharedOp::create(
+          builder, loc,
+          BufferType::get(ctx, shape, type.getElementType(), type.getScope(),
+                          type.getLayout()));
+    }
+    turns = AllocSharedOp::create(builder, loc,
+                                  BufferType::get(ArrayRef<int64_t>{consumers},
+                                                  i64, MemoryScope::Shared));
+    MbarrierInitOp::create(builder, loc, turns, kernel.getComputeThreads());
+  }
+
   // Both roles run the loop's trip count, counting stages from 0; with
   // none (K = 0, or an empty slice of a split K loop) the compute role
   // stores the cleared accumulator and nothing waits. A persistent kernel
@@ -327,7 +380,7 @@ LogicalResult WarpSpecializer::run() {
   std::optional<int64_t> computeBudget = computeRegisters(kernel);
   std::optional<int64_t> producerBudget;
   if (computeBudget)
-    producerBudget = kProducerRegisters;
+    producerBudget = producerRegisters(kernel);
   auto split =
       WarpSpecializeOp::create(builder, loc, producerBudget, computeBudget);
 
@@ -348,11 +401,33 @@ LogicalResult WarpSpecializer::run() {
   Block::iterator epilogueAt = epilogue->end();
   IRMapping computeTile;
   if (persistent) {
+    Value consumer;
+    if (consumers > 1) {
+      consumer = ConsumerIndexOp::create(builder, loc, builder.getIndexType());
+      for (Value tile : perConsumerTiles)
+        tile.replaceAllUsesWith(StageOp::create(builder, loc, tile.getType(),
+                                                perConsumer[tile], consumer));
+    }
+    scf::IfOp mine;
     scf::ForOp tileLoop =
         emitTileLoop(computeTile, [&](Value tileTrips, Value base) {
-          emitCompute(computeTile, tileTrips, base);
+          if (!consumer) {
+            emitCompute(computeTile, tileTrips, base);
+            return;
+          }
+          // The tile's position in the block's walk: (t - first) / step.
+          auto tiles = cast<scf::ForOp>(builder.getBlock()->getParentOp());
+          Value position = arith::DivUIOp::create(
+              builder, loc,
+              arith::SubIOp::create(builder, loc, tiles.getInductionVar(),
+                                    tiles.getLowerBound()),
+              tiles.getStep());
+          mine = scf::IfOp::create(builder, loc,
+                                   isConsumersTile(position, consumer));
+          builder.setInsertionPointToStart(mine.thenBlock());
+          emitCompute(computeTile, tileTrips, base, position);
         });
-    epilogue = tileLoop.getBody();
+    epilogue = mine ? mine.thenBlock() : tileLoop.getBody();
     epilogueAt = epilogue->getTerminator()->getIterator();
   } else {
     emitCompute(noTile, trips, Value());
@@ -375,6 +450,8 @@ LogicalResult WarpSpecializer::run() {
     clear.erase();
   loop.erase();
   for (Value tile : tiles)
+    tile.getDefiningOp()->erase();
+  for (Value tile : perConsumerTiles)
     tile.getDefiningOp()->erase();
   // The block-index values the tile loops recomputed.
   if (persistent)
@@ -551,7 +628,16 @@ void WarpSpecializer::emitProducer(IRMapping &tile, Value trips, Value base) {
   }
 }
 
-void WarpSpecializer::emitCompute(IRMapping &tile, Value trips, Value base) {
+Value WarpSpecializer::isConsumersTile(Value position, Value consumer) {
+  Location loc = loop.getLoc();
+  Value set = arith::RemUIOp::create(builder, loc, position,
+                                     index(kernel.getConsumerCount()));
+  return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, set,
+                               consumer);
+}
+
+void WarpSpecializer::emitCompute(IRMapping &tile, Value trips, Value base,
+                                  Value position) {
   // The compute role: one gemm group per stage with one in flight; once
   // group i is issued, group i - 1 is done and its stage goes back to the
   // producer. Iteration 0 is peeled so that its gemm writes the accumulator
@@ -559,6 +645,30 @@ void WarpSpecializer::emitCompute(IRMapping &tile, Value trips, Value base) {
   // other instructions make ptxas fence the wgmma (C7519). With no
   // iterations (K = 0) the clear runs instead.
   Location loc = loop.getLoc();
+  int64_t consumers = kernel.getConsumerCount();
+  // The turn of the tile at position p > 0 is passed by the set that ran
+  // the tile at p - 1, on barrier p mod n: its ((p - 1) / n)-th phase.
+  auto passTurn = [&] {
+    Value next = arith::RemUIOp::create(
+        builder, loc, arith::AddIOp::create(builder, loc, position, c1),
+        index(consumers));
+    MbarrierArriveOp::create(builder, loc, turns, next,
+                             /*expect_tx=*/IntegerAttr(), /*cluster=*/false);
+  };
+  if (position) {
+    Value later = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ugt,
+                                        position, c0);
+    auto wait = scf::IfOp::create(builder, loc, later);
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(wait.thenBlock());
+    Value previous = arith::SubIOp::create(builder, loc, position, c1);
+    Value round =
+        arith::DivUIOp::create(builder, loc, previous, index(consumers));
+    MbarrierWaitOp::create(
+        builder, loc, turns,
+        arith::RemUIOp::create(builder, loc, position, index(consumers)),
+        arith::RemUIOp::create(builder, loc, round, index(2)));
+  }
   auto consumeStage = [&](Value iv, bool first) {
     Value current = iteration(base, iv);
     auto [stage, parity] = stageAndParity(current, /*flip=*/0);
@@ -596,6 +706,10 @@ void WarpSpecializer::emitCompute(IRMapping &tile, Value trips, Value base) {
   builder.setInsertionPointToStart(consume.getBody());
   consumeStage(consume.getInductionVar(), /*first=*/false);
   builder.setInsertionPointAfter(consume);
+  // Every stage of the tile has been waited for: the next set may wait
+  // for the next tile's.
+  if (position)
+    passTurn();
   GemmWaitOp::create(builder, loc, 0, gemm.getC());
   // The next tile reuses the stages: the last one goes back too.
   if (base) {
@@ -606,10 +720,11 @@ void WarpSpecializer::emitCompute(IRMapping &tile, Value trips, Value base) {
         arith::RemUIOp::create(builder, loc, last, index(stages)),
         /*expect_tx=*/IntegerAttr(), /*cluster=*/!multicastCopies.empty());
   }
-  if (clear) {
-    builder.setInsertionPointToStart(guard.elseBlock());
+  builder.setInsertionPointToStart(guard.elseBlock());
+  if (position)
+    passTurn();
+  if (clear)
     ClearOp::create(builder, clear.getLoc(), clear.getDest());
-  }
   builder.setInsertionPointAfter(guard);
 }
 

@@ -287,6 +287,13 @@ inline constexpr IntKey clusterM{
     "one above the other, share their B tiles, which each block loads a "
     "share of and multicasts to all; 1: no clusters; with --persistent",
     between(1, 8, "1: off; the blocks of a cluster")};
+inline constexpr IntKey consumers{
+    "consumers", 1, "consumers",
+    "sm_90a: sets of compute threads that take the tiles in turn (2: "
+    "ping-pong, one set's epilogue overlapping the other's products); each "
+    "set holds the whole block_m x block_n accumulator (threads = 256); "
+    "with --persistent",
+    between(1, 2, "1: off; 2: ping-pong")};
 inline constexpr BoolKey tmaStore{
     "tma_store", false, "tma-store",
     "sm_90a: the epilogue stages C in a swizzled shared tile of the output "

@@ -270,4 +270,24 @@ def Tile_TileCoordsOp : Tile_Op<"tile_coords", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Tile_ConsumerIndexOp : Tile_Op<"consumer_index", [Pure]> {
+  let summary = "which compute set of a ping-pong kernel runs this thread";
+  let description = [{
+    In the compute role of a kernel with `consumers = n`, the set of
+    compute threads this thread belongs to, from 0 to n - 1 (0 without
+    `consumers`). `tile-warp-specialize` gives set `c` the tiles whose
+    position in the block's tile walk is `c` modulo n, and each set its own
+    copy of the epilogue's shared tiles (`tile.stage` of them at `%c`).
+
+    Example:
+
+    ```mlir
+    %c = tile.consumer_index : index
+    ```
+  }];
+  let results = (outs Index:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
 #endif // TILE_DIALECT_TILE_IR_TILEHOPPEROPS_TD

@@ -96,6 +96,16 @@ def Tile_KernelOp : Tile_Op<"kernel", [
     operands and not stored. The runtime launches a multiple of the
     cluster size blocks.
 
+    `consumers = 2` (with `persistent`, no `cluster`) is the ping-pong
+    schedule: the block runs two sets of compute threads, each the
+    `threads - 128` that the body describes, which take the block's tiles
+    in turn, so that one set's epilogue runs while the other's wgmma
+    products use the tensor cores. The sets share the producer and its
+    stages (filled tile after tile, so the sets' main loops follow each
+    other); each has its own copy of the shared tiles its epilogue uses.
+    `threads` stays one set's view of the block: the block launches
+    `threads + (consumers - 1) x (threads - 128)` threads.
+
     The kernel name must be a PTX identifier that LLVM's NVPTX back end can
     print: a letter followed by letters, digits, `_` and `$`, or `_` or `$`
     followed by at least one of those; `WARP_SZ` (PTX), `vprintf` and names
@@ -139,6 +149,7 @@ def Tile_KernelOp : Tile_Op<"kernel", [
                        I64Attr:$threads,
                        UnitAttr:$warp_specialized,
                        UnitAttr:$persistent,
+                       OptionalAttr<I64Attr>:$consumers,
                        OptionalAttr<I64Attr>:$raster_panel,
                        OptionalAttr<DenseI64ArrayAttr>:$cluster,
                        OptionalAttr<TypedArrayAttrBase<Tile_DivisibilityAttr,
@@ -167,10 +178,19 @@ def Tile_KernelOp : Tile_Op<"kernel", [
     StringRef getParamName(unsigned i) {
       return ::llvm::cast<StringAttr>(getParamNames()[i]).getValue();
     }
-    /// The threads that compute: all of them, or all but the producer
-    /// warpgroup of a warp-specialized kernel.
+    /// The threads that compute one tile: all of them, or all but the
+    /// producer warpgroup of a warp-specialized kernel.
     int64_t getComputeThreads() {
       return getThreads() - (getWarpSpecialized() ? kWarpgroupThreads : 0);
+    }
+    /// The sets of compute threads that take turns over a persistent
+    /// kernel's tiles (`consumers(n)`, ping-pong): 1 without.
+    int64_t getConsumerCount() { return getConsumers().value_or(1); }
+    /// The threads a block launches: `threads` is one consumer's view of
+    /// the block (the producer warpgroup and one set of compute threads);
+    /// each further consumer adds its compute threads.
+    int64_t getBlockThreads() {
+      return getThreads() + (getConsumerCount() - 1) * getComputeThreads();
     }
     /// The registers each thread holds at entry, before any setmaxnreg:
     /// ptxas gives a kernel the most its `.maxntid` (the block's threads)
@@ -178,13 +198,14 @@ def Tile_KernelOp : Tile_Op<"kernel", [
     /// 255. setmaxnreg only moves these between warpgroups, so the roles'
     /// budgets must fit threads x this (more waits forever).
     int64_t getRegistersAtEntry() {
-      return std::min<int64_t>(65536 / std::max<int64_t>(getThreads(), 1),
-                               255) / 8 * 8;
+      return std::min<int64_t>(
+                 65536 / std::max<int64_t>(getBlockThreads(), 1), 255) /
+             8 * 8;
     }
-    /// All that the block holds at entry: getThreads() x
+    /// All that the block holds at entry: getBlockThreads() x
     /// getRegistersAtEntry(), what the roles of tile.warp_specialize share.
     int64_t getBlockRegisters() {
-      return getThreads() * getRegistersAtEntry();
+      return getBlockThreads() * getRegistersAtEntry();
     }
     /// The blocks of one cluster (the product of `cluster`); 1 without one.
     int64_t getClusterBlocks() {
@@ -551,7 +572,10 @@ def Tile_StageOp : Tile_Op<"stage", [Pure]> {
   let description = [{
     Views stage `index` of a shared tile whose leading dimension counts the
     stages of a software pipeline: the result has the remaining dimensions.
-    Lowered to a rank-reducing `memref.subview`.
+    Lowered to a rank-reducing `memref.subview`. Stages are filled by async
+    copies only. Indexed by `tile.consumer_index`, the leading dimension
+    counts the compute sets of a ping-pong kernel instead, and the view is
+    that set's own copy of a tile, written and read like any shared tile.
 
     Example:
 
@@ -566,6 +590,11 @@ def Tile_StageOp : Tile_Op<"stage", [Pure]> {
     qualified(type($result))
   }];
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// A stage of a software pipeline, not a compute set's own copy of a
+    /// tile (indexed by tile.consumer_index).
+    bool isPipelineStage();
+  }];
 }
 
 def Tile_AsyncCommitOp : Tile_Op<"async_commit",

@@ -173,6 +173,18 @@ def TileWarpSpecialize : Pass<"tile-warp-specialize", "ModuleOp"> {
     of the cluster, and the compute role releases stages with `cluster`
     arrivals, so that no block refills a stage that another still reads.
 
+    In a persistent kernel with `consumers = 2` (ping-pong), two compute
+    sets take the block's tiles in turn. Each set walks every tile (the
+    pipeline iteration runs on over all of them) but computes those at its
+    positions (`(t - first) / step` modulo 2, against
+    `tile.consumer_index`); the epilogue's shared tiles get one copy per
+    set (`tile.stage` of a copy per set at the set's index); and a pair of
+    "turn" mbarriers orders the sets' main loops: the set of the tile at
+    position p waits for the turn passed after the tile at p - 1 had waited
+    on all of its stages, since a parity wait is only sound for a phase at
+    most one ahead. The producer keeps 24 registers (setmaxnreg), the
+    compute sets the rest.
+
     In the epilogue, a copy of a `#tile.nvmma` shared tile (an accumulator
     staged there; `tile-assign-layouts` swizzles it) to a kernel parameter
     of the same element type becomes a TMA store (`tile.copy async`). Each

@@ -333,6 +333,11 @@ public:
   /// tiles one above the other; with persistent; the verifier checks the
   /// extents); call before `body`.
   void cluster(std::vector<int64_t> extents, SourceLoc loc = {});
+  /// Runs `count` sets of compute threads that take the tiles in turn, one
+  /// set's epilogue overlapping the next one's products (the kernel's
+  /// `consumers`, ping-pong; with persistent, no cluster); call before
+  /// `body`.
+  void consumers(int64_t count, SourceLoc loc = {});
   /// Promises that dimension `dim` of tensor parameter `tensor` is a
   /// multiple of `divisor` at every launch (the kernel's `divisible`; the
   /// runtime checks it); call before `body`.
@@ -460,6 +465,7 @@ private:
   bool specialized = false;
   bool persistentTiles = false;
   std::vector<int64_t> clusterExtents;
+  int64_t consumerSets = 1;
   struct Divisibility {
     int param, dim;
     int64_t divisor;

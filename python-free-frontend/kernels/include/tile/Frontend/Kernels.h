@@ -155,6 +155,11 @@ struct GemmConfig {
   /// running tiles one above the other; each loads 1/N of their common B
   /// tile and multicasts it to all (half the L2 traffic for B with 2).
   int64_t clusterM = config::gemm::clusterM.defaultValue;
+  /// With persistent (`_pingpong`): two sets of compute threads, each one
+  /// warpgroup holding a whole block_m x block_n tile, take the tiles in
+  /// turn: one set's epilogue runs while the other's wgmma products use
+  /// the tensor cores (threads = 256: the producer and one set).
+  int64_t consumers = config::gemm::consumers.defaultValue;
   /// With warpSpecialized (`_tma`): the compute warpgroups stage C in a
   /// #tile.nvmma shared tile of the output type and one thread stores it
   /// with TMA (whole 128-byte lines; in a persistent kernel the store runs
@@ -170,16 +175,18 @@ struct GemmConfig {
 
   /// e.g. gemm_f16_f32_128x128x32_t128_s3 (input, output, tile, threads,
   /// stages[, raster panel][, _nt][, _<epilogue>][, _div8][, _ws][, _tma
-  /// [columns]][, _skN][, _persistent][, _cmN]).
+  /// [columns]][, _skN][, _persistent][, _cmN][, _pingpong]).
   std::string kernelName() const;
   /// The shared memory its tiles need at least (the pipeline's stages of
   /// the A and B tiles, or the staged accumulator, and the bias), in
   /// bytes: what validate() and tile-tune compare with a block's limit.
   int64_t sharedMemoryBytes() const;
   /// The threads of a warpSpecialized kernel with block_m rows: a producer
-  /// warpgroup and a compute warpgroup per 64 rows.
-  static int64_t warpSpecializedThreads(int64_t blockM) {
-    return 128 * (1 + blockM / 64);
+  /// warpgroup and a compute warpgroup per 64 rows, or with consumers > 1
+  /// one warpgroup per set, as the kernel's body sees the block (the block
+  /// launches 128 more per further set).
+  static int64_t warpSpecializedThreads(int64_t blockM, int64_t consumers = 1) {
+    return consumers > 1 ? 256 : 128 * (1 + blockM / 64);
   }
   /// The chip the configuration needs ("sm_90a" for warpSpecialized), or
   /// empty when any supported chip runs it.
@@ -213,6 +220,7 @@ struct GemmConfig {
     visit(config::gemm::splitK, c.splitK);
     visit(config::gemm::persistent, c.persistent);
     visit(config::gemm::clusterM, c.clusterM);
+    visit(config::gemm::consumers, c.consumers);
     visit(config::gemm::tmaStore, c.tmaStore);
     visit(config::gemm::tmaStoreColumns, c.tmaStoreColumns);
   }

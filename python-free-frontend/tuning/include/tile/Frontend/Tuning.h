@@ -76,6 +76,9 @@ struct GemmSpaceAxes {
   /// The cluster sizes along M of each persistent candidate (1: none); the
   /// others take 1.
   std::vector<int64_t> clusterM = {1};
+  /// The compute sets of each persistent candidate without a cluster (1:
+  /// cooperative; 2: ping-pong); the others take 1.
+  std::vector<int64_t> consumers = {1};
   /// The problem's operand layout, the same for every candidate: A stored
   /// K x M, B stored N x K.
   bool transposeA = false, transposeB = false;
