@@ -122,6 +122,15 @@
 // candidates alone: 1 mma.sync + 1 + 2 persistent (`_cm2` once).
 // RUN: tile-tune --dry-run --warp-specialized --persistent --cluster-m=1,2 --block-m=128 --block-n=256 --block-k=64 --stages=4 --num-threads=256 --raster-panel=8 | FileCheck %s --check-prefix=CLUSTER
 // CLUSTER: gemm: 4 configurations, 0 pruned before compiling, 4 to compile
+// Compute sets (--consumers, 1 cooperative, 2 ping-pong) multiply the
+// persistent candidates without a cluster: 1 mma.sync + 2 (TMA store or
+// not) + 2 x 2 persistent here; a ping-pong tile that one warpgroup cannot
+// hold is pruned with the generator's reason.
+// RUN: tile-tune --dry-run --warp-specialized --persistent --consumers=1,2 --tma-store --tma-store-columns=64 --out-dtype=f16 --block-m=128 --block-n=128 --block-k=64 --stages=5 --num-threads=256 --raster-panel=8 | FileCheck %s --check-prefix=PINGPONG
+// PINGPONG: gemm: 7 configurations, 0 pruned before compiling, 7 to compile
+// RUN: tile-tune --dry-run --warp-specialized --persistent --consumers=2 --block-m=128 --block-n=256 --block-k=64 --stages=4 --num-threads=256 --raster-panel=8 | FileCheck %s --check-prefix=PINGPONGWIDE
+// PINGPONGWIDE: gemm: 3 configurations, 1 pruned before compiling, 2 to compile
+// PINGPONGWIDE: pruned gemm_f16_f32_128x256x64_t256_s4_r8_div8_ws_persistent_pingpong: gemm: warp_specialized with consumers > 1 expects one warpgroup per tile
 //
 // The operand layout is the problem's, not an axis: --transpose-a and
 // --transpose-b give every candidate it (names `_tn`, both forms), and
