@@ -168,7 +168,7 @@
 // RUN: not tile-kernels --kernel=gemm --chip=sm_90a --warp-specialized --consumers=2 --block-m=128 --block-n=128 --block-k=64 --num-threads=256 --stages=4 --divisibility=8 2>&1 | FileCheck %s --check-prefix=BADPINGPONG
 // BADPINGPONG: tile-kernels: gemm: consumers > 1 takes turns over the tiles of the persistent tile loop: expected persistent and cluster_m 1, but got persistent false and cluster_m 1
 // RUN: not tile-kernels --kernel=gemm --chip=sm_90a --warp-specialized --persistent --consumers=2 --block-m=128 --block-n=256 --block-k=64 --num-threads=256 --stages=4 --divisibility=8 2>&1 | FileCheck %s --check-prefix=PINGPONGTILE
-// PINGPONGTILE: tile-kernels: gemm: warp_specialized with consumers > 1 expects one warpgroup per tile, at most 128 f32 accumulator values per thread: block_m a multiple of 64, block_m x block_n at most 16384, threads = 256, block_n a multiple of 64 and block_k of 64, but got 128x256 x 64 over 256 threads
+// PINGPONGTILE: tile-kernels: gemm: warp_specialized expects block_m a multiple of 64 with threads = 256 and block_m x block_n at most 16384 (consumers > 1: one warpgroup holds a tile, 128 f32 accumulator values a thread), block_n a multiple of 64 up to 256 and block_k a multiple of 64, but got 128x256 x 64 over 256 threads
 
 // The TMA-store epilogue (`--tma-store`, sm_90a): C is staged in a shared
 // tile of the output type (`_tma` in the name), which tile-warp-specialize

@@ -130,7 +130,7 @@
 // PINGPONG: gemm: 7 configurations, 0 pruned before compiling, 7 to compile
 // RUN: tile-tune --dry-run --warp-specialized --persistent --consumers=2 --block-m=128 --block-n=256 --block-k=64 --stages=4 --num-threads=256 --raster-panel=8 | FileCheck %s --check-prefix=PINGPONGWIDE
 // PINGPONGWIDE: gemm: 3 configurations, 1 pruned before compiling, 2 to compile
-// PINGPONGWIDE: pruned gemm_f16_f32_128x256x64_t256_s4_r8_div8_ws_persistent_pingpong: gemm: warp_specialized with consumers > 1 expects one warpgroup per tile
+// PINGPONGWIDE: pruned gemm_f16_f32_128x256x64_t256_s4_r8_div8_ws_persistent_pingpong: gemm: warp_specialized expects block_m a multiple of 64 with threads = 256 and block_m x block_n at most 16384 (consumers > 1: one warpgroup holds a tile, 128 f32 accumulator values a thread), block_n a multiple of 64 up to 256 and block_k a multiple of 64, but got 128x256 x 64 over 256 threads
 //
 // The operand layout is the problem's, not an axis: --transpose-a and
 // --transpose-b give every candidate it (names `_tn`, both forms), and

@@ -171,22 +171,17 @@ void GemmConfig::validate() const {
         threads != warpSpecializedThreads(blockM, consumers) ||
         (consumers > 1 && blockM * blockN > 128 * 128) || blockN % 64 != 0 ||
         blockN > 256 || blockK % 64 != 0)
-      check.fail(
-          consumers > 1
-              ? "warp_specialized with consumers > 1 expects one "
-                "warpgroup per tile, at most 128 f32 accumulator "
-                "values per thread: block_m a multiple of 64, "
-                "block_m x block_n at most 16384, threads = 256, "
-                "block_n a multiple of 64 and block_k of 64, but "
-                "got " +
-                    shapeText(blockM, blockN) + " x " + std::to_string(blockK) +
-                    " over " + std::to_string(threads) + " threads"
-              : "warp_specialized expects block_m a multiple of 64 "
-                "with threads = 128 x (1 + block_m / 64), block_n a "
-                "multiple of 64 up to 256 and block_k a multiple of "
-                "64, but got " +
-                    shapeText(blockM, blockN) + " x " + std::to_string(blockK) +
-                    " over " + std::to_string(threads) + " threads");
+      check.fail(std::string("warp_specialized expects block_m a multiple of "
+                             "64 with ") +
+                 (consumers > 1
+                      ? "threads = 256 and block_m x block_n at most 16384 "
+                        "(consumers > 1: one warpgroup holds a tile, 128 f32 "
+                        "accumulator values a thread)"
+                      : "threads = 128 x (1 + block_m / 64)") +
+                 ", block_n a multiple of 64 up to 256 and block_k a "
+                 "multiple of 64, but got " +
+                 shapeText(blockM, blockN) + " x " + std::to_string(blockK) +
+                 " over " + std::to_string(threads) + " threads");
     // TMA reads rows whose byte stride is a multiple of 16.
     if (divisibility % 8 != 0)
       check.fail("warp_specialized reads A and B through TMA, whose row "

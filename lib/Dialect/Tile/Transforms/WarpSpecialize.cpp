@@ -91,9 +91,9 @@ private:
   /// `position` in the block's walk and passing it on.
   void emitCompute(IRMapping &tile, Value trips, Value base,
                    Value position = Value());
-  /// With `consumers`: whether the tile at `position` is this compute
-  /// set's (`position` mod consumers == its index).
-  Value isConsumersTile(Value position, Value consumer);
+  /// With `consumers`: whether compute set `set` runs the tile at
+  /// `position` (`position` mod consumers == `set`).
+  Value runsTile(Value set, Value position);
   /// The epilogue's copies of #tile.nvmma shared tiles to global kernel
   /// parameters become TMA stores: before each write of such a tile that
   /// follows a store of it (in `epilogue`, the compute role or a persistent
@@ -133,11 +133,8 @@ private:
   /// kernel recomputes them per tile), in program order.
   SmallVector<Operation *> perTileOps;
   /// With `consumers`: the mbarriers that pass the turn to run a main loop
-  /// from one compute set to the next (set c waits on turn c), the shared
-  /// tiles each set has its own copy of, and those copies.
+  /// from one compute set to the next (set c waits on turn c).
   Value turns;
-  SmallVector<Value> perConsumerTiles;
-  DenseMap<Value, Value> perConsumer;
   /// In a kernel with a cluster: the copies whose tile is the same in every
   /// block of the cluster (their offsets do not depend on the clustered
   /// block index), loaded once for the cluster and multicast.
@@ -309,8 +306,10 @@ LogicalResult WarpSpecializer::run() {
   Location loc = loop.getLoc();
   MLIRContext *ctx = kernel.getContext();
   auto i64 = IntegerType::get(ctx, 64);
-  // Ping-pong: the shared tiles of the epilogue (all but the loop's).
+  // Ping-pong: the shared tiles of the epilogue (all but the loop's), each
+  // paired below with its copy per compute set.
   int64_t consumers = kernel.getConsumerCount();
+  SmallVector<std::pair<Value, Value>> ownCopies;
   if (consumers > 1)
     for (Operation &op : kernel.getBody().front()) {
       if (&op == loop.getOperation())
@@ -318,7 +317,7 @@ LogicalResult WarpSpecializer::run() {
       auto alloc = dyn_cast<AllocSharedOp>(op);
       if (alloc && !alloc.use_empty() &&
           !llvm::is_contained(tiles, alloc.getResult()))
-        perConsumerTiles.push_back(alloc.getResult());
+        ownCopies.push_back({alloc.getResult(), Value()});
     }
 
   // Staged tiles, mbarriers and their initialization, before the loop.
@@ -351,11 +350,11 @@ LogicalResult WarpSpecializer::run() {
   // after: the stages are filled tile after tile, and a parity wait is only
   // sound for a phase at most one ahead of the barrier's.
   if (consumers > 1) {
-    for (Value tile : perConsumerTiles) {
+    for (auto &[tile, copies] : ownCopies) {
       auto type = cast<BufferType>(tile.getType());
       SmallVector<int64_t> shape{consumers};
       llvm::append_range(shape, type.getShape());
-      perConsumer[tile] = AllocSharedOp::create(
+      copies = AllocSharedOp::create(
           builder, loc,
           BufferType::get(ctx, shape, type.getElementType(), type.getScope(),
                           type.getLayout()));
@@ -401,17 +400,19 @@ LogicalResult WarpSpecializer::run() {
   Block::iterator epilogueAt = epilogue->end();
   IRMapping computeTile;
   if (persistent) {
-    Value consumer;
+    Value set;
     if (consumers > 1) {
-      consumer = ConsumerIndexOp::create(builder, loc, builder.getIndexType());
-      for (Value tile : perConsumerTiles)
-        tile.replaceAllUsesWith(StageOp::create(builder, loc, tile.getType(),
-                                                perConsumer[tile], consumer));
+      set = ConsumerIndexOp::create(builder, loc, builder.getIndexType());
+      for (auto [tile, copies] : ownCopies) {
+        tile.replaceAllUsesWith(
+            StageOp::create(builder, loc, tile.getType(), copies, set));
+        tile.getDefiningOp()->erase();
+      }
     }
     scf::IfOp mine;
     scf::ForOp tileLoop =
         emitTileLoop(computeTile, [&](Value tileTrips, Value base) {
-          if (!consumer) {
+          if (!set) {
             emitCompute(computeTile, tileTrips, base);
             return;
           }
@@ -422,8 +423,7 @@ LogicalResult WarpSpecializer::run() {
               arith::SubIOp::create(builder, loc, tiles.getInductionVar(),
                                     tiles.getLowerBound()),
               tiles.getStep());
-          mine = scf::IfOp::create(builder, loc,
-                                   isConsumersTile(position, consumer));
+          mine = scf::IfOp::create(builder, loc, runsTile(set, position));
           builder.setInsertionPointToStart(mine.thenBlock());
           emitCompute(computeTile, tileTrips, base, position);
         });
@@ -450,8 +450,6 @@ LogicalResult WarpSpecializer::run() {
     clear.erase();
   loop.erase();
   for (Value tile : tiles)
-    tile.getDefiningOp()->erase();
-  for (Value tile : perConsumerTiles)
     tile.getDefiningOp()->erase();
   // The block-index values the tile loops recomputed.
   if (persistent)
@@ -628,12 +626,12 @@ void WarpSpecializer::emitProducer(IRMapping &tile, Value trips, Value base) {
   }
 }
 
-Value WarpSpecializer::isConsumersTile(Value position, Value consumer) {
+Value WarpSpecializer::runsTile(Value set, Value position) {
   Location loc = loop.getLoc();
-  Value set = arith::RemUIOp::create(builder, loc, position,
-                                     index(kernel.getConsumerCount()));
-  return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, set,
-                               consumer);
+  Value turn = arith::RemUIOp::create(builder, loc, position,
+                                      index(kernel.getConsumerCount()));
+  return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, turn,
+                               set);
 }
 
 void WarpSpecializer::emitCompute(IRMapping &tile, Value trips, Value base,
