@@ -201,6 +201,8 @@ void tile::buildGPUToNVVMPipeline(OpPassManager &pm,
   gpuModule.addPass(createLowerAffinePass());
   // Bare pointers: one kernel parameter per memref instead of 3 + 2 * rank
   // (the sizes travel as separate parameters).
+  // Before the libdevice calls: fastmath<afn> ops to single instructions.
+  gpuModule.addPass(createTileApproximateMath());
   ConvertGpuOpsToNVVMOpsOptions gpuToNVVM;
   gpuToNVVM.useBarePtrCallConv = true;
   gpuModule.addPass(createConvertGpuOpsToNVVMOps(gpuToNVVM));

@@ -530,6 +530,10 @@ TEST(FrontendMisuse, BadArgumentsThrowAtTheCallersLine) {
                       "Kernel::when: expected an i1 condition, but got index");
       EXPECT_THROW_AT(cast(k.index(1), f.type()), std::invalid_argument,
                       "cast: expected index, integer or float types");
+      // The hardware tanh is f32 only (tanh.approx.f32).
+      EXPECT_THROW_AT(approximateTanh(k.constant(0.5, program.f16())),
+                      std::invalid_argument,
+                      "approximateTanh: expected an f32 operand, but got f16");
       k.copy(A.at({k.index(0)}), f);
       k.copy(f, A.at({k.index(0)}));
     });

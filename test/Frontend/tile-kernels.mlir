@@ -65,21 +65,41 @@
 // EPI: arith.select
 // EPI: tile.store
 // EPI: tile.copy %{{.*}} to %C[
-// GELU without libdevice's erff / tanhf: erfc (Abramowitz & Stegun 7.1.26)
-// and the logistic form of the tanh approximation, each one ex2.approx and
-// one rcp.approx per element (fe::gelu, fe::geluTanh).
+// GELU without libdevice's erff / tanhf: erfc (Abramowitz & Stegun 7.1.26),
+// one ex2.approx and one rcp.approx per element (fe::gelu). The tanh form
+// to C's accuracy (fe::geluTanh): for 16-bit C, the hardware tanh (math.tanh
+// fastmath<afn>, one tanh.approx.f32 per element and nothing else of the
+// MUFU); for f32 C, the logistic form it equals, one ex2.approx and one
+// rcp.approx.
 // EPI-NOT: math.erf
 // RUN: tile-kernels --kernel=gemm --block-m=128 --block-n=128 --block-k=32 --num-threads=128 --out-dtype=f16 --epilogue=bias_gelu_tanh --emit=mlir | FileCheck %s --check-prefix=EPITANH
 // EPITANH: tile.parallel
-// EPITANH-NOT: math.tanh
-// EPITANH: math.exp2
-// EPITANH: arith.divf {{.*}} fastmath<afn>
-// EPITANH-NOT: math.tanh
-// RUN: tile-kernels --kernel=gemm --block-m=128 --block-n=128 --block-k=32 --num-threads=128 --out-dtype=f16 --epilogue=bias_gelu_tanh --emit=ptx | FileCheck %s --check-prefix=GELUPTX
+// EPITANH-NOT: math.exp2
+// EPITANH: math.tanh {{.*}} fastmath<afn> : f32
+// EPITANH-NEXT: math.fma
+// EPITANH-NOT: math.exp2
+// RUN: tile-kernels --kernel=gemm --block-m=128 --block-n=128 --block-k=32 --num-threads=128 --out-dtype=f32 --epilogue=bias_gelu_tanh --emit=mlir | FileCheck %s --check-prefix=EPITANH32
+// EPITANH32: tile.parallel
+// EPITANH32-NOT: math.tanh
+// EPITANH32: math.exp2
+// EPITANH32: arith.divf {{.*}} fastmath<afn>
+// EPITANH32-NOT: math.tanh
+// RUN: tile-kernels --kernel=gemm --block-m=128 --block-n=128 --block-k=32 --num-threads=128 --out-dtype=f32 --epilogue=bias_gelu_tanh --emit=ptx | FileCheck %s --check-prefix=GELUPTX
 // RUN: tile-kernels --kernel=gemm --block-m=128 --block-n=128 --block-k=32 --num-threads=128 --out-dtype=f16 --epilogue=bias_gelu --emit=ptx | FileCheck %s --check-prefix=GELUPTX
 // GELUPTX-NOT: call
+// GELUPTX-NOT: tanh.approx
 // GELUPTX-COUNT-128: rcp.approx.f32
 // GELUPTX-NOT: rcp.approx
+// GELUPTX-NOT: tanh.approx
+// RUN: tile-kernels --kernel=gemm --block-m=128 --block-n=128 --block-k=32 --num-threads=128 --out-dtype=f16 --epilogue=bias_gelu_tanh --emit=ptx | FileCheck %s --check-prefix=GELUTANHPTX
+// RUN: tile-kernels --kernel=gemm --block-m=128 --block-n=128 --block-k=32 --num-threads=128 --in-dtype=bf16 --out-dtype=bf16 --epilogue=bias_gelu_tanh --emit=ptx | FileCheck %s --check-prefix=GELUTANHPTX
+// GELUTANHPTX-NOT: call
+// GELUTANHPTX-NOT: ex2.approx
+// GELUTANHPTX-NOT: rcp.approx
+// GELUTANHPTX-COUNT-128: tanh.approx.f32
+// GELUTANHPTX-NOT: tanh.approx
+// GELUTANHPTX-NOT: ex2.approx
+// GELUTANHPTX-NOT: rcp.approx
 // The bias alone: the add and nothing after it; bias + ReLU: the add, then
 // max with 0 (arith.maximumf, PTX max.NaN.f32: a NaN stays NaN, as in
 // torch.relu).

@@ -77,6 +77,35 @@ def ConvertTileToGPU : Pass<"convert-tile-to-gpu", "ModuleOp"> {
   ];
 }
 
+def TileApproximateMath : Pass<"tile-approximate-math"> {
+  let summary = "lower math ops marked fastmath<afn> to the hardware's "
+                "approximations";
+  let description = [{
+    Runs on a `gpu.module` before `convert-gpu-to-nvvm`, which would call
+    libdevice for these ops whatever their fast-math flags say. A scalar
+    f32 `math.tanh` with `fastmath<afn>` becomes `llvm.intr.tanh` with the
+    same flags, which the NVPTX back end emits as one `tanh.approx.f32`
+    (one MUFU operation; relative error at most 2^-10.987 by the PTX ISA)
+    where libdevice's `tanhf` takes about 35 instructions. The frontend asks
+    for it where the result is rounded to 16 bits anyway
+    (`fe::approximateTanh`, the tanh GELU of f16 and bf16 outputs). Other
+    types and ops without `afn` are left to `convert-gpu-to-nvvm`.
+
+    Before:
+
+    ```mlir
+    %y = math.tanh %x fastmath<afn> : f32
+    ```
+
+    After:
+
+    ```mlir
+    %y = llvm.intr.tanh(%x) {fastmathFlags = #llvm.fastmath<afn>} : (f32) -> f32
+    ```
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def TileMarkGridConstants : Pass<"tile-mark-grid-constants", "ModuleOp"> {
   let summary = "make tensor-map parameters 128-byte grid constants and "
                 "align their kernels' shared memory to 1024 bytes";

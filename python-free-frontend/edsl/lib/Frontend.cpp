@@ -394,7 +394,28 @@ Expr gelu(Expr x, SourceLoc loc) {
       select(less(x, c(0.0), loc), erfcOfA, op(c(2.0)) - op(erfcOfA), loc);
   return op(at * 0.5) * cdfTimes2;
 }
-Expr geluTanh(Expr x, SourceLoc loc) {
+Expr approximateTanh(Expr x, SourceLoc loc) {
+  Kernel &kernel = kernelOf(x, loc, "approximateTanh");
+  if (!x.type().isF32())
+    badArgument(loc, "approximateTanh: expected an f32 operand, but got " +
+                         str(x.type()));
+  return Expr(&kernel,
+              math::TanhOp::create(kernel.builder(), kernel.location(loc),
+                                   x.value(), arith::FastMathFlags::afn));
+}
+Expr geluTanh(Expr x, Accuracy accuracy, SourceLoc loc) {
+  if (accuracy == Accuracy::sixteenBit) {
+    // h (1 + tanh u) with h = x/2: tanh.approx's error (2^-11 of |tanh u|
+    // at most) moves the result by |x| 2^-12 at most, about the rounding of
+    // an f16 result of x; one MUFU operation and 5 FP32 instructions.
+    constexpr double kSqrt2OverPi = 0.7978845608028654;
+    Operand at(x, loc);
+    auto op = [&](Expr e) { return Operand(e, loc); };
+    Expr u =
+        at * op(op(op(at * at) * (0.044715 * kSqrt2OverPi)) + kSqrt2OverPi);
+    Expr half = at * 0.5;
+    return fma(half, approximateTanh(u, loc), half, loc);
+  }
   // (1 + tanh u) / 2 is the logistic function of 2u, so with
   // u = sqrt(2/pi) (x + 0.044715 x^3) the tanh form is, exactly,
   //   x / (1 + 2^(x (k1 + k3 x^2))),  k1 = -2 sqrt(2/pi) log2(e),

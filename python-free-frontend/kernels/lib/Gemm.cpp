@@ -33,8 +33,14 @@ static bool hasBias(const GemmConfig &c) {
   return !info || info->hasBias;
 }
 
-/// The epilogue's function of x, the accumulator plus the bias (f32).
-static Expr epilogueOf(Kernel &k, Epilogue kind, Expr x) {
+/// The epilogue's function of x, the accumulator plus the bias (f32),
+/// computed to the accuracy of C's type: a C of 16-bit floats takes the
+/// tanh GELU through the hardware's tanh (one MUFU operation a value
+/// instead of two: the fused epilogue of a block that holds the SM is
+/// MUFU-bound; docs/Reductions.md).
+static Expr epilogueOf(Kernel &k, Epilogue kind, Expr x,
+                       const std::string &outDtype) {
+  Accuracy accuracy = outDtype == "f32" ? Accuracy::full : Accuracy::sixteenBit;
   switch (kind) {
   case Epilogue::none:
   case Epilogue::bias:
@@ -42,7 +48,7 @@ static Expr epilogueOf(Kernel &k, Epilogue kind, Expr x) {
   case Epilogue::biasGelu:
     return gelu(x);
   case Epilogue::biasGeluTanh:
-    return geluTanh(x);
+    return geluTanh(x, accuracy);
   case Epilogue::biasRelu:
     return max(x, k.constant(0.0, x.type()));
   }
@@ -298,7 +304,7 @@ std::string buildGemm(Program &program, const GemmConfig &config) {
       Expr x = Expr(element);
       if (biasTile)
         x = x + cast((*biasTile)[i[1]], f32);
-      element = epilogueOf(k, epilogue, x);
+      element = epilogueOf(k, epilogue, x, config.outDtype);
     };
     if (epilogue != Epilogue::none && config.stagedEpilogue) {
       // The accumulator staged in shared memory (the pipeline's freed

@@ -168,10 +168,20 @@ Expr select(Expr condition, Expr whenTrue, Expr whenFalse, SourceLoc loc = {});
 /// erfc from Abramowitz & Stegun 7.1.26 (erf to 1.5e-7; one exp2 and an
 /// approximate reciprocal, half the instructions of libdevice's erff).
 Expr gelu(Expr x, SourceLoc loc = {});
-/// GELU, tanh approximation: x/2 (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))),
-/// built as the logistic function it equals (one exp2 and an approximate
-/// reciprocal, no tanh).
-Expr geluTanh(Expr x, SourceLoc loc = {});
+/// tanh by the hardware's approximation (math.tanh fastmath<afn>, which
+/// -tile-approximate-math makes one tanh.approx.f32: relative error at most
+/// 2^-10.987), for f32 values whose result is rounded to 16 bits anyway.
+Expr approximateTanh(Expr x, SourceLoc loc = {});
+/// How closely an elementwise function follows its formula: `full`, to a
+/// few f32 ulp; `sixteenBit`, to about the rounding of an f16 result (2^-11
+/// relative), through the hardware's approximations, for f16 and bf16
+/// outputs.
+enum class Accuracy { full, sixteenBit };
+/// GELU, tanh approximation: x/2 (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))).
+/// `full`: built as the logistic function it equals (one exp2 and an
+/// approximate reciprocal, no tanh); `sixteenBit`: with approximateTanh
+/// (one MUFU operation instead of two; at most |x| 2^-12 from the formula).
+Expr geluTanh(Expr x, Accuracy accuracy = Accuracy::full, SourceLoc loc = {});
 /// Converts between float types (extf/truncf; f16 <-> bf16 through f32),
 /// integer/index types, and integers/indices and floats.
 Expr cast(Expr x, mlir::Type type, SourceLoc loc = {});
