@@ -199,10 +199,10 @@ void tile::buildGPUToNVVMPipeline(OpPassManager &pm,
   gpuModule.addPass(createSCFToControlFlowPass());
   gpuModule.addPass(memref::createExpandStridedMetadataPass());
   gpuModule.addPass(createLowerAffinePass());
-  // Bare pointers: one kernel parameter per memref instead of 3 + 2 * rank
-  // (the sizes travel as separate parameters).
   // Before the libdevice calls: fastmath<afn> ops to single instructions.
   gpuModule.addPass(createTileApproximateMath());
+  // Bare pointers: one kernel parameter per memref instead of 3 + 2 * rank
+  // (the sizes travel as separate parameters).
   ConvertGpuOpsToNVVMOpsOptions gpuToNVVM;
   gpuToNVVM.useBarePtrCallConv = true;
   gpuModule.addPass(createConvertGpuOpsToNVVMOps(gpuToNVVM));

@@ -83,8 +83,8 @@ def TileApproximateMath : Pass<"tile-approximate-math"> {
   let description = [{
     Runs on a `gpu.module` before `convert-gpu-to-nvvm`, which would call
     libdevice for these ops whatever their fast-math flags say. A scalar
-    f32 `math.tanh` with `fastmath<afn>` becomes `llvm.intr.tanh` with the
-    same flags, which the NVPTX back end emits as one `tanh.approx.f32`
+    f32 `math.tanh` with `fastmath<afn>` (or `fast`) becomes `llvm.intr.tanh`
+    marked `afn`, which the NVPTX back end emits as one `tanh.approx.f32`
     (one MUFU operation; relative error at most 2^-10.987 by the PTX ISA)
     where libdevice's `tanhf` takes about 35 instructions. The frontend asks
     for it where the result is rounded to 16 bits anyway

@@ -2,8 +2,8 @@
 //
 // Implements -tile-approximate-math (Passes.td): before convert-gpu-to-nvvm
 // turns every math op into a libdevice call, the ones that allow an
-// approximate function (fastmath<afn>) become LLVM intrinsics with the same
-// flags, which the NVPTX back end emits as single approximate instructions.
+// approximate function (fastmath<afn>) become LLVM intrinsics marked afn,
+// which the NVPTX back end emits as single approximate instructions.
 //
 //===----------------------------------------------------------------------===//
 

@@ -407,7 +407,7 @@ Expr geluTanh(Expr x, Accuracy accuracy, SourceLoc loc) {
   if (accuracy == Accuracy::sixteenBit) {
     // h (1 + tanh u) with h = x/2: tanh.approx's error (2^-11 of |tanh u|
     // at most) moves the result by |x| 2^-12 at most, about the rounding of
-    // an f16 result of x; one MUFU operation and 5 FP32 instructions.
+    // an f16 result of x; one MUFU operation and six FP32 instructions.
     constexpr double kSqrt2OverPi = 0.7978845608028654;
     Operand at(x, loc);
     auto op = [&](Expr e) { return Operand(e, loc); };

@@ -34,13 +34,8 @@ static bool hasBias(const GemmConfig &c) {
 }
 
 /// The epilogue's function of x, the accumulator plus the bias (f32),
-/// computed to the accuracy of C's type: a C of 16-bit floats takes the
-/// tanh GELU through the hardware's tanh (one MUFU operation a value
-/// instead of two: the fused epilogue of a block that holds the SM is
-/// MUFU-bound; docs/Reductions.md).
-static Expr epilogueOf(Kernel &k, Epilogue kind, Expr x,
-                       const std::string &outDtype) {
-  Accuracy accuracy = outDtype == "f32" ? Accuracy::full : Accuracy::sixteenBit;
+/// computed to `accuracy`, C's (buildGemm).
+static Expr epilogueOf(Kernel &k, Epilogue kind, Expr x, Accuracy accuracy) {
   switch (kind) {
   case Epilogue::none:
   case Epilogue::bias:
@@ -207,6 +202,11 @@ std::string buildGemm(Program &program, const GemmConfig &config) {
   mlir::Type f16 = parseElementType(program, config.inDtype);
   mlir::Type f32 = program.f32();
   mlir::Type out = parseElementType(program, config.outDtype);
+  // A C of 16-bit floats takes the tanh GELU through the hardware's tanh:
+  // one MUFU operation a value instead of two, where the fused epilogue of
+  // a block that holds the SM is MUFU-bound (docs/Reductions.md).
+  Accuracy epilogueAccuracy =
+      out.isF32() ? Accuracy::full : Accuracy::sixteenBit;
   std::string name = config.kernelName();
   int64_t bM = config.blockM, bN = config.blockN, bK = config.blockK;
 
@@ -304,7 +304,7 @@ std::string buildGemm(Program &program, const GemmConfig &config) {
       Expr x = Expr(element);
       if (biasTile)
         x = x + cast((*biasTile)[i[1]], f32);
-      element = epilogueOf(k, epilogue, x, config.outDtype);
+      element = epilogueOf(k, epilogue, x, epilogueAccuracy);
     };
     if (epilogue != Epilogue::none && config.stagedEpilogue) {
       // The accumulator staged in shared memory (the pipeline's freed
