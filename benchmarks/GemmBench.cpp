@@ -4,7 +4,10 @@
 // inputs, f32 compute, same output type) on the same random row-major
 // inputs, in one process: CUDA events around each launch (Google Benchmark
 // manual time), warm-up first, median of the repetitions. Reports TFLOP/s
-// (2 M N K / time).
+// (2 M N K / time). The library's choice (`library_*`, `epilogue_library_*`)
+// and each fused kernel (`epilogue_paired_*`) are launched alternately with
+// their peer (cuBLAS, cuBLASLt's GELU_BIAS, the same GEMM without the
+// epilogue), whose time and ratio each pair reports.
 //
 //===----------------------------------------------------------------------===//
 
@@ -92,6 +95,36 @@ void runTimed(benchmark::State &state, const std::function<void()> &work,
                   2.0 * p.m * p.n * p.k);
 }
 
+/// Times `work` and `peer` alternately, one launch of each per iteration,
+/// so that clock drift (the card runs at its power cap) hits both alike.
+/// The iteration time (and TFLOP/s) is `work`'s; counter `peerUs` is the
+/// peer's time and `ratio` work's time over the peer's, of the same pair.
+void runAlternately(benchmark::State &state, const std::function<void()> &work,
+                    const std::function<void()> &peer, const Problem &p,
+                    const std::string &peerUs, const std::string &ratio) {
+  auto &timer = fixture->timer;
+  try {
+    for (int i = 0; i < 5; ++i) {
+      peer();
+      work();
+    }
+    timer.stream.synchronize();
+    double peerMs = 0, workMs = 0;
+    for (auto _ : state) {
+      peerMs = timer.timeOnceMs(peer);
+      workMs = timer.timeOnceMs(work);
+      state.SetIterationTime(workMs / 1e3);
+    }
+    state.counters[peerUs] = peerMs * 1e3;
+    state.counters[ratio] = workMs / peerMs;
+    state.counters["TFLOP/s"] = benchmark::Counter(
+        2.0 * p.m * p.n * p.k, benchmark::Counter::kIsIterationInvariantRate,
+        benchmark::Counter::OneK::kIs1000);
+  } catch (const rt::Error &error) {
+    state.SkipWithError(error.what());
+  }
+}
+
 cudaDataType cudaType(const std::string &dtype) {
   return dtype == "f16"    ? CUDA_R_16F
          : dtype == "bf16" ? CUDA_R_16BF
@@ -124,6 +157,97 @@ void benchCublas(benchmark::State &state, Problem p, const std::string &in,
       state, [&] { cublasGemm(p, in, out, transposeA, transposeB); }, p);
 }
 
+/// cuBLASLt with its fused GELU_BIAS epilogue (`in` in and out: f16 or
+/// bf16; f32 compute, bias of C's type), the best algorithm of its
+/// heuristic, set up once and launched by launch().
+class CublasLtGeluBias {
+public:
+  CublasLtGeluBias(Problem p, const std::string &in) {
+    // Row-major C = A B is column-major C^T = B^T A^T: the Lt "A" is our B
+    // (n x k), its "B" our A (k x m), and the bias runs along C^T's rows,
+    // i.e. along our columns.
+    check(cublasLtMatmulDescCreate(&desc, CUBLAS_COMPUTE_32F, CUDA_R_32F),
+          "cublasLtMatmulDescCreate");
+    cublasLtEpilogue_t epilogue = CUBLASLT_EPILOGUE_GELU_BIAS;
+    check(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_EPILOGUE,
+                                         &epilogue, sizeof(epilogue)),
+          "setting the epilogue");
+    void *biasPointer = reinterpret_cast<void *>(fixture->bias.ptr());
+    check(cublasLtMatmulDescSetAttribute(desc,
+                                         CUBLASLT_MATMUL_DESC_BIAS_POINTER,
+                                         &biasPointer, sizeof(biasPointer)),
+          "setting the bias");
+    cudaDataType type = cudaType(in);
+    check(cublasLtMatrixLayoutCreate(&aLayout, type, p.n, p.k, p.n),
+          "layout A");
+    check(cublasLtMatrixLayoutCreate(&bLayout, type, p.k, p.m, p.k),
+          "layout B");
+    check(cublasLtMatrixLayoutCreate(&cLayout, type, p.n, p.m, p.n),
+          "layout C");
+    check(cublasLtMatmulPreferenceCreate(&preference), "preference");
+    check(cublasLtMatmulPreferenceSetAttribute(
+              preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
+              &workspaceBytes, sizeof(workspaceBytes)),
+          "workspace preference");
+    int found = 0;
+    check(cublasLtMatmulAlgoGetHeuristic(fixture->ltHandle, desc, aLayout,
+                                         bLayout, cLayout, cLayout, preference,
+                                         1, &heuristic, &found),
+          "cublasLtMatmulAlgoGetHeuristic");
+    if (found == 0)
+      throw rt::Error("cuBLASLt found no GELU_BIAS algorithm");
+  }
+  CublasLtGeluBias(const CublasLtGeluBias &) = delete;
+  CublasLtGeluBias &operator=(const CublasLtGeluBias &) = delete;
+  ~CublasLtGeluBias() {
+    cublasLtMatmulPreferenceDestroy(preference);
+    cublasLtMatrixLayoutDestroy(cLayout);
+    cublasLtMatrixLayoutDestroy(bLayout);
+    cublasLtMatrixLayoutDestroy(aLayout);
+    cublasLtMatmulDescDestroy(desc);
+  }
+
+  void launch() {
+    float alpha = 1, beta = 0;
+    check(cublasLtMatmul(
+              fixture->ltHandle, desc, &alpha,
+              reinterpret_cast<void *>(fixture->B.ptr()), aLayout,
+              reinterpret_cast<void *>(fixture->A.ptr()), bLayout, &beta,
+              reinterpret_cast<void *>(fixture->C.ptr()), cLayout,
+              reinterpret_cast<void *>(fixture->C.ptr()), cLayout,
+              &heuristic.algo,
+              reinterpret_cast<void *>(fixture->workspace.ptr()),
+              workspaceBytes,
+              reinterpret_cast<cudaStream_t>(fixture->timer.stream.handle())),
+          "cublasLtMatmul");
+  }
+
+private:
+  static void check(cublasStatus_t status, const char *what) {
+    if (status != CUBLAS_STATUS_SUCCESS)
+      throw rt::Error(std::string(what) + " failed with status " +
+                      std::to_string(status));
+  }
+
+  cublasLtMatmulDesc_t desc = nullptr;
+  cublasLtMatrixLayout_t aLayout = nullptr, bLayout = nullptr,
+                         cLayout = nullptr;
+  cublasLtMatmulPreference_t preference = nullptr;
+  cublasLtMatmulHeuristicResult_t heuristic = {};
+  size_t workspaceBytes = Fixture::kWorkspaceBytes;
+};
+
+void benchCublasLtGeluBias(benchmark::State &state, Problem p,
+                           const std::string &in) {
+  try {
+    CublasLtGeluBias lt(p, in);
+    runTimed(
+        state, [&] { lt.launch(); }, p);
+  } catch (const rt::Error &error) {
+    state.SkipWithError(error.what());
+  }
+}
+
 /// The launch arguments of `variant` for problem `p` on the fixture's
 /// buffers.
 std::vector<rt::Arg> gemmArgs(const rt::KernelVariant &variant, Problem p) {
@@ -144,7 +268,10 @@ void benchTile(benchmark::State &state, const rt::KernelVariant &variant,
 
 /// What a user of the library gets: the variant rt::chooseGemm picks among
 /// `variants` for an NN `in` -> `out` launch of `p` with `epilogue` on this
-/// device (its name is the benchmark's label).
+/// device (its name is the benchmark's label), launched alternately with
+/// its peer: cuBLAS of the same types, or with an epilogue (bias + GELU)
+/// cuBLASLt's GELU_BIAS. Counters peer_us and over_peer (the chosen
+/// kernel's time over the peer's, per pair).
 void benchLibraryChoice(benchmark::State &state,
                         const std::vector<rt::KernelVariant> &variants,
                         Problem p, const std::string &in,
@@ -155,7 +282,8 @@ void benchLibraryChoice(benchmark::State &state,
                           rt::Arg::buffer(fixture->B, inType, {p.k, p.n}),
                           rt::Arg::buffer(fixture->C, outType, {p.m, p.n})};
   request.epilogue = epilogue;
-  if (config::gemm::findEpilogue(epilogue)->hasBias)
+  bool fused = config::gemm::findEpilogue(epilogue)->hasBias;
+  if (fused)
     request.bias = rt::Arg::buffer(fixture->bias, outType, {p.n});
   rt::KernelChoice choice =
       rt::chooseGemm(variants, request, fixture->device.chip());
@@ -164,7 +292,25 @@ void benchLibraryChoice(benchmark::State &state,
     return;
   }
   state.SetLabel(choice.chosen->name);
-  benchTile(state, *choice.chosen, p);
+  std::optional<rt::Kernel> kernel =
+      bench::loadKernel(state, fixture->device, *choice.chosen);
+  if (!kernel)
+    return;
+  std::vector<rt::Arg> args = gemmArgs(*choice.chosen, p);
+  auto launch = [&] { kernel->launch(fixture->timer.stream, args); };
+  try {
+    if (!fused) {
+      runAlternately(
+          state, launch, [&] { cublasGemm(p, in, out); }, p, "peer_us",
+          "over_peer");
+      return;
+    }
+    CublasLtGeluBias lt(p, in);
+    runAlternately(
+        state, launch, [&] { lt.launch(); }, p, "peer_us", "over_peer");
+  } catch (const rt::Error &error) {
+    state.SkipWithError(error.what());
+  }
 }
 
 /// A fused-epilogue GEMM and the same GEMM without the epilogue, launched
@@ -181,26 +327,11 @@ void benchPaired(benchmark::State &state, const rt::KernelVariant &fused,
     return;
   std::vector<rt::Arg> fusedArgs = gemmArgs(fused, p),
                        plainArgs = gemmArgs(plain, p);
-  auto &timer = fixture->timer;
-  try {
-    for (int i = 0; i < 5; ++i) {
-      plainKernel->launch(timer.stream, plainArgs);
-      fusedKernel->launch(timer.stream, fusedArgs);
-    }
-    timer.stream.synchronize();
-    double plainMs = 0, fusedMs = 0;
-    for (auto _ : state) {
-      plainMs = timer.timeOnceMs(
-          [&] { plainKernel->launch(timer.stream, plainArgs); });
-      fusedMs = timer.timeOnceMs(
-          [&] { fusedKernel->launch(timer.stream, fusedArgs); });
-      state.SetIterationTime(fusedMs / 1e3);
-    }
-    state.counters["plain_us"] = plainMs * 1e3;
-    state.counters["fused_over_plain"] = fusedMs / plainMs;
-  } catch (const rt::Error &error) {
-    state.SkipWithError(error.what());
-  }
+  auto &stream = fixture->timer.stream;
+  runAlternately(
+      state, [&] { fusedKernel->launch(stream, fusedArgs); },
+      [&] { plainKernel->launch(stream, plainArgs); }, p, "plain_us",
+      "fused_over_plain");
 }
 
 /// A GEMM (this project's `gemm`, or cuBLAS when null) followed by the
@@ -231,76 +362,6 @@ void benchUnfused(benchmark::State &state, const rt::KernelVariant *gemm,
         epilogueKernel->launch(fixture->timer.stream, epilogueArgs);
       },
       p);
-}
-
-/// cuBLASLt with its fused GELU_BIAS epilogue (f16 in and out, f32
-/// compute, f16 bias), the best algorithm of its heuristic.
-void benchCublasLtGeluBias(benchmark::State &state, Problem p) {
-  cublasLtMatmulDesc_t desc = nullptr;
-  cublasLtMatrixLayout_t aLayout = nullptr, bLayout = nullptr,
-                         cLayout = nullptr;
-  cublasLtMatmulPreference_t preference = nullptr;
-  auto check = [&](cublasStatus_t status, const char *what) {
-    if (status != CUBLAS_STATUS_SUCCESS)
-      throw rt::Error(std::string(what) + " failed with status " +
-                      std::to_string(status));
-  };
-  // Row-major C = A B is column-major C^T = B^T A^T: the Lt "A" is our B
-  // (n x k), its "B" our A (k x m), and the bias runs along C^T's rows, i.e.
-  // along our columns.
-  check(cublasLtMatmulDescCreate(&desc, CUBLAS_COMPUTE_32F, CUDA_R_32F),
-        "cublasLtMatmulDescCreate");
-  cublasLtEpilogue_t epilogue = CUBLASLT_EPILOGUE_GELU_BIAS;
-  check(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_EPILOGUE,
-                                       &epilogue, sizeof(epilogue)),
-        "setting the epilogue");
-  void *biasPointer = reinterpret_cast<void *>(fixture->bias.ptr());
-  check(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER,
-                                       &biasPointer, sizeof(biasPointer)),
-        "setting the bias");
-  check(cublasLtMatrixLayoutCreate(&aLayout, CUDA_R_16F, p.n, p.k, p.n),
-        "layout A");
-  check(cublasLtMatrixLayoutCreate(&bLayout, CUDA_R_16F, p.k, p.m, p.k),
-        "layout B");
-  check(cublasLtMatrixLayoutCreate(&cLayout, CUDA_R_16F, p.n, p.m, p.n),
-        "layout C");
-  check(cublasLtMatmulPreferenceCreate(&preference), "preference");
-  size_t workspaceBytes = Fixture::kWorkspaceBytes;
-  check(cublasLtMatmulPreferenceSetAttribute(
-            preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
-            &workspaceBytes, sizeof(workspaceBytes)),
-        "workspace preference");
-  cublasLtMatmulHeuristicResult_t heuristic = {};
-  int found = 0;
-  check(cublasLtMatmulAlgoGetHeuristic(fixture->ltHandle, desc, aLayout,
-                                       bLayout, cLayout, cLayout, preference, 1,
-                                       &heuristic, &found),
-        "cublasLtMatmulAlgoGetHeuristic");
-  if (found == 0)
-    throw rt::Error("cuBLASLt found no GELU_BIAS algorithm");
-  float alpha = 1, beta = 0;
-  runTimed(
-      state,
-      [&] {
-        check(
-            cublasLtMatmul(
-                fixture->ltHandle, desc, &alpha,
-                reinterpret_cast<void *>(fixture->B.ptr()), aLayout,
-                reinterpret_cast<void *>(fixture->A.ptr()), bLayout, &beta,
-                reinterpret_cast<void *>(fixture->C.ptr()), cLayout,
-                reinterpret_cast<void *>(fixture->C.ptr()), cLayout,
-                &heuristic.algo,
-                reinterpret_cast<void *>(fixture->workspace.ptr()),
-                workspaceBytes,
-                reinterpret_cast<cudaStream_t>(fixture->timer.stream.handle())),
-            "cublasLtMatmul");
-      },
-      p);
-  cublasLtMatmulPreferenceDestroy(preference);
-  cublasLtMatrixLayoutDestroy(cLayout);
-  cublasLtMatrixLayoutDestroy(bLayout);
-  cublasLtMatrixLayoutDestroy(aLayout);
-  cublasLtMatmulDescDestroy(desc);
 }
 
 } // namespace
@@ -466,15 +527,14 @@ int main(int argc, char **argv) {
             [&variants, p, in, gelu](benchmark::State &state) {
               benchLibraryChoice(state, variants, p, in, in, gelu);
             }));
-    configure(benchmark::RegisterBenchmark(
-        ("epilogue_cublaslt_gelu_bias/" + p.label()).c_str(),
-        [p](benchmark::State &state) {
-          try {
-            benchCublasLtGeluBias(state, p);
-          } catch (const rt::Error &error) {
-            state.SkipWithError(error.what());
-          }
-        }));
+    for (std::string in : {"f16", "bf16"})
+      configure(benchmark::RegisterBenchmark(
+          ("epilogue_cublaslt_gelu_bias" +
+           (in == "f16" ? std::string() : "_" + in) + "/" + p.label())
+              .c_str(),
+          [p, in](benchmark::State &state) {
+            benchCublasLtGeluBias(state, p, in);
+          }));
   }
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

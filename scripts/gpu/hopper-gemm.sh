@@ -94,6 +94,7 @@ summarize() {
   python3 - "$1" <<'PY'
 import json, re, sys
 rows = {}
+paired = {}  # (problem, types): the library's choice over cuBLAS, per pair
 for b in json.load(open(sys.argv[1]))["benchmarks"]:
     if b.get("aggregate_name") != "median":
         continue
@@ -115,6 +116,9 @@ for b in json.load(open(sys.argv[1]))["benchmarks"]:
     layout = (m.group(3) or "nn").upper()
     row = rows.setdefault((problem, m.group(1) + " -> " + m.group(2), layout), {})
     tflops = b["TFLOP/s"] / 1e12
+    if kind == "library" and "over_peer" in b:
+        # Timed alternately with cuBLAS: its ratio is the pairs' median.
+        paired[(problem, m.group(1) + " -> " + m.group(2))] = 1 / b["over_peer"]
     if tflops > row.get(kind, (0, ""))[0]:
         # The library's choice is named by its label (rt::chooseGemm's pick).
         row[kind] = (tflops, b.get("label", name) if kind == "library" else name)
@@ -129,10 +133,13 @@ for (problem, dtype, layout), row in rows.items():
     base = row.get("cublas", (0, ""))[0]
     cell = lambda k: (f"{row[k][0]:.0f} ({row[k][0] / base:.2f}x)"
                       if k in row and base else "-")
+    # The library's choice timed alternately with cuBLAS: the pairs' ratio.
+    library = (f"{row['library'][0]:.0f} ({paired[(problem, dtype)]:.2f}x paired)"
+               if (problem, dtype) in paired else cell("library"))
     best = max((row[k] for k in ("mma", "ws", "persistent", "tma", "cluster", "splitk")
                 if k in row), default=(0, "-"))
     chosen = f"`{row['library'][1]}`" if "library" in row else "-"
-    print(f"| {problem} | {dtype} | {layout} | {base:.0f} | {cell('library')} | {cell('mma')} | {cell('ws')} | "
+    print(f"| {problem} | {dtype} | {layout} | {base:.0f} | {library} | {cell('mma')} | {cell('ws')} | "
           f"{cell('persistent')} | {cell('tma')} | {cell('cluster')} | {cell('splitk')} | `{best[1]}` | {chosen} |")
 # The fused epilogues (f16 -> f16, C = gelu(A B + bias)) against cuBLASLt's
 # GELU_BIAS (which computes the tanh form: compare the `_gelu_tanh` rows
@@ -146,7 +153,8 @@ for b in json.load(open(sys.argv[1]))["benchmarks"]:
     m, n, k = map(int, problem.split("x"))
     us = b["real_time"] * {"us": 1, "ms": 1e3, "ns": 1e-3}[b["time_unit"]]
     epilogue.setdefault(problem, {})[name] = (us, 2 * m * n * k / us / 1e6,
-                                              b.get("plain_us"), b.get("label"))
+                                              b.get("plain_us"), b.get("label"),
+                                              b.get("peer_us"), b.get("over_peer"))
 if epilogue:
     print()
     # "over plain": the fused kernel's time over its plain twin's, launched
@@ -154,15 +162,25 @@ if epilogue:
     print("| M x N x K | cuBLASLt GELU_BIAS | fused sm_90a variant | TFLOP/s | ratio to cuBLASLt | plain GEMM us | over plain |")
     print("|---|---|---|---|---|---|---|")
     for problem, runs in epilogue.items():
-        lt = runs.get("epilogue_cublaslt_gelu_bias")
-        for name, (us, tflops, plain, label) in runs.items():
+        m, n, k = map(int, problem.split("x"))
+        for name, (us, tflops, plain, label, peer_us, over_peer) in runs.items():
             if name.startswith("epilogue_paired_"):
                 variant = f"`gemm_{name[16:]}`"
             elif name.startswith("epilogue_library_") and label:
                 variant = f"library's choice: `{label}`"
             else:
                 continue
-            ratio = f"{lt[0] / us:.2f}x" if lt else "-"
+            # cuBLASLt of the variant's input type (f16 only before
+            # 2026-12-06); the library's choice was timed alternately with
+            # it (peer_us, "paired").
+            bf16 = "bf16" in name
+            lt = runs.get("epilogue_cublaslt_gelu_bias" + ("_bf16" if bf16 else ""))
+            if not lt and bf16:
+                lt = runs.get("epilogue_cublaslt_gelu_bias")
+            if peer_us:
+                lt = (peer_us, 2 * m * n * k / peer_us / 1e6)
+            ratio = (f"{1 / over_peer:.2f}x paired" if over_peer else
+                     f"{lt[0] / us:.2f}x" if lt else "-")
             plain_us = f"{plain:.0f}" if plain else "-"
             over = f"{(us / plain - 1) * 100:+.1f}%" if plain else "-"
             peer = f"{lt[1]:.0f} TFLOP/s" if lt else "-"
