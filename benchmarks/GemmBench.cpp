@@ -95,10 +95,13 @@ void runTimed(benchmark::State &state, const std::function<void()> &work,
                   2.0 * p.m * p.n * p.k);
 }
 
-/// Times `work` and `peer` alternately, one launch of each per iteration,
-/// so that clock drift (the card runs at its power cap) hits both alike.
-/// The iteration time (and TFLOP/s) is `work`'s; counter `peerUs` is the
-/// peer's time and `ratio` work's time over the peer's, of the same pair.
+/// Times `work` and `peer` alternately so that clock drift (the card runs
+/// at its power cap) hits both alike: each iteration launches peer, work,
+/// work, peer (each launch timed alone), so that neither always goes first.
+/// The iteration time (and TFLOP/s) is `work`'s mean; counter `peerUs` is
+/// the peer's, `ratio` work's time over the peer's, and second_over_first
+/// the time of the second launch of each pair over the first's (1.00 when
+/// the order does not matter).
 void runAlternately(benchmark::State &state, const std::function<void()> &work,
                     const std::function<void()> &peer, const Problem &p,
                     const std::string &peerUs, const std::string &ratio) {
@@ -109,14 +112,18 @@ void runAlternately(benchmark::State &state, const std::function<void()> &work,
       work();
     }
     timer.stream.synchronize();
-    double peerMs = 0, workMs = 0;
+    double peerMs = 0, workMs = 0, secondOverFirst = 0;
     for (auto _ : state) {
-      peerMs = timer.timeOnceMs(peer);
-      workMs = timer.timeOnceMs(work);
+      double peer1 = timer.timeOnceMs(peer), work1 = timer.timeOnceMs(work);
+      double work2 = timer.timeOnceMs(work), peer2 = timer.timeOnceMs(peer);
+      peerMs = (peer1 + peer2) / 2;
+      workMs = (work1 + work2) / 2;
+      secondOverFirst = (work1 + peer2) / (peer1 + work2);
       state.SetIterationTime(workMs / 1e3);
     }
     state.counters[peerUs] = peerMs * 1e3;
     state.counters[ratio] = workMs / peerMs;
+    state.counters["second_over_first"] = secondOverFirst;
     state.counters["TFLOP/s"] = benchmark::Counter(
         2.0 * p.m * p.n * p.k, benchmark::Counter::kIsIterationInvariantRate,
         benchmark::Counter::OneK::kIs1000);
@@ -448,6 +455,14 @@ int main(int argc, char **argv) {
             [&variants, p, in, out](benchmark::State &state) {
               benchLibraryChoice(state, variants, p, in, out);
             }));
+    // The pairing's own control: cuBLAS timed alternately with itself
+    // (over_peer should be 1.00).
+    configure(benchmark::RegisterBenchmark(
+        ("control_cublas_paired_with_itself_f16_f16/" + p.label()).c_str(),
+        [p](benchmark::State &state) {
+          auto launch = [&] { cublasGemm(p, "f16", "f16"); };
+          runAlternately(state, launch, launch, p, "peer_us", "over_peer");
+        }));
   }
   // The bias + GELU epilogue at 4096^3 and 8192^3, f16: fused into this
   // project's GEMM (the gemm variants with an epilogue, registered above),
