@@ -142,14 +142,14 @@ for (problem, dtype, layout), row in rows.items():
     print(f"| {problem} | {dtype} | {layout} | {base:.0f} | {library} | {cell('mma')} | {cell('ws')} | "
           f"{cell('persistent')} | {cell('tma')} | {cell('cluster')} | {cell('splitk')} | `{best[1]}` | {chosen} |")
 # The pairing's control: cuBLAS timed alternately with itself.
-controls = [(b["name"].split("/")[1], b["over_peer"], b["second_over_first"])
+controls = [(b["name"].split("/")[1], 1 / b["over_peer"], b["second_over_first"])
             for b in json.load(open(sys.argv[1]))["benchmarks"]
             if b.get("aggregate_name") == "median" and "over_peer" in b
             and b["name"].startswith("control_cublas_paired_with_itself")]
 if controls:
     print()
     print("Pairing control, cuBLAS f16 -> f16 timed alternately with itself "
-          "(ratio; second launch of a pair over the first), medians: " +
+          "(ratio as above; second launch of a pair over the first), medians: " +
           ", ".join(f"{p} {r:.3f}; {o:.3f}" for p, r, o in controls))
 # The fused epilogues (f16 -> f16, C = gelu(A B + bias)) against cuBLASLt's
 # GELU_BIAS (which computes the tanh form: compare the `_gelu_tanh` rows
