@@ -72,10 +72,11 @@ run() {
   { echo "== tile-bench-gemm"; cat /tmp/bench-gemm.log; } >> "$out/run.log"
   summarize "$out/bench-gemm.json" | tee "$out/summary.md"
   # What a user gets: rt::chooseGemm's pick over the whole library for each
-  # shape and type pair (NN; bias + GELU at 4096^3 and 8192^3), with cuBLAS
-  # and cuBLASLt in the same process.
+  # shape and type pair (NN; bias + GELU at 4096^3 and 8192^3), timed
+  # alternately with cuBLAS / cuBLASLt, and the pairing's control (cuBLAS
+  # against itself).
   TILE_KERNEL_DIR=$bundle/kernels "$bundle/bin/tile-bench-gemm" \
-    --benchmark_filter='^(cublas_(f16|bf16)_(f32|f16|bf16)|library_[^/]*)/|^epilogue_(library_.*|cublaslt_gelu_bias)/' \
+    --benchmark_filter='^(cublas_(f16|bf16)_(f32|f16|bf16)|library_[^/]*|control_[^/]*)/|^epilogue_(library_.*|cublaslt_gelu_bias[^/]*)/' \
     --benchmark_out="$out/bench-library.json" --benchmark_out_format=json \
     > /tmp/bench-library.log 2>&1 || status=1
   { echo "== tile-bench-gemm (the library's choice)"; cat /tmp/bench-library.log; } >> "$out/run.log"
