@@ -170,6 +170,34 @@ void benchCublas(benchmark::State &state, Problem p, const std::string &in,
 class CublasLtGeluBias {
 public:
   CublasLtGeluBias(Problem p, const std::string &in) {
+    try {
+      setUp(p, in);
+    } catch (...) {
+      release(); // No destructor runs after a throwing constructor.
+      throw;
+    }
+  }
+  CublasLtGeluBias(const CublasLtGeluBias &) = delete;
+  CublasLtGeluBias &operator=(const CublasLtGeluBias &) = delete;
+  ~CublasLtGeluBias() { release(); }
+
+  void launch() {
+    float alpha = 1, beta = 0;
+    check(cublasLtMatmul(
+              fixture->ltHandle, desc, &alpha,
+              reinterpret_cast<void *>(fixture->B.ptr()), aLayout,
+              reinterpret_cast<void *>(fixture->A.ptr()), bLayout, &beta,
+              reinterpret_cast<void *>(fixture->C.ptr()), cLayout,
+              reinterpret_cast<void *>(fixture->C.ptr()), cLayout,
+              &heuristic.algo,
+              reinterpret_cast<void *>(fixture->workspace.ptr()),
+              workspaceBytes,
+              reinterpret_cast<cudaStream_t>(fixture->timer.stream.handle())),
+          "cublasLtMatmul");
+  }
+
+private:
+  void setUp(Problem p, const std::string &in) {
     // Row-major C = A B is column-major C^T = B^T A^T: the Lt "A" is our B
     // (n x k), its "B" our A (k x m), and the bias runs along C^T's rows,
     // i.e. along our columns.
@@ -204,32 +232,17 @@ public:
     if (found == 0)
       throw rt::Error("cuBLASLt found no GELU_BIAS algorithm");
   }
-  CublasLtGeluBias(const CublasLtGeluBias &) = delete;
-  CublasLtGeluBias &operator=(const CublasLtGeluBias &) = delete;
-  ~CublasLtGeluBias() {
-    cublasLtMatmulPreferenceDestroy(preference);
-    cublasLtMatrixLayoutDestroy(cLayout);
-    cublasLtMatrixLayoutDestroy(bLayout);
-    cublasLtMatrixLayoutDestroy(aLayout);
-    cublasLtMatmulDescDestroy(desc);
+
+  void release() {
+    if (preference)
+      cublasLtMatmulPreferenceDestroy(preference);
+    for (cublasLtMatrixLayout_t layout : {cLayout, bLayout, aLayout})
+      if (layout)
+        cublasLtMatrixLayoutDestroy(layout);
+    if (desc)
+      cublasLtMatmulDescDestroy(desc);
   }
 
-  void launch() {
-    float alpha = 1, beta = 0;
-    check(cublasLtMatmul(
-              fixture->ltHandle, desc, &alpha,
-              reinterpret_cast<void *>(fixture->B.ptr()), aLayout,
-              reinterpret_cast<void *>(fixture->A.ptr()), bLayout, &beta,
-              reinterpret_cast<void *>(fixture->C.ptr()), cLayout,
-              reinterpret_cast<void *>(fixture->C.ptr()), cLayout,
-              &heuristic.algo,
-              reinterpret_cast<void *>(fixture->workspace.ptr()),
-              workspaceBytes,
-              reinterpret_cast<cudaStream_t>(fixture->timer.stream.handle())),
-          "cublasLtMatmul");
-  }
-
-private:
   static void check(cublasStatus_t status, const char *what) {
     if (status != CUBLAS_STATUS_SUCCESS)
       throw rt::Error(std::string(what) + " failed with status " +
