@@ -37,6 +37,10 @@ check(rc == 0, f"summarize exits with 0 (got {rc})", out)
 # 1 / 0.96 from the pairs; the separate rows would give 701 / 687 = 1.02x.
 check("| 701 (1.04x paired) |" in out,
       "the library's choice takes its pairs' ratio", out)
+# Without a separate cuBLAS run (hopper-gemm.sh library), cuBLAS's column
+# comes from its launches in the pairs: 200 us, 687 TFLOP/s.
+check("| 4096x4096x4096 | bf16 -> f32 | NN | 687 | 694 (1.01x paired) |" in out,
+      "cuBLAS's column from the pairs when it has no row of its own", out)
 check("medians: 4096x4096x4096 1.002; 1.001" in out,
       "the control line gives 1 / over_peer and second_over_first", out)
 # The fused row: cuBLASLt's time from its pairs (208 us: 661 TFLOP/s), the

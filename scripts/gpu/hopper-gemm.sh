@@ -21,6 +21,10 @@
 #
 #   scripts/gpu/run-gpu.sh prepare
 #   scripts/gpu/hopper-gemm.sh run     # on the GPU machine (gpu-bundle/)
+#   scripts/gpu/hopper-gemm.sh library [ROUNDS]  # there: only the library's
+#       # choice against its peers, ROUNDS times (default 3; about 25 s a
+#       # round): bench-library-r<N>.json and summary-library.md, all rounds
+#       # (benchmarks/results/2026-12-06-paired-library-choice).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 bundle=$PWD/gpu-bundle
@@ -88,6 +92,30 @@ run() {
   return $status
 }
 
+# The library's choice over the whole bundle, timed alternately with cuBLAS /
+# cuBLASLt, with the pairing's control, $1 rounds.
+library() {
+  local rounds=${1:-3}
+  mkdir -p "$out"
+  export LD_LIBRARY_PATH="$bundle/lib:${LD_LIBRARY_PATH:-}"
+  : > "$out/summary-library.md"
+  for round in $(seq 1 "$rounds"); do
+    TILE_KERNEL_DIR=$bundle/kernels "$bundle/bin/tile-bench-gemm" \
+      --benchmark_filter='^(library_[^/]*|control_[^/]*|epilogue_library_.*)/' \
+      --benchmark_out="$out/bench-library-r$round.json" \
+      --benchmark_out_format=json > /tmp/bench-library.log 2>&1 || status=1
+    if [ ! -s "$out/bench-library-r$round.json" ]; then
+      echo "round $round: no report; tile-bench-gemm said:" >&2
+      tail -3 /tmp/bench-library.log >&2
+      return 1
+    fi
+    { echo "## Round $round"; echo; summarize "$out/bench-library-r$round.json"
+      echo; } >> "$out/summary-library.md"
+  done
+  cat "$out/summary-library.md"
+  return $status
+}
+
 # Per problem, input type and operand layout: cuBLAS, the mma.sync reference, the best
 # sm_90a variant without and with split-K (TFLOP/s from the median, ratio to
 # cuBLAS of the same call).
@@ -118,8 +146,11 @@ for b in json.load(open(sys.argv[1]))["benchmarks"]:
     row = rows.setdefault((problem, m.group(1) + " -> " + m.group(2), layout), {})
     tflops = b["TFLOP/s"] / 1e12
     if kind == "library" and "over_peer" in b:
-        # Timed alternately with cuBLAS: its ratio is the pairs' median.
-        paired[(problem, m.group(1) + " -> " + m.group(2))] = 1 / b["over_peer"]
+        # Timed alternately with cuBLAS: its ratio is the pairs' median, and
+        # cuBLAS's TFLOP/s that of its launches in the pairs.
+        m_, n_, k_ = map(int, problem.split("x"))
+        paired[(problem, m.group(1) + " -> " + m.group(2))] = (
+            1 / b["over_peer"], 2 * m_ * n_ * k_ / b["peer_us"] / 1e6)
     if tflops > row.get(kind, (0, ""))[0]:
         # The library's choice is named by its label (rt::chooseGemm's pick).
         row[kind] = (tflops, b.get("label", name) if kind == "library" else name)
@@ -132,10 +163,12 @@ for (problem, dtype, layout), row in rows.items():
     if len(row) == 1 and "cublas" in row:
         continue  # a layout no variant of this run has
     base = row.get("cublas", (0, ""))[0]
+    if not base and (problem, dtype) in paired:
+        base = paired[(problem, dtype)][1]  # no separate cuBLAS run
     cell = lambda k: (f"{row[k][0]:.0f} ({row[k][0] / base:.2f}x)"
                       if k in row and base else "-")
     # The library's choice timed alternately with cuBLAS: the pairs' ratio.
-    library = (f"{row['library'][0]:.0f} ({paired[(problem, dtype)]:.2f}x paired)"
+    library = (f"{row['library'][0]:.0f} ({paired[(problem, dtype)][0]:.2f}x paired)"
                if (problem, dtype) in paired else cell("library"))
     best = max((row[k] for k in ("mma", "ws", "persistent", "tma", "cluster", "splitk")
                 if k in row), default=(0, "-"))
@@ -202,6 +235,8 @@ PY
 
 case "${1:-}" in
   run) run ;;
+  library) library "${2:-3}" ;;
   summarize) summarize "${2:?usage: $0 summarize bench-gemm.json}" ;;
-  *) echo "usage: $0 run | summarize bench-gemm.json" >&2; exit 2 ;;
+  *) echo "usage: $0 run | library [ROUNDS] | summarize bench-gemm.json" >&2
+     exit 2 ;;
 esac
