@@ -124,9 +124,7 @@ void runAlternately(benchmark::State &state, const std::function<void()> &work,
     state.counters[peerUs] = peerMs * 1e3;
     state.counters[ratio] = workMs / peerMs;
     state.counters["second_over_first"] = secondOverFirst;
-    state.counters["TFLOP/s"] = benchmark::Counter(
-        2.0 * p.m * p.n * p.k, benchmark::Counter::kIsIterationInvariantRate,
-        benchmark::Counter::OneK::kIs1000);
+    state.counters["TFLOP/s"] = bench::perSecond(2.0 * p.m * p.n * p.k);
   } catch (const rt::Error &error) {
     state.SkipWithError(error.what());
   }
@@ -302,8 +300,19 @@ void benchLibraryChoice(benchmark::State &state,
                           rt::Arg::buffer(fixture->B, inType, {p.k, p.n}),
                           rt::Arg::buffer(fixture->C, outType, {p.m, p.n})};
   request.epilogue = epilogue;
-  bool fused = config::gemm::findEpilogue(epilogue)->hasBias;
-  if (fused)
+  // The peer computes the same epilogue: cuBLAS none, cuBLASLt's GELU_BIAS
+  // a bias + GELU (its tanh form; the erf one is compared with it too).
+  using config::gemm::Epilogue;
+  const config::gemm::EpilogueInfo &info =
+      *config::gemm::findEpilogue(epilogue);
+  bool gelu =
+      info.kind == Epilogue::biasGelu || info.kind == Epilogue::biasGeluTanh;
+  if (info.kind != Epilogue::none && !gelu) {
+    state.SkipWithError(
+        ("no peer library computes epilogue " + epilogue).c_str());
+    return;
+  }
+  if (info.hasBias)
     request.bias = rt::Arg::buffer(fixture->bias, outType, {p.n});
   rt::KernelChoice choice =
       rt::chooseGemm(variants, request, fixture->device.chip());
@@ -319,7 +328,7 @@ void benchLibraryChoice(benchmark::State &state,
   std::vector<rt::Arg> args = gemmArgs(*choice.chosen, p);
   auto launch = [&] { kernel->launch(fixture->timer.stream, args); };
   try {
-    if (!fused) {
+    if (!gelu) {
       runAlternately(
           state, launch, [&] { cublasGemm(p, in, out); }, p, "peer_us",
           "over_peer");

@@ -38,6 +38,14 @@ struct EventTimer {
   rt::Event start, stop;
 };
 
+/// A counter of `amount` per second of each iteration (e.g. FLOPs ->
+/// FLOP/s), 1000-based.
+inline benchmark::Counter perSecond(double amount) {
+  return benchmark::Counter(amount,
+                            benchmark::Counter::kIsIterationInvariantRate,
+                            benchmark::Counter::OneK::kIs1000);
+}
+
 /// Times `work` once per benchmark iteration after `warmup` untimed runs and
 /// reports `counter` = `amount` per second (e.g. bytes -> GB/s). With a
 /// `warmupKey` (the benchmark's name), only its first repetition warms up:
@@ -61,9 +69,7 @@ inline void runTimed(benchmark::State &state, EventTimer &timer,
     state.SkipWithError(error.what());
     return;
   }
-  state.counters[counter] =
-      benchmark::Counter(amount, benchmark::Counter::kIsIterationInvariantRate,
-                         benchmark::Counter::OneK::kIs1000);
+  state.counters[counter] = perSecond(amount);
 }
 
 /// One launch per iteration, `repetitions` of them, aggregates only.

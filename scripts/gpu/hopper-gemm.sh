@@ -124,6 +124,9 @@ summarize() {
 import json, re, sys
 rows = {}
 paired = {}  # (problem, types): the library's choice over cuBLAS, per pair
+def tflops_of(problem, us):  # "MxNxK" done in `us` microseconds
+    m, n, k = map(int, problem.split("x"))
+    return 2 * m * n * k / us / 1e6
 for b in json.load(open(sys.argv[1]))["benchmarks"]:
     if b.get("aggregate_name") != "median":
         continue
@@ -148,9 +151,8 @@ for b in json.load(open(sys.argv[1]))["benchmarks"]:
     if kind == "library" and "over_peer" in b:
         # Timed alternately with cuBLAS: its ratio is the pairs' median, and
         # cuBLAS's TFLOP/s that of its launches in the pairs.
-        m_, n_, k_ = map(int, problem.split("x"))
         paired[(problem, m.group(1) + " -> " + m.group(2))] = (
-            1 / b["over_peer"], 2 * m_ * n_ * k_ / b["peer_us"] / 1e6)
+            1 / b["over_peer"], tflops_of(problem, b["peer_us"]))
     if tflops > row.get(kind, (0, ""))[0]:
         # The library's choice is named by its label (rt::chooseGemm's pick).
         row[kind] = (tflops, b.get("label", name) if kind == "library" else name)
@@ -194,9 +196,8 @@ for b in json.load(open(sys.argv[1]))["benchmarks"]:
     if b.get("aggregate_name") != "median" or not b["name"].startswith("epilogue_"):
         continue
     name, problem = b["name"].split("/")[:2]
-    m, n, k = map(int, problem.split("x"))
     us = b["real_time"] * {"us": 1, "ms": 1e3, "ns": 1e-3}[b["time_unit"]]
-    epilogue.setdefault(problem, {})[name] = (us, 2 * m * n * k / us / 1e6,
+    epilogue.setdefault(problem, {})[name] = (us, tflops_of(problem, us),
                                               b.get("plain_us"), b.get("label"),
                                               b.get("peer_us"), b.get("over_peer"))
 if epilogue:
@@ -206,7 +207,6 @@ if epilogue:
     print("| M x N x K | cuBLASLt GELU_BIAS | fused sm_90a variant | TFLOP/s | ratio to cuBLASLt | plain GEMM us | over plain |")
     print("|---|---|---|---|---|---|---|")
     for problem, runs in epilogue.items():
-        m, n, k = map(int, problem.split("x"))
         for name, (us, tflops, plain, label, peer_us, over_peer) in runs.items():
             if name.startswith("epilogue_paired_"):
                 variant = f"`gemm_{name[16:]}`"
@@ -222,7 +222,7 @@ if epilogue:
             if not lt and bf16:
                 lt = runs.get("epilogue_cublaslt_gelu_bias")
             if peer_us:
-                lt = (peer_us, 2 * m * n * k / peer_us / 1e6)
+                lt = (peer_us, tflops_of(problem, peer_us))
             ratio = (f"{1 / over_peer:.2f}x paired" if over_peer else
                      f"{lt[0] / us:.2f}x" if lt else "-")
             plain_us = f"{plain:.0f}" if plain else "-"
