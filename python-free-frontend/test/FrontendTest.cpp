@@ -356,6 +356,35 @@ TEST(Frontend, GemmCompilesToTensorCoreInstructions) {
       << compiled.manifest;
 }
 
+TEST(Frontend, SwappedGemmRunsTheTransposedProductAndStoresCAcross) {
+  // 16 rows of C: a 64 x 16 tile of C^T = B^T A^T, one wgmma m64n16k16 per
+  // 16 of K (no products of zero rows), C stored through shared memory.
+  GemmConfig c{16, 64, 64, 256, "f16", 8, 0, false, "f16"};
+  c.divisibility = 8;
+  c.warpSpecialized = c.swapAB = true;
+  c.epilogue = "bias_gelu_tanh";
+  Program program;
+  std::string name = buildGemm(program, c);
+  EXPECT_EQ(name,
+            "gemm_f16_f16_16x64x64_t256_s8_bias_gelu_tanh_div8_ws_swapab");
+  ASSERT_EQ(program.verify(), "");
+  std::string ir = program.str();
+  EXPECT_NE(ir.find("{transpose_a, transpose_b} : !tile.buffer<64x64xf16, "
+                    "shared>, !tile.buffer<16x64xf16, shared>, "
+                    "!tile.buffer<64x16xf32, fragment>"),
+            std::string::npos)
+      << ir;
+  CompileOptions options;
+  options.target.chip = "sm_90a";
+  CompiledModule compiled = compile(program.module(), options, name);
+  ASSERT_TRUE(compiled.ok) << compiled.error;
+  EXPECT_NE(compiled.ptx.find("wgmma.mma_async.sync.aligned.m64n16k16.f32."
+                              "f16.f16"),
+            std::string::npos);
+  EXPECT_EQ(compiled.ptx.find("m64n64k16"), std::string::npos);
+  EXPECT_EQ(compiled.ptx.find(".local"), std::string::npos);
+}
+
 TEST(Frontend, UnpipelinedGemmUsesSynchronousVectorCopies) {
   Program program;
   GemmConfig config;
@@ -739,6 +768,32 @@ TEST(Generators, RefuseConfigurationsTheyDoNotSupport) {
                 buildGemm,
                 "gemm: tma_store_columns expects a proper divisor of block_n "
                 "256 that is a multiple of 16 (32 bytes of f16), but got 96");
+
+  // swap_ab: the products' M is block_n, in compute warpgroups of 64.
+  auto swapped = [&](auto change) {
+    return gemm([&](GemmConfig &c) {
+      c = GemmConfig{16, 64, 64, 256, "f32", 8, 0, false, "f16"};
+      c.divisibility = 8;
+      c.warpSpecialized = c.swapAB = true;
+      change(c);
+    });
+  };
+  expectRefused(swapped([](GemmConfig &c) { c.warpSpecialized = false; }),
+                buildGemm,
+                "gemm: swap_ab runs the warp-specialized pipeline on an NN "
+                "GEMM");
+  expectRefused(swapped([](GemmConfig &c) { c.transposeB = true; }), buildGemm,
+                "expected warp_specialized and no transposes");
+  expectRefused(swapped([](GemmConfig &c) { c.blockN = 96; }), buildGemm,
+                "gemm: swap_ab expects block_n 64 or 128 (the products' M, "
+                "a compute warpgroup per 64) with threads = 128 x (1 + "
+                "block_n / 64), block_m a multiple of 8 up to 256 (their N) "
+                "and block_k a multiple of 64, but got 16x96 x 64 over 256 "
+                "threads");
+  expectRefused(swapped([](GemmConfig &c) { c.blockM = 20; }), buildGemm,
+                "but got 20x64 x 64 over 256 threads");
+  expectRefused(swapped([](GemmConfig &c) { c.divisibility = 1; }), buildGemm,
+                "expected divisibility a multiple of 8, but got 1");
 
   GemmSoftmaxConfig gs;
   gs.headDim = -64; // made compile() run out of memory

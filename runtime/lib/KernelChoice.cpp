@@ -162,14 +162,21 @@ tile::rt::gemmCandidates(const std::vector<KernelVariant> &library,
                                   kFewTiles);
   bool ragged = shapeOfC.size() == 2 && (shapeOfC[0] % kClusterFirstUnless ||
                                          shapeOfC[1] % kClusterFirstUnless);
+  int64_t rowsOfC = shapeOfC.empty() ? 0 : shapeOfC[0];
   auto rank = [&](const KernelVariant &v) {
     bool splitK = v.config.getOrDefault(key::splitK) > 1;
-    bool rowTile = !splitK && v.config.getOrDefault(key::blockM) <= kFewRows;
+    int64_t blockM = v.config.getOrDefault(key::blockM);
+    bool rowTile = !splitK && blockM <= kFewRows;
     bool cluster = v.config.getOrDefault(key::clusterM) > 1;
     // Few rows: row tiles, then split-K, then the rest. Few tiles alone:
     // row tiles first, split-K last. Neither: both last.
     int rows = rowTile ? (fewTiles ? 0 : 3) : splitK ? (fewRows ? 1 : 3) : 2;
-    return std::tuple{isArchSpecificFor(v.chip, deviceChip) ? 0 : 1, rows,
+    // Among row tiles: the fewest rows that hold C's, else the most.
+    std::pair<int, int64_t> fit{0, 0};
+    if (rowTile)
+      fit = blockM >= rowsOfC ? std::pair<int, int64_t>{0, blockM}
+                              : std::pair<int, int64_t>{1, -blockM};
+    return std::tuple{isArchSpecificFor(v.chip, deviceChip) ? 0 : 1, rows, fit,
                       cluster == ragged ? 0 : 1};
   };
   std::stable_sort(candidates.begin(), candidates.end(),

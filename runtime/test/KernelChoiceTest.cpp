@@ -170,6 +170,37 @@ TEST_F(KernelChoiceTest, RowTilesFirstForFewRowsOrTilesThenSplitK) {
         << m << "x" << n;
 }
 
+TEST_F(KernelChoiceTest, RowTilesThatHoldCsRowsFirstThenTheTallest) {
+  add("gemm_ws_64", "sm_90a", 8, 1).config.set("block_m", int64_t(64));
+  for (int64_t rows : {16, 32}) {
+    KernelVariant &v =
+        add("gemm_ws_swapab_" + std::to_string(rows), "sm_90a", 8, 1);
+    v.config.set("block_m", rows);
+    v.config.set("swap_ab", true);
+  }
+  // The fewest rows that hold C's: no products of zero rows.
+  for (int64_t m : {1, 16})
+    EXPECT_EQ(order(m, 8192, 8192),
+              (std::vector<std::string>{
+                  "gemm_ws_swapab_16", "gemm_ws_swapab_32", "gemm_ws_64",
+                  "gemm_ws_sk2", "gemm_ws", "gemm_any", "gemm_div8"}))
+        << m;
+  EXPECT_EQ(order(17, 8192, 8192),
+            (std::vector<std::string>{"gemm_ws_swapab_32", "gemm_ws_64",
+                                      "gemm_ws_swapab_16", "gemm_ws_sk2",
+                                      "gemm_ws", "gemm_any", "gemm_div8"}));
+  EXPECT_EQ(order(64, 8192, 8192),
+            (std::vector<std::string>{"gemm_ws_64", "gemm_ws_swapab_32",
+                                      "gemm_ws_swapab_16", "gemm_ws_sk2",
+                                      "gemm_ws", "gemm_any", "gemm_div8"}));
+  // None holds 1024 rows (few tiles of 128x256 all the same): the tallest
+  // row tile first.
+  EXPECT_EQ(order(1024, 1024, 256),
+            (std::vector<std::string>{"gemm_ws_64", "gemm_ws_swapab_32",
+                                      "gemm_ws_swapab_16", "gemm_ws",
+                                      "gemm_ws_sk2", "gemm_any", "gemm_div8"}));
+}
+
 TEST_F(KernelChoiceTest, ClusterVariantsFirstWhenTheTilesDoNotFitMAndN) {
   add("gemm_ws_cm2", "sm_90a", 8, 1).config.set("cluster_m", int64_t(2));
   // 4096 x 4096: multiples of 256, the library's order.

@@ -118,6 +118,14 @@
 // here (the whole 128x256 tile does not fit beside 4 stages).
 // RUN: tile-tune --dry-run --warp-specialized --tma-store --tma-store-columns=32,64 --out-dtype=f16 --block-m=128 --block-n=256 --block-k=64 --stages=4 --num-threads=256 --raster-panel=8 | FileCheck %s --check-prefix=BANDS
 // BANDS: gemm: 4 configurations, 0 pruned before compiling, 4 to compile
+// The swap_ab form (--swap-ab) of each warp-specialized NN candidate that
+// is not persistent: 2 mma.sync + 2 + 2 persistent + 2 swapped here, the
+// 16-row tile only swapped (a compute warpgroup per 64 of block_n).
+// RUN: tile-tune --dry-run --warp-specialized --swap-ab --persistent --block-m=16,64 --block-n=64 --block-k=64 --stages=8 --num-threads=256 --raster-panel=0 | FileCheck %s --check-prefix=SWAPAB
+// SWAPAB: gemm: 8 configurations, 2 pruned before compiling, 6 to compile
+// SWAPAB-DAG: pruned gemm_f16_f32_16x64x64_t128_s8_div8_ws: gemm: warp_specialized expects block_m a multiple of 64
+// SWAPAB-DAG: pruned gemm_f16_f32_16x64x64_t128_s8_div8_ws_persistent:
+// SWAPAB-NOT: _swapab
 // Cluster sizes along M (--cluster-m, 1 for none) multiply the persistent
 // candidates alone: 1 mma.sync + 1 + 2 persistent (`_cm2` once).
 // RUN: tile-tune --dry-run --warp-specialized --persistent --cluster-m=1,2 --block-m=128 --block-n=256 --block-k=64 --stages=4 --num-threads=256 --raster-panel=8 | FileCheck %s --check-prefix=CLUSTER

@@ -130,6 +130,13 @@ static cl::opt<bool> persistent(
     cl::desc("gemm: with --warp-specialized, also the persistent form of "
              "each warp-specialized candidate without split-K"),
     cl::init(false), cl::cat(category));
+static cl::opt<bool> swapAB(
+    flag(key::swapAB),
+    cl::desc("gemm: with --warp-specialized, also the swap_ab form (C^T = "
+             "B^T A^T, block_n columns of C as the wgmma's M) of each "
+             "warp-specialized NN candidate without split-K, persistence or "
+             "TMA store"),
+    cl::init(false), cl::cat(category));
 static cl::opt<bool> tmaStore(
     flag(key::tmaStore),
     cl::desc("gemm: with --warp-specialized, also the TMA-store epilogue of "
@@ -292,6 +299,8 @@ int main(int argc, char **argv) {
     axes.persistent = {false, true};
   if (tmaStore)
     axes.tmaStore = {false, true};
+  if (swapAB)
+    axes.swapAB = {false, true};
   restrict(axes.tmaStoreColumns, tmaStoreColumns);
   restrict(axes.clusterM, clusterMs);
   restrict(axes.consumers, consumerCounts);

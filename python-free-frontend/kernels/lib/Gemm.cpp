@@ -62,7 +62,8 @@ std::string GemmConfig::kernelName() const {
          (hasEpilogue(*this) ? "_" + epilogue : std::string()) +
          (stagedEpilogue && hasEpilogue(*this) ? "_staged" : "") +
          (divisibility > 1 ? "_div" + std::to_string(divisibility) : "") +
-         (warpSpecialized ? "_ws" : "") + (tmaStore ? "_tma" : "") +
+         (warpSpecialized ? "_ws" : "") + (swapAB ? "_swapab" : "") +
+         (tmaStore ? "_tma" : "") +
          (tmaStore && tmaStoreColumns ? std::to_string(tmaStoreColumns) : "") +
          (splitK > 1 ? "_sk" + std::to_string(splitK) : "") +
          (persistent ? "_persistent" : "") +
@@ -90,7 +91,11 @@ int64_t GemmConfig::sharedMemoryBytes() const {
       : tmaStoreColumns
           ? checkedProduct({2, blockM, tmaStoreColumns, bytesOf(outDtype)})
           : checkedProduct({blockM, blockN, bytesOf(outDtype)});
-  return std::max(pipeline, accumulator) +
+  // Swapped, C^T leaves through shared memory: the f32 tile, then C's
+  // tile of the output type.
+  int64_t transposed =
+      swapAB ? checkedProduct({blockM, blockN, 4 + bytesOf(outDtype)}) : 0;
+  return std::max(pipeline, accumulator) + transposed +
          checkedProduct({std::max<int64_t>(consumers, 1), bias + stored});
 }
 
@@ -161,6 +166,32 @@ void GemmConfig::validate() const {
                std::to_string(clusterM));
   needsWholeTilePipeline(tmaStore,
                          "tma_store stores C from the compute warpgroups of");
+  if (swapAB) {
+    // C^T = B^T A^T: the product's M is block_n (a compute warpgroup per
+    // 64 columns of C), its N block_m, the rows of C.
+    if (!warpSpecialized || transposeA || transposeB || persistent ||
+        tmaStore || splitK > 1 || clusterM > 1 || consumers > 1 ||
+        (fused && stagedEpilogue))
+      check.fail("swap_ab runs the warp-specialized pipeline on an NN GEMM "
+                 "and stores C through shared memory itself: expected "
+                 "warp_specialized and no transposes, persistent, tma_store, "
+                 "split_k, cluster_m, consumers or staged epilogue, but got "
+                 "another option set");
+    if (blockN % 64 != 0 || blockN > 128 || blockM % 8 != 0 || blockM > 256 ||
+        threads != warpSpecializedThreads(blockN) || blockK % 64 != 0)
+      check.fail("swap_ab expects block_n 64 or 128 (the products' M, a "
+                 "compute warpgroup per 64) with threads = 128 x (1 + "
+                 "block_n / 64), block_m a multiple of 8 up to 256 (their "
+                 "N) and block_k a multiple of 64, but got " +
+                 shapeText(blockM, blockN) + " x " + std::to_string(blockK) +
+                 " over " + std::to_string(threads) + " threads");
+    if (divisibility % 8 != 0)
+      check.fail("swap_ab reads A and B through TMA, whose row strides must "
+                 "be multiples of 16 bytes: expected divisibility a multiple "
+                 "of 8, but got " +
+                 std::to_string(divisibility));
+    return;
+  }
   if (warpSpecialized) {
     // The wgmma path: each compute warpgroup takes 64-row blocks of the
     // accumulator, one wgmma of the full block_n per K step.
@@ -257,6 +288,51 @@ std::string buildGemm(Program &program, const GemmConfig &config) {
                                ceildiv(A, ta ? 1 : 0, bM)};
   if (config.splitK > 1)
     grid.push_back(constant(config.splitK));
+  if (config.swapAB) {
+    k.body(grid, [&](Kernel &k) {
+      // The block's tile of C^T = B^T A^T: B's tile is the product's A
+      // (MN-major: stored K x bN), A's tile its B (K-major: bM x K), the
+      // accumulator bN x bM. A's rows past M read as zeros and leave no
+      // products behind but those of the tile's own rows.
+      Expr row = k.blockIndex(1) * double(bM);
+      Expr col = k.blockIndex(0) * double(bN);
+      Buffer Bs = k.allocShared({bK, bN}, f16);
+      Buffer As = k.allocShared({bM, bK}, f16);
+      Buffer accT = k.allocFragment({bN, bM}, f32);
+      std::optional<Buffer> biasTile;
+      if (bias)
+        biasTile = k.allocShared({bN}, out);
+      k.clear(accT);
+      k.pipelined(k.index(0), ceilDiv(A.dim(1), double(bK)), config.stages,
+                  [&](Expr kt) {
+                    Expr kOffset = kt * double(bK);
+                    k.copy(B.at({kOffset, col}), Bs);
+                    k.copy(A.at({row, kOffset}), As);
+                    k.gemm(Bs, As, accT, /*transposeB=*/true,
+                           /*transposeA=*/true);
+                  });
+      if (bias)
+        k.copy(bias->at({col}), *biasTile);
+      // Element (n, m) of C^T is C's (m, n): the bias is per row here.
+      if (epilogue != Epilogue::none)
+        k.parallel({bN, bM}, [&](Indices i) {
+          Expr x = Expr(accT[i]);
+          if (biasTile)
+            x = x + cast((*biasTile)[i[0]], f32);
+          accT[i] = epilogueOf(k, epilogue, x, epilogueAccuracy);
+        });
+      // C leaves transposed: the f32 tile in shared memory, read across
+      // into C's tile of the output type, stored with C's masks.
+      Buffer stagedT = k.allocShared({bN, bM}, f32);
+      Buffer tile = k.allocShared({bM, bN}, out);
+      k.copy(accT, stagedT);
+      k.rolledParallel({bM, bN}, [&](Indices i) {
+        tile[i] = cast(stagedT[{i[1], i[0]}], out);
+      });
+      k.copy(tile, C.at({row, col}));
+    });
+    return name;
+  }
   k.body(grid, [&](Kernel &k) {
     Expr row = k.blockIndex(1) * double(bM);
     Expr col = k.blockIndex(0) * double(bN);

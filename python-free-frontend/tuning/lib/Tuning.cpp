@@ -224,6 +224,21 @@ TuneSpace gemmTuneSpace(const std::string &inDtype, const std::string &outDtype,
           c.threads = GemmConfig::warpSpecializedThreads(c.blockM, v);
       });
 
+  // C^T = B^T A^T: a form of the warp-specialized pipeline on an NN GEMM
+  // that stores C itself; a compute warpgroup per 64 of block_n.
+  expand<bool>(
+      configs,
+      [&](const GemmConfig &c) {
+        bool swappable = c.warpSpecialized && c.splitK == 1 && !c.persistent &&
+                         !c.tmaStore && !c.transposeA && !c.transposeB;
+        return swappable ? axes.swapAB : std::vector<bool>{false};
+      },
+      [](GemmConfig &c, bool v) {
+        c.swapAB = v;
+        if (v)
+          c.threads = GemmConfig::warpSpecializedThreads(c.blockN);
+      });
+
   TuneSpace space;
   space.generator = "gemm";
   for (const GemmConfig &c : configs) {

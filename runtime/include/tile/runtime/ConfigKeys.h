@@ -305,6 +305,12 @@ inline constexpr IntKey tmaStoreColumns{
     "shared tiles (the stores of one band overlap the staging of the next, "
     "and the pipeline keeps its stages); 0: the whole tile at once",
     offOrAtLeast(8, "0: the whole tile; the columns of a band")};
+inline constexpr BoolKey swapAB{
+    "swap_ab", false, "swap-ab",
+    "sm_90a: compute C^T = B^T A^T, so that block_n columns of C are the "
+    "wgmma's M and block_m rows its N (8 to 256): tiles of few rows for a C "
+    "of few rows, without the products of a 64-row tile's zero rows; C "
+    "leaves transposed through shared memory; with --warp-specialized"};
 inline constexpr IntKey splitK{
     "split_k", 1, "split-k",
     "blocks per C tile, each summing one slice of the K loop into C with "

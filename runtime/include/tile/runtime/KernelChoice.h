@@ -117,7 +117,9 @@ struct GemmRequest {
 ///      tiles led split-K, which adds a zero fill and atomics, at 16 and 64 x
 ///      8192 x 8192, and the 128x256 leaders by 1.2-1.4x at 1024^3 (32 tiles);
 ///      at 2048^3 (128 tiles) the leaders were 1.6-1.9x faster (docs/Gemm.md).
-///      Both last otherwise;
+///      Both last otherwise. Among those row tiles, the fewest rows that
+///      hold C's (a 16-row swap_ab tile for 16 rows: no products of zero
+///      rows), or the most when none does;
 ///   3. thread-block cluster variants (`cluster_m` > 1, B multicast to a
 ///      pair of tiles) first when M or N is not a multiple of
 ///      kClusterFirstUnless, last otherwise: on the H100 (2026-12-05) the

@@ -79,6 +79,10 @@ struct GemmSpaceAxes {
   /// The compute sets of each persistent candidate without a cluster (1:
   /// cooperative; 2: ping-pong); the others take 1.
   std::vector<int64_t> consumers = {1};
+  /// With true, the swap_ab form of each warp-specialized NN candidate
+  /// without split-K, persistence or TMA store too (its threads follow
+  /// from block_n).
+  std::vector<bool> swapAB = {false};
   /// The problem's operand layout, the same for every candidate: A stored
   /// K x M, B stored N x K.
   bool transposeA = false, transposeB = false;
