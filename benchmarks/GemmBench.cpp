@@ -486,10 +486,11 @@ int main(int argc, char **argv) {
           runAlternately(state, launch, launch, p, "peer_us", "over_peer");
         }));
   }
-  // The bias + GELU epilogue at 4096^3 and 8192^3, f16: fused into this
-  // project's GEMM (the gemm variants with an epilogue, registered above),
-  // against the same GEMM followed by the separate bias_gelu kernel, cuBLAS
-  // followed by it, and cuBLASLt's own GELU_BIAS epilogue.
+  // The bias + GELU epilogue at 4096^3, 8192^3 and 16x8192x8192 (the
+  // swap_ab tiles' shape), f16: fused into this project's GEMM (the gemm
+  // variants with an epilogue, registered above), against the same GEMM
+  // followed by the separate bias_gelu kernel, cuBLAS followed by it, and
+  // cuBLASLt's own GELU_BIAS epilogue.
   std::string indexError;
   auto epilogueKernels =
       rt::loadKernelIndex(rt::kernelDir(TILE_KERNEL_DIR_DEFAULT),
@@ -529,7 +530,8 @@ int main(int argc, char **argv) {
             plainGemms.end())
       plainGemms.push_back(plain->second);
   }
-  for (Problem p : {Problem{4096, 4096, 4096}, Problem{8192, 8192, 8192}}) {
+  for (Problem p : {Problem{4096, 4096, 4096}, Problem{8192, 8192, 8192},
+                    Problem{16, 8192, 8192}}) {
     // Launched alternately, so clock drift hits both alike.
     for (auto [fused, plain] : fusedAndPlain)
       configure(benchmark::RegisterBenchmark(

@@ -341,15 +341,26 @@ std::vector<Variant> defaultVariants() {
     // C of at most 16 or 32 rows: C^T = B^T A^T in 64 x 16 / 64 x 32
     // tiles (swap_ab: 64 columns of C as the wgmma's M), 8 stages. A
     // 64-row tile would run three or two products of zero rows for each
-    // one of C's, and only N / 128 blocks read B.
-    for (int64_t rows : {16, 32})
-      for (const std::string &out : {std::string("f32"), std::string(in)}) {
+    // one of C's, and only N / 128 blocks read B. With f32 or the input
+    // type out; the epilogues with the input type out, as the 128x256
+    // fused variants (without them, 16 rows of bias + GELU ran 128x256
+    // tiles).
+    for (int64_t rows : {16, 32}) {
+      auto swapped = [&](const std::string &out, const char *epilogue) {
         GemmConfig c{rows, 64, 64, 256, out, 8, 0, false, in};
         c.divisibility = 8;
         c.warpSpecialized = true;
         c.swapAB = true;
+        c.epilogue = epilogue;
         variants.push_back(gemmVariant(c));
-      }
+      };
+      swapped("f32", "none");
+      swapped(in, "none");
+      namespace key = tile::config::gemm;
+      for (const key::EpilogueInfo &epilogue : key::epilogues)
+        if (epilogue.kind != key::Epilogue::none)
+          swapped(in, epilogue.name);
+    }
     // Split-K for small M (a single row of C tiles), C (f32) zero-filled
     // at launch and summed into with atomics: 4 slices of K over 128x256
     // tiles (one block per SM at N = 8192), and 2 over 64x256 tiles with
