@@ -782,8 +782,14 @@ TEST(Generators, RefuseConfigurationsTheyDoNotSupport) {
                 buildGemm,
                 "gemm: swap_ab runs the warp-specialized pipeline on an NN "
                 "GEMM");
-  expectRefused(swapped([](GemmConfig &c) { c.transposeB = true; }), buildGemm,
-                "expected warp_specialized and no transposes");
+  expectRefused(swapped([](GemmConfig &c) {
+                  c.transposeB = true;
+                  c.splitK = 2;
+                }),
+                buildGemm,
+                "expected warp_specialized and no transposes, persistent, "
+                "tma_store, split_k, cluster_m, consumers or staged "
+                "epilogue, but got transpose_b, split_k > 1");
   expectRefused(swapped([](GemmConfig &c) { c.blockN = 96; }), buildGemm,
                 "gemm: swap_ab expects block_n 64 or 128 (the products' M, "
                 "a compute warpgroup per 64) with threads = 128 x (1 + "

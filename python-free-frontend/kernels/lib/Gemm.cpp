@@ -166,30 +166,50 @@ void GemmConfig::validate() const {
                std::to_string(clusterM));
   needsWholeTilePipeline(tmaStore,
                          "tma_store stores C from the compute warpgroups of");
+  // The tile and its threads, as the shape refusals below quote them.
+  std::string tileText = shapeText(blockM, blockN) + " x " +
+                         std::to_string(blockK) + " over " +
+                         std::to_string(threads) + " threads";
+  // The wgmma paths read A and B through TMA, whose rows' byte strides are
+  // multiples of 16.
+  auto needsTmaRows = [&](const char *option) {
+    if (divisibility % 8 != 0)
+      check.fail(std::string(option) +
+                 " reads A and B through TMA, whose row strides must be "
+                 "multiples of 16 bytes: expected divisibility a multiple of "
+                 "8, but got " +
+                 std::to_string(divisibility));
+  };
   if (swapAB) {
     // C^T = B^T A^T: the product's M is block_n (a compute warpgroup per
     // 64 columns of C), its N block_m, the rows of C.
-    if (!warpSpecialized || transposeA || transposeB || persistent ||
-        tmaStore || splitK > 1 || clusterM > 1 || consumers > 1 ||
-        (fused && stagedEpilogue))
+    std::string others;
+    for (auto [set, option] : {std::pair<bool, const char *>{
+                                   !warpSpecialized, "warp_specialized false"},
+                               {transposeA, "transpose_a"},
+                               {transposeB, "transpose_b"},
+                               {persistent, "persistent"},
+                               {tmaStore, "tma_store"},
+                               {splitK > 1, "split_k > 1"},
+                               {clusterM > 1, "cluster_m > 1"},
+                               {consumers > 1, "consumers > 1"},
+                               {fused && stagedEpilogue, "staged_epilogue"}})
+      if (set)
+        others += (others.empty() ? "" : ", ") + std::string(option);
+    if (!others.empty())
       check.fail("swap_ab runs the warp-specialized pipeline on an NN GEMM "
                  "and stores C through shared memory itself: expected "
                  "warp_specialized and no transposes, persistent, tma_store, "
-                 "split_k, cluster_m, consumers or staged epilogue, but got "
-                 "another option set");
+                 "split_k, cluster_m, consumers or staged epilogue, but got " +
+                 others);
     if (blockN % 64 != 0 || blockN > 128 || blockM % 8 != 0 || blockM > 256 ||
         threads != warpSpecializedThreads(blockN) || blockK % 64 != 0)
       check.fail("swap_ab expects block_n 64 or 128 (the products' M, a "
                  "compute warpgroup per 64) with threads = 128 x (1 + "
                  "block_n / 64), block_m a multiple of 8 up to 256 (their "
                  "N) and block_k a multiple of 64, but got " +
-                 shapeText(blockM, blockN) + " x " + std::to_string(blockK) +
-                 " over " + std::to_string(threads) + " threads");
-    if (divisibility % 8 != 0)
-      check.fail("swap_ab reads A and B through TMA, whose row strides must "
-                 "be multiples of 16 bytes: expected divisibility a multiple "
-                 "of 8, but got " +
-                 std::to_string(divisibility));
+                 tileText);
+    needsTmaRows("swap_ab");
     return;
   }
   if (warpSpecialized) {
@@ -212,14 +232,8 @@ void GemmConfig::validate() const {
                       : "threads = 128 x (1 + block_m / 64)") +
                  ", block_n a multiple of 64 up to 256 and block_k a "
                  "multiple of 64, but got " +
-                 shapeText(blockM, blockN) + " x " + std::to_string(blockK) +
-                 " over " + std::to_string(threads) + " threads");
-    // TMA reads rows whose byte stride is a multiple of 16.
-    if (divisibility % 8 != 0)
-      check.fail("warp_specialized reads A and B through TMA, whose row "
-                 "strides must be multiples of 16 bytes: expected "
-                 "divisibility a multiple of 8, but got " +
-                 std::to_string(divisibility));
+                 tileText);
+    needsTmaRows("warp_specialized");
     return;
   }
   check.registers(

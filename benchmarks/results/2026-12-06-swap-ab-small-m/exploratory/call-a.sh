@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Session 39 (2026-12-06), call A: the paired library run (3 rounds), then
-# stop 38's call E (call-a-tiles.sh: 128x192 against 128x256: tests, 2
-# rounds paired). The bundle: scripts/gpu/run-gpu.sh prepare at 9b82a84,
+# stop 38's call E (128x192 against 128x256: tests, 2 rounds paired),
+# ../../2026-12-06-paired-library-choice/not-run/call-e.sh copied into
+# gpu-bundle/. The bundle: scripts/gpu/run-gpu.sh prepare at 9b82a84,
 # plus n256/ (kernel-subset.py of the 128x256 persistent leaders,
 # '^gemm_(f16|bf16)_(f16|f32|bf16)_128x256x64_t384_s4_r8(_bias_gelu(_tanh)?)?_div8_ws_tma(64|32)_persistent$')
 # and n192/ (the library built with
