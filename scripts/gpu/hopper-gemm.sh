@@ -24,7 +24,7 @@
 #   scripts/gpu/hopper-gemm.sh library [ROUNDS]  # there: only the library's
 #       # choice against its peers, ROUNDS times (default 3; about 25 s a
 #       # round): bench-library-r<N>.json and summary-library.md, all rounds
-#       # (benchmarks/results/2026-12-06-paired-library-choice).
+#       # (benchmarks/results/2026-12-06-swap-ab-small-m/final-h100).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 bundle=$PWD/gpu-bundle
@@ -76,9 +76,9 @@ run() {
   { echo "== tile-bench-gemm"; cat /tmp/bench-gemm.log; } >> "$out/run.log"
   summarize "$out/bench-gemm.json" | tee "$out/summary.md"
   # What a user gets: rt::chooseGemm's pick over the whole library for each
-  # shape and type pair (NN; bias + GELU at 4096^3 and 8192^3), timed
-  # alternately with cuBLAS / cuBLASLt, and the pairing's control (cuBLAS
-  # against itself).
+  # shape and type pair (NN; bias + GELU at 4096^3, 8192^3 and
+  # 16x8192x8192), timed alternately with cuBLAS / cuBLASLt, and the
+  # pairing's control (cuBLAS against itself).
   TILE_KERNEL_DIR=$bundle/kernels "$bundle/bin/tile-bench-gemm" \
     --benchmark_filter='^(cublas_(f16|bf16)_(f32|f16|bf16)|library_[^/]*|control_[^/]*)/|^epilogue_(library_.*|cublaslt_gelu_bias[^/]*)/' \
     --benchmark_out="$out/bench-library.json" --benchmark_out_format=json \

@@ -50,6 +50,18 @@ static Expr epilogueOf(Kernel &k, Epilogue kind, Expr x, Accuracy accuracy) {
   llvm_unreachable("an epilogue without its function");
 }
 
+/// The epilogue applied to accumulator value `element`: plus the bias of
+/// C's column `column` (read from the block's slice `biasTile`) when the
+/// kernel has one, then the epilogue's function.
+static void applyEpilogue(Kernel &k, Epilogue kind, ElementRef element,
+                          const std::optional<Buffer> &biasTile, Expr column,
+                          Accuracy accuracy) {
+  Expr x = Expr(element);
+  if (biasTile)
+    x = x + cast((*biasTile)[column], x.type());
+  element = epilogueOf(k, kind, x, accuracy);
+}
+
 std::string GemmConfig::kernelName() const {
   return "gemm_" + inDtype + "_" + outDtype + "_" + std::to_string(blockM) +
          "x" + std::to_string(blockN) + "x" + std::to_string(blockK) + "_t" +
@@ -330,10 +342,7 @@ std::string buildGemm(Program &program, const GemmConfig &config) {
       // Element (n, m) of C^T is C's (m, n): the bias is per row here.
       if (epilogue != Epilogue::none)
         k.parallel({bN, bM}, [&](Indices i) {
-          Expr x = Expr(accT[i]);
-          if (biasTile)
-            x = x + cast((*biasTile)[i[0]], f32);
-          accT[i] = epilogueOf(k, epilogue, x, epilogueAccuracy);
+          applyEpilogue(k, epilogue, accT[i], biasTile, i[0], epilogueAccuracy);
         });
       // C leaves transposed: the f32 tile in shared memory, read across
       // into C's tile of the output type, stored with C's masks.
@@ -390,11 +399,8 @@ std::string buildGemm(Program &program, const GemmConfig &config) {
     // The epilogue runs on the accumulator in registers (the MMA
     // layout), reading the block's slice of the bias from shared
     // memory; the result leaves in one store.
-    auto applyEpilogue = [&](ElementRef element, const Indices &i) {
-      Expr x = Expr(element);
-      if (biasTile)
-        x = x + cast((*biasTile)[i[1]], f32);
-      element = epilogueOf(k, epilogue, x, epilogueAccuracy);
+    auto applyEpilogueAt = [&](ElementRef element, const Indices &i) {
+      applyEpilogue(k, epilogue, element, biasTile, i[1], epilogueAccuracy);
     };
     if (epilogue != Epilogue::none && config.stagedEpilogue) {
       // The accumulator staged in shared memory (the pipeline's freed
@@ -403,12 +409,12 @@ std::string buildGemm(Program &program, const GemmConfig &config) {
       Buffer staged = k.allocShared({bM, bN}, f32);
       k.copy(acc, staged);
       k.rolledParallel({bM, bN},
-                       [&](Indices i) { applyEpilogue(staged[i], i); });
+                       [&](Indices i) { applyEpilogueAt(staged[i], i); });
       k.copy(staged, C.at({row, col}));
       return;
     }
     if (epilogue != Epilogue::none)
-      k.parallel({bM, bN}, [&](Indices i) { applyEpilogue(acc[i], i); });
+      k.parallel({bM, bN}, [&](Indices i) { applyEpilogueAt(acc[i], i); });
     if (config.splitK > 1) {
       k.atomicAdd(acc, C.at({row, col}));
     } else if (stored.size() == 1) {

@@ -308,7 +308,8 @@ inline constexpr IntKey tmaStoreColumns{
 inline constexpr BoolKey swapAB{
     "swap_ab", false, "swap-ab",
     "sm_90a: compute C^T = B^T A^T, so that block_n columns of C are the "
-    "wgmma's M and block_m rows its N (8 to 256): tiles of few rows for a C "
+    "wgmma's M and block_m rows its N (a multiple of 8 up to 256): tiles of "
+    "few rows for a C "
     "of few rows, without the products of a 64-row tile's zero rows; C "
     "leaves transposed through shared memory; with --warp-specialized"};
 inline constexpr IntKey splitK{

@@ -174,7 +174,7 @@ struct GemmConfig {
   int64_t tmaStoreColumns = config::gemm::tmaStoreColumns.defaultValue;
   /// With warpSpecialized (`_swapab`): the block computes its tile of C^T
   /// = B^T A^T, block_n columns of C as the wgmma's M (a compute warpgroup
-  /// per 64) and block_m rows as its N, any multiple of 8 up to 256: a
+  /// per 64) and block_m rows as its N, a multiple of 8 up to 256: a
   /// 16-row tile for a C of 16 rows runs no products of zero rows, and
   /// N / block_n blocks share the reads of B. C leaves transposed through
   /// shared memory.
@@ -195,8 +195,6 @@ struct GemmConfig {
   static int64_t warpSpecializedThreads(int64_t blockM, int64_t consumers = 1) {
     return consumers > 1 ? 256 : 128 * (1 + blockM / 64);
   }
-  /// The rows of the wgmma products' M: block_n with swapAB, else block_m.
-  int64_t wgmmaRows() const { return swapAB ? blockN : blockM; }
   /// The chip the configuration needs ("sm_90a" for warpSpecialized), or
   /// empty when any supported chip runs it.
   std::string requiredChip() const { return warpSpecialized ? "sm_90a" : ""; }
