@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "common/Flags.h"
 #include "common/GemmArgs.h"
 #include "common/Timing.h"
 
@@ -24,6 +25,7 @@
 #include <cublas_v2.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -44,6 +46,34 @@ struct Problem {
            std::to_string(k);
   }
 };
+
+/// The problems of `--shapes=MxNxK[,MxNxK...]`; nullopt (and a message)
+/// for a malformed list.
+std::optional<std::vector<Problem>> parseShapes(const std::string &list) {
+  std::vector<Problem> problems;
+  size_t start = 0;
+  while (start <= list.size()) {
+    size_t end = list.find(',', start);
+    std::string item = list.substr(
+        start, end == std::string::npos ? std::string::npos : end - start);
+    Problem p{};
+    char x1 = 0, x2 = 0;
+    int used = 0;
+    if (std::sscanf(item.c_str(), "%ld%c%ld%c%ld%n", &p.m, &x1, &p.n, &x2, &p.k,
+                    &used) != 5 ||
+        x1 != 'x' || x2 != 'x' || used != static_cast<int>(item.size()) ||
+        p.m < 1 || p.n < 1 || p.k < 1) {
+      std::cerr << "--shapes: expected MxNxK with positive sizes, but got '"
+                << item << "'\n";
+      return std::nullopt;
+    }
+    problems.push_back(p);
+    if (end == std::string::npos)
+      break;
+    start = end + 1;
+  }
+  return problems;
+}
 
 struct Fixture {
   explicit Fixture(rt::Device device) : device(device), timer(device) {
@@ -414,6 +444,22 @@ int main(int argc, char **argv) {
                                    {4000, 3000, 4096},
                                    {16, 8192, 8192},
                                    {64, 8192, 8192}};
+  std::vector<Problem> epilogueProblems = {
+      {4096, 4096, 4096}, {8192, 8192, 8192}, {16, 8192, 8192}};
+  // --shapes=MxNxK,...: these problems instead, for the GEMMs and the
+  // epilogues alike.
+  for (int i = 1; i < argc; ++i)
+    if (std::optional<std::string> list =
+            bench::flagValue(argv[i], "--shapes")) {
+      std::optional<std::vector<Problem>> given = parseShapes(*list);
+      if (!given)
+        return 2;
+      problems = epilogueProblems = *given;
+    } else {
+      std::cerr << "unknown argument '" << argv[i]
+                << "' (flags: --shapes=MxNxK,... and Google Benchmark's)\n";
+      return 2;
+    }
   // The fused variants with a transposed operand are the library's fallbacks
   // for those combinations (docs/Coverage.md): their GEMM costs what their
   // plain twins' does and their epilogue what the NN one's does, both timed
@@ -530,8 +576,7 @@ int main(int argc, char **argv) {
             plainGemms.end())
       plainGemms.push_back(plain->second);
   }
-  for (Problem p : {Problem{4096, 4096, 4096}, Problem{8192, 8192, 8192},
-                    Problem{16, 8192, 8192}}) {
+  for (Problem p : epilogueProblems) {
     // Launched alternately, so clock drift hits both alike.
     for (auto [fused, plain] : fusedAndPlain)
       configure(benchmark::RegisterBenchmark(

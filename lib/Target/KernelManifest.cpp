@@ -44,8 +44,8 @@ static bool matchesArgument(Attribute param, Type arg) {
     return isa<LLVM::LLVMPointerType, MemRefType>(arg);
   if (isa<DimParamAttr>(param))
     return arg.isSignlessInteger(64) || arg.isIndex();
-  if (isa<TensorMapParamAttr>(param))
-    return isa<LLVM::LLVMPointerType>(arg);
+  if (isa<TensorMapParamAttr, WorkspaceParamAttr>(param))
+    return isa<LLVM::LLVMPointerType, MemRefType>(arg);
   return cast<ScalarParamAttr>(param).getType() == arg;
 }
 
@@ -56,6 +56,8 @@ static StringRef getParamName(Attribute param) {
     return dim.getName();
   if (auto map = dyn_cast<TensorMapParamAttr>(param))
     return map.getName();
+  if (auto workspace = dyn_cast<WorkspaceParamAttr>(param))
+    return workspace.getName();
   return cast<ScalarParamAttr>(param).getName();
 }
 
@@ -107,6 +109,7 @@ static LogicalResult checkAgainstFunction(gpu::GPUModuleOp gpuModule,
     StringRef kind = isa<BufferParamAttr>(param)      ? "buffer"
                      : isa<DimParamAttr>(param)       ? "dim"
                      : isa<TensorMapParamAttr>(param) ? "tensor map"
+                     : isa<WorkspaceParamAttr>(param) ? "workspace"
                                                       : "scalar";
     std::string expected = "a pointer";
     if (isa<DimParamAttr>(param))
@@ -178,6 +181,11 @@ static llvm::json::Value paramToJSON(Attribute param) {
                               {"buffer", map.getBuffer().str()},
                               {"box", llvm::json::Array(map.getBox())},
                               {"swizzle", map.getSwizzle()}};
+  if (auto workspace = dyn_cast<WorkspaceParamAttr>(param))
+    return llvm::json::Object{
+        {"name", workspace.getName().str()},
+        {"kind", "workspace"},
+        {"bytes_per_block", workspace.getBytesPerBlock()}};
   auto scalar = cast<ScalarParamAttr>(param);
   return llvm::json::Object{{"name", scalar.getName().str()},
                             {"kind", "scalar"},

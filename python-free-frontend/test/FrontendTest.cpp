@@ -769,6 +769,25 @@ TEST(Generators, RefuseConfigurationsTheyDoNotSupport) {
                 "gemm: tma_store_columns expects a proper divisor of block_n "
                 "256 that is a multiple of 16 (32 bytes of f16), but got 96");
 
+  // stream_k: shares of the persistent tile loop, one set of compute
+  // threads per block.
+  auto streamed = [&](auto change) {
+    return gemm([&](GemmConfig &c) {
+      c = GemmConfig{128, 256, 64, 384, "f16", 4, 8, false, "f16"};
+      c.divisibility = 8;
+      c.warpSpecialized = c.persistent = c.streamK = true;
+      change(c);
+    });
+  };
+  expectRefused(streamed([](GemmConfig &c) { c.persistent = false; }),
+                buildGemm,
+                "gemm: stream_k deals out the persistent tile loop's last "
+                "rounds to one set of compute threads per block: expected "
+                "persistent, cluster_m 1 and consumers 1, but got persistent "
+                "false, cluster_m 1 and consumers 1");
+  expectRefused(streamed([](GemmConfig &c) { c.clusterM = 2; }), buildGemm,
+                "but got persistent true, cluster_m 2 and consumers 1");
+
   // swap_ab: the products' M is block_n, in compute warpgroups of 64.
   auto swapped = [&](auto change) {
     return gemm([&](GemmConfig &c) {

@@ -460,6 +460,12 @@ PackedLaunch pack(const KernelInfo &kernel, const std::vector<Arg> &args,
       value.type = DType::i64;
       value.bits = packed.tensorMaps.size();
       packed.tensorMaps.push_back(tensorMapFor(prefix, param, args[buffer]));
+    } else if (param.kind == ParamKind::Workspace) {
+      // Kernel::launch allocates it for the launch's grid and stream.
+      value.type = DType::i64;
+      value.bits = 0;
+      packed.workspace = PackedLaunch::Workspace{packed.params.size(),
+                                                 uint64_t(param.bytesPerBlock)};
     } else {
       // A hidden dim: the size of a dimension of an (earlier or later) buffer
       // (validate() checked that it names one).

@@ -418,6 +418,16 @@ void KernelInfo::validate() const {
     case ParamKind::TensorMap:
       // Checked below, once every buffer is known.
       break;
+    case ParamKind::Workspace:
+      if (param.bytesPerBlock < 1 || param.bytesPerBlock > (int64_t(1) << 32))
+        throw Error(prefix("param '" + param.name + "'") +
+                    "bytes_per_block must be in [1, 2^32], but got " +
+                    std::to_string(param.bytesPerBlock));
+      if (std::count_if(params.begin(), params.end(), [](const ParamInfo &p) {
+            return p.kind == ParamKind::Workspace;
+          }) > 1)
+        throw Error(prefix() + "expected at most one workspace parameter");
+      break;
     }
   }
   for (const ParamInfo &param : params)

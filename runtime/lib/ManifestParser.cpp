@@ -364,10 +364,15 @@ ParamInfo parseParam(const Parser &p, const json &node,
                                          "box[" + std::to_string(d) + "]",
                                          where, 1, kMaxTensorMapBox));
     param.swizzle = static_cast<int>(p.integer(node, "swizzle", where, 0, 128));
+  } else if (kind == "workspace") {
+    // {"name": "workspace", "kind": "workspace", "bytes_per_block": 131080}
+    param.kind = ParamKind::Workspace;
+    param.bytesPerBlock =
+        p.integer(node, "bytes_per_block", where, 1, int64_t(1) << 32);
   } else {
     p.fail(where, "unknown kind '" + cut(kind) +
-                      "' (expected 'buffer', 'dim', 'scalar' or "
-                      "'tensor_map')");
+                      "' (expected 'buffer', 'dim', 'scalar', 'tensor_map' "
+                      "or 'workspace')");
   }
   return param;
 }

@@ -78,6 +78,38 @@ struct ModuleState {
   /// say), asked at its first launch.
   mutable std::mutex clustersMutex;
   mutable std::map<CUfunction, int> maxActiveClusters;
+  /// The workspaces of its kernels' launches (stream-K), one per kernel
+  /// function and stream: launches on one stream run one after the other,
+  /// and each leaves its flags zero for the next. Zero-filled when
+  /// allocated; replaced by a larger one when a launch needs more.
+  struct Workspace {
+    CUdeviceptr address = 0;
+    uint64_t bytes = 0;
+  };
+  mutable std::mutex workspacesMutex;
+  mutable std::map<std::pair<CUfunction, CUstream>, Workspace> workspaces;
+
+  /// A zero-filled workspace of at least `bytes` for `function`'s launches
+  /// on `stream`.
+  CUdeviceptr workspaceFor(CUfunction function, CUstream stream, uint64_t bytes,
+                           const std::string &kernel) const {
+    std::lock_guard<std::mutex> lock(workspacesMutex);
+    Workspace &workspace = workspaces[{function, stream}];
+    if (workspace.bytes >= bytes)
+      return workspace.address;
+    if (workspace.address) {
+      // The launches that used it finish first.
+      TILE_CU(StreamSynchronize, stream);
+      TILE_CU(MemFree, workspace.address);
+      workspace = Workspace();
+    }
+    TILE_CU_CONTEXT("allocating the " + std::to_string(bytes) +
+                        "-byte workspace of kernel '" + kernel + "'",
+                    MemAlloc, &workspace.address, bytes);
+    workspace.bytes = bytes;
+    TILE_CU(MemsetD8, workspace.address, 0, bytes);
+    return workspace.address;
+  }
 
   ModuleState() = default;
   ModuleState(const ModuleState &) = delete;
@@ -85,6 +117,8 @@ struct ModuleState {
   ~ModuleState() {
     if (module) {
       device->makeCurrentNoThrow();
+      for (auto &entry : workspaces)
+        TILE_CU_NOTHROW(MemFree, entry.second.address);
       TILE_CU_NOTHROW(ModuleUnload, module);
     }
   }
@@ -604,6 +638,16 @@ void Kernel::launch(Stream &stream, const PackedLaunch &packed) const {
            std::to_string(packed.sharedMemoryBytes) +
            " bytes of dynamic shared memory";
   };
+  // The workspace of a stream-K kernel: bytes per block of the grid just
+  // computed (a persistent kernel launches fewer blocks than tiles).
+  uint64_t workspaceAddress = 0;
+  if (packed.workspace) {
+    uint64_t blocks = uint64_t(g.x) * g.y * g.z;
+    workspaceAddress = module_->workspaceFor(
+        function_, stream.handle(), packed.workspace->bytesPerBlock * blocks,
+        info_->name);
+    params[packed.workspace->param] = &workspaceAddress;
+  }
   TILE_CU_CONTEXT(describe(), LaunchKernel, function_, g.x, g.y, g.z, b.x, b.y,
                   b.z, packed.sharedMemoryBytes, stream.handle(), params.data(),
                   nullptr);

@@ -181,6 +181,34 @@ TEST(Pack, AccumulateBuffersAreZeroFilledFirst) {
       "parameter 'C' (access \"accumulate\") overlaps parameter 'A'");
 }
 
+TEST(Pack, WorkspaceIsNoArgumentAndLeftToTheLaunch) {
+  // A stream-K kernel's workspace: not among the arguments; packed as a
+  // placeholder whose index and bytes per block the launch reads (it
+  // allocates bytes per block x the blocks it launches).
+  KernelInfo kernel = vectorAdd();
+  ParamInfo workspace;
+  workspace.name = "workspace";
+  workspace.kind = ParamKind::Workspace;
+  workspace.bytesPerBlock = 131080;
+  kernel.params.push_back(workspace);
+  PackedLaunch packed = checkAndPack(kernel, vectorAddArgs(1000));
+  ASSERT_EQ(packed.params.size(), 8u);
+  ASSERT_TRUE(packed.workspace);
+  EXPECT_EQ(packed.workspace->param, 7u);
+  EXPECT_EQ(packed.workspace->bytesPerBlock, 131080u);
+  EXPECT_EQ(packed.params[7].kind, ParamKind::Workspace);
+  EXPECT_FALSE(checkAndPack(vectorAdd(), vectorAddArgs(1000)).workspace);
+  // A description with two, or with no bytes, is refused.
+  KernelInfo twice = kernel;
+  twice.params.push_back(workspace);
+  twice.params.back().name = "workspace2";
+  EXPECT_TILE_ERROR(checkAndPack(twice, vectorAddArgs(1000)),
+                    "expected at most one workspace parameter");
+  kernel.params.back().bytesPerBlock = 0;
+  EXPECT_TILE_ERROR(checkAndPack(kernel, vectorAddArgs(1000)),
+                    "bytes_per_block must be in [1, 2^32], but got 0");
+}
+
 TEST(Pack, HiddenDimsAnywhereAndIntegerScalars) {
   KernelInfo kernel = matmulLike();
   PackedLaunch packed = checkAndPack(

@@ -88,6 +88,16 @@ TEST(Manifest, TensorMapsAndPersistentGrids) {
   EXPECT_EQ(map.swizzle, 128);
   // The runtime fills tensor maps in, like dims: not a user parameter.
   EXPECT_EQ(kernel.userParams().size(), 4u);
+  // Nor a stream-K kernel's workspace.
+  json withWorkspace = j;
+  withWorkspace["kernels"][0]["params"].push_back(
+      {{"name", "workspace"}, {"kind", "workspace"}, {"bytes_per_block", 8}});
+  ManifestInfo streamK = parseManifest(withWorkspace.dump());
+  EXPECT_EQ(streamK.kernels[0].params.back().kind, ParamKind::Workspace);
+  EXPECT_EQ(streamK.kernels[0].params.back().bytesPerBlock, 8);
+  EXPECT_EQ(streamK.kernels[0].userParams().size(), 4u);
+  withWorkspace["kernels"][0]["params"].back()["bytes_per_block"] = 0;
+  EXPECT_THROW(parseManifest(withWorkspace.dump()), Error);
   // A persistent grid covers every tile in x: A of 5000 elements in blocks
   // of 1024 is 5 tiles.
   Dim3 grid = kernel.gridFor({{5000}, {5000}, {5000}});
@@ -291,7 +301,7 @@ TEST(Manifest, MalformedManifestsGivePreciseErrors) {
        "manifest: kernel 'vector_add': params[1]: missing field 'name'"},
       {"param kind", [&](json &j) { param(j, 1)["kind"] = "tensor"; },
        "manifest: kernel 'vector_add': param 'B': unknown kind 'tensor' "
-       "(expected 'buffer', 'dim', 'scalar' or 'tensor_map')"},
+       "(expected 'buffer', 'dim', 'scalar', 'tensor_map' or 'workspace')"},
       {"dtype", [&](json &j) { param(j, 1)["dtype"] = "f17"; },
        "manifest: kernel 'vector_add': param 'B': unknown dtype 'f17'"},
       {"dtype missing", [&](json &j) { param(j, 1).erase("dtype"); },

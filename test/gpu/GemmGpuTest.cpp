@@ -62,9 +62,12 @@ double applyEpilogue(config::gemm::Epilogue epilogue, double x, double bias) {
 }
 
 /// Relative error of `variant` on one shape; -1 when an element is NaN or
-/// the guard past C was overwritten.
+/// the guard past C was overwritten. `loaded`: the variant's kernel, loaded
+/// once for several launches (on `stream`), instead of a module of its own.
 double gemmRelativeError(rt::Device &device, const rt::KernelVariant &variant,
-                         Shape s, bool sampled) {
+                         Shape s, bool sampled,
+                         const rt::Kernel *loaded = nullptr,
+                         rt::Stream *onStream = nullptr) {
   std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
   bool bf16In = variant.config.getOrDefault(key::inDtype) == "bf16";
   bool bf16Out = variant.config.get(key::outDtype) == "bf16";
@@ -130,10 +133,18 @@ double gemmRelativeError(rt::Device &device, const rt::KernelVariant &variant,
   const int64_t guard = 64;
   rt::DeviceBuffer C(device, (s.m * s.n + guard) * outBytes);
   C.fillBytes(0xff); // NaN in f16 and f32
-  rt::Module module =
-      rt::Module::load(device, variant.cubinPath, variant.manifestPath);
-  rt::Kernel kernel = module.kernel(variant.name);
-  rt::Stream stream(device);
+  std::optional<rt::Module> module;
+  std::optional<rt::Kernel> own;
+  if (!loaded) {
+    module.emplace(
+        rt::Module::load(device, variant.cubinPath, variant.manifestPath));
+    own.emplace(module->kernel(variant.name));
+  }
+  const rt::Kernel &kernel = loaded ? *loaded : *own;
+  std::optional<rt::Stream> ownStream;
+  if (!onStream)
+    ownStream.emplace(device);
+  rt::Stream &stream = onStream ? *onStream : *ownStream;
   std::optional<rt::DeviceBuffer> biasBuffer;
   if (epilogue.hasBias)
     biasBuffer.emplace(halfOut ? rt::DeviceBuffer::fromHost(device, biasBits)
@@ -273,6 +284,46 @@ TEST_F(GemmGpu, PersistentBlocksWalkSeveralTiles) {
   }
   if (tested == 0)
     GTEST_SKIP() << "no persistent variant in the library";
+}
+
+/// Stream-K: the tiles of a partial round split into K chunks that the
+/// blocks take in turn, each tile's chunks summed through the workspace by
+/// the block that counts in last, which leaves the count zero for the next
+/// launch. One kernel and stream run a sequence of shapes, each checked
+/// (128x256 tiles; the splits are those of 132 blocks, an H100's or
+/// H200's): 2176^2 x 136 (153 tiles, 21 shared in 3 chunks of one K step
+/// each), 2432 x 2048 x 264 (152 tiles, 20 in 4 chunks, the last with the
+/// K tail), 3072 x 2048 x 1000 (192 tiles, 60 in 2 chunks), 4224 x 4096
+/// (whole rounds), fewer tiles than blocks, K = 0 (bias, GELU of 0 +
+/// bias), then the first shape again on the reused workspace.
+TEST_F(GemmGpu, StreamKChunksAreSummedAndTheWorkspaceReused) {
+  rt::Device device = rt::Device::open();
+  int tested = 0;
+  for (const auto &variant : variants) {
+    if (!variant.config.getOrDefault(key::streamK))
+      continue;
+    rt::Module module =
+        rt::Module::load(device, variant.cubinPath, variant.manifestPath);
+    rt::Kernel kernel = module.kernel(variant.name);
+    rt::Stream stream(device);
+    for (auto [s, sampled] : {std::pair<Shape, bool>{{2176, 2176, 136}, false},
+                              {{2432, 2048, 264}, false},
+                              {{3072, 2048, 1000}, true},
+                              {{4224, 4096, 264}, true},
+                              {{1000, 1000, 1000}, false},
+                              {{520, 776, 0}, false},
+                              {{2176, 2176, 136}, false}}) {
+      double error =
+          gemmRelativeError(device, variant, s, sampled, &kernel, &stream);
+      std::string where = variant.name + " " + std::to_string(s.m) + "x" +
+                          std::to_string(s.n) + "x" + std::to_string(s.k);
+      EXPECT_GE(error, 0) << where << ": NaN or write past the end";
+      EXPECT_LE(error, tolerance(variant)) << where;
+    }
+    ++tested;
+  }
+  if (tested == 0)
+    GTEST_SKIP() << "no stream_k variant in the library";
 }
 
 /// At the contract's limits (A's K == B's K, C exactly M x N, the bias

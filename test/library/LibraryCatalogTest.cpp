@@ -73,14 +73,16 @@ TEST_F(LibraryCatalog, GemmPrefersSm90aAndFallsBackWithReasons) {
 
 // The library's order is the runtime's preference: the measured leaders
 // (benchmarks/results/2026-12-05-tma-store-bands; the fused ones:
-// 2026-12-05-gelu-epilogue) come first.
+// 2026-12-05-gelu-epilogue), in their stream-K form where the library has
+// one (2026-12-06-stream-k: not the erf GELU), come first.
 TEST_F(LibraryCatalog, GemmTakesTheMeasuredLeaderFirst) {
   rt::KernelChoice half = catalog->chooseGemm(
       at(DType::f16, {4096, 4096}), at(DType::f16, {4096, 4096}),
       at(DType::f16, {4096, 4096}), {}, "sm_90");
   ASSERT_TRUE(half.chosen) << half.explain();
   EXPECT_EQ(half.chosen->name,
-            "gemm_f16_f16_128x256x64_t384_s4_r8_div8_ws_tma64_persistent");
+            "gemm_f16_f16_128x256x64_t384_s4_r8_div8_ws_tma64_persistent_"
+            "streamk");
   // The fused GEMMs: the persistent kernels stored in bands, for both GELUs.
   auto fusedChoice = [&](DType type, const char *epilogue) {
     rt::GemmOptions options;
@@ -93,7 +95,7 @@ TEST_F(LibraryCatalog, GemmTakesTheMeasuredLeaderFirst) {
   ASSERT_TRUE(tanhForm.chosen) << tanhForm.explain();
   EXPECT_EQ(tanhForm.chosen->name,
             "gemm_bf16_bf16_128x256x64_t384_s4_r8_bias_gelu_tanh_div8_ws_"
-            "tma64_persistent");
+            "tma64_persistent_streamk");
   rt::KernelChoice erfForm = fusedChoice(DType::f16, "bias_gelu");
   ASSERT_TRUE(erfForm.chosen) << erfForm.explain();
   EXPECT_EQ(erfForm.chosen->name,

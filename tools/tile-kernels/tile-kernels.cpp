@@ -255,7 +255,7 @@ std::vector<Variant> defaultVariants() {
     // instructions (fe::gelu, fe::geluTanh) it no longer spills.
     auto banded = [&](int64_t blockM, int64_t blockN, const std::string &out,
                       int64_t columns, const char *epilogue, bool persistent,
-                      int64_t clusterM = 1) {
+                      int64_t clusterM = 1, bool streamK = false) {
       int64_t threads = GemmConfig::warpSpecializedThreads(blockM);
       GemmConfig c{blockM, blockN, 64, threads, out, 4, 8, false, in};
       c.divisibility = 8;
@@ -265,8 +265,21 @@ std::vector<Variant> defaultVariants() {
       c.tmaStoreColumns = columns;
       c.epilogue = epilogue;
       c.clusterM = clusterM;
+      c.streamK = streamK;
       variants.push_back(gemmVariant(c));
     };
+    // Stream-K (`_streamk`) first: the tiles of a partial round split into
+    // K chunks that all blocks take in turn. Where the tiles make whole
+    // rounds they run as their twins below do; on an H100, paired with
+    // cuBLAS / cuBLASLt, 1.5-2% faster at 8192x8192x28672 and up to 1.5%
+    // at 8192^3 (benchmarks/results/2026-12-06-stream-k). Not the erf
+    // GELU: its epilogue and the fixup spill at the compute role's 224
+    // registers (a stream-K producer keeps 56).
+    for (auto [out, columns, epilogue] :
+         {std::tuple<std::string, int64_t, const char *>{in, 64, "none"},
+          {in, 64, "bias_gelu_tanh"},
+          {"f32", 32, "none"}})
+      banded(128, 256, out, columns, epilogue, true, 1, /*streamK=*/true);
     banded(128, 256, in, 64, "none", true);
     banded(128, 256, in, 64, "none", false);
     for (const char *gelu : {"bias_gelu", "bias_gelu_tanh"})

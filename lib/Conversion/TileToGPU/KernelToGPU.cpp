@@ -66,6 +66,12 @@ void KernelLowering::createFunction() {
     }
     funcType = FunctionType::get(getContext(), inputs, {});
   }
+  // Then a stream_k kernel's workspace, a global pointer.
+  if (kernel.getStreamK()) {
+    SmallVector<Type> inputs(funcType.getInputs());
+    inputs.push_back(LLVM::LLVMPointerType::get(getContext(), 1));
+    funcType = FunctionType::get(getContext(), inputs, {});
+  }
 
   builder.setInsertionPointToEnd(gpuModule.getBody());
   func = gpu::GPUFuncOp::create(builder, loc, kernel.getSymName(), funcType);
@@ -80,6 +86,8 @@ void KernelLowering::createFunction() {
         {static_cast<int32_t>(kernel.getClusterBlocks()), 1, 1}));
 
   Block &entry = func.getBody().front();
+  if (kernel.getStreamK())
+    workspace = entry.getArguments().back();
   builder.setInsertionPointToStart(&entry);
   threadId = gpu::ThreadIdOp::create(builder, loc, gpu::Dimension::x);
   if (int64_t consumers = kernel.getConsumerCount(); consumers > 1) {
@@ -337,6 +345,9 @@ FailureOr<LaunchAttr> KernelLowering::finish(ArrayRef<Operation *> tileOps) {
         TensorMapParamAttr::get(ctx, (buffer + ".tma" + Twine(i)).str(), buffer,
                                 ArrayRef<int64_t>(map.box), map.swizzle));
   }
+  if (kernel.getStreamK())
+    params.push_back(
+        WorkspaceParamAttr::get(ctx, "workspace", workspaceBytesPerBlock));
 
   SmallVector<GridRuleAttr> grid;
   for (auto extent : kernel.getGrid().getAsRange<GridExtentAttr>())

@@ -351,6 +351,13 @@ public:
   /// through.
   static std::pair<SmallVector<int64_t>, int64_t> getTmaBox(CopyOp copy);
 
+  /// A stream_k kernel's workspace (a global pointer, its last parameter;
+  /// null in other kernels) and the bytes each launched block needs of it
+  /// (the split tiles' accumulators, tile.stream_k_fixup, and two flags).
+  Value workspace;
+  int64_t workspaceBytesPerBlock = 8;
+  LogicalResult lowerStreamKFixup(StreamKFixupOp op);
+
   /// Copies of a fragment to global memory that the tile.parallel computing
   /// the fragment lowered with itself ({tile.fused}, getFusedStore).
   llvm::SmallPtrSet<Operation *, 4> storesFusedIntoParallel;

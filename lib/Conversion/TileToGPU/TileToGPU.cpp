@@ -81,6 +81,7 @@ void mlir::tile::populateTileToGPUPatterns(lowering::KernelLowering &lowering,
   populateTileReduceToGPUPatterns(lowering, patterns);
   populateTileGemmToGPUPatterns(lowering, patterns);
   populateTileHopperToGPUPatterns(lowering, patterns);
+  populateTileStreamKToGPUPatterns(lowering, patterns);
   populateTilePrintToGPUPatterns(lowering, patterns);
 }
 

@@ -746,6 +746,12 @@ void Kernel::consumers(int64_t count, SourceLoc loc) {
   consumerSets = count;
 }
 
+void Kernel::streamK(SourceLoc loc) {
+  if (op)
+    misuse(loc, "Kernel::streamK: must be called before Kernel::body");
+  streamKShares = true;
+}
+
 void Kernel::divisible(const Buffer &tensor, int dim, int64_t divisor,
                        SourceLoc loc) {
   if (op)
@@ -802,6 +808,8 @@ void Kernel::body(std::vector<GridExtent> grid,
     kernel.setClusterAttr(b.getDenseI64ArrayAttr(clusterExtents));
   if (consumerSets != 1)
     kernel.setConsumersAttr(b.getI64IntegerAttr(consumerSets));
+  if (streamKShares)
+    kernel.setStreamK(true);
   if (!divisibility.empty()) {
     SmallVector<Attribute> promises;
     for (const Divisibility &promise : divisibility)

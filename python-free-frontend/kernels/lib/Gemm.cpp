@@ -80,7 +80,7 @@ std::string GemmConfig::kernelName() const {
          (splitK > 1 ? "_sk" + std::to_string(splitK) : "") +
          (persistent ? "_persistent" : "") +
          (clusterM > 1 ? "_cm" + std::to_string(clusterM) : "") +
-         (consumers > 1 ? "_pingpong" : "");
+         (consumers > 1 ? "_pingpong" : "") + (streamK ? "_streamk" : "");
 }
 
 int64_t GemmConfig::sharedMemoryBytes() const {
@@ -176,6 +176,13 @@ void GemmConfig::validate() const {
                "persistent " +
                std::string(persistent ? "true" : "false") + " and cluster_m " +
                std::to_string(clusterM));
+  if (streamK && (!persistent || clusterM > 1 || consumers > 1))
+    check.fail("stream_k deals out the persistent tile loop's last rounds to "
+               "one set of compute threads per block: expected persistent, "
+               "cluster_m 1 and consumers 1, but got persistent " +
+               std::string(persistent ? "true" : "false") + ", cluster_m " +
+               std::to_string(clusterM) + " and consumers " +
+               std::to_string(consumers));
   needsWholeTilePipeline(tmaStore,
                          "tma_store stores C from the compute warpgroups of");
   // The tile and its threads, as the shape refusals below quote them.
@@ -300,6 +307,8 @@ std::string buildGemm(Program &program, const GemmConfig &config) {
     k.cluster({1, config.clusterM});
   if (config.consumers > 1)
     k.consumers(config.consumers);
+  if (config.streamK)
+    k.streamK();
   if (config.divisibility > 1) {
     for (const Buffer &tensor : {A, B, C})
       k.divisible(tensor, 1, config.divisibility);

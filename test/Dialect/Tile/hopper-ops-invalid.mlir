@@ -925,3 +925,64 @@ tile.kernel @consumer_index_in_producer() grid(%bx) = [4] threads(256) warp_spec
   } compute {
   }
 }
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Stream-K: the kernel's `stream_k` and tile.stream_k_fixup.
+//===----------------------------------------------------------------------===//
+
+// expected-error@+1 {{'tile.kernel' op expected stream_k in a persistent kernel with one set of compute threads and no cluster, but got it in a kernel that is not persistent}}
+tile.kernel @stream_k_not_persistent() grid(%bx) = [4] threads(384) warp_specialized attributes {stream_k} {
+}
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op expected stream_k in a persistent kernel with one set of compute threads and no cluster, but got it with consumers}}
+tile.kernel @stream_k_ping_pong() grid(%bx) = [4] threads(256) warp_specialized persistent attributes {consumers = 2 : i64, stream_k} {
+}
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op expected stream_k in a persistent kernel with one set of compute threads and no cluster, but got it with a cluster}}
+tile.kernel @stream_k_cluster() grid(%bx, %by) = [4, 4] threads(384) warp_specialized persistent attributes {cluster = array<i64: 1, 2>, stream_k} {
+}
+
+// -----
+
+tile.kernel @fixup_not_stream_k() grid(%bx) = [4] threads(384) warp_specialized persistent {
+  %c0 = arith.constant 0 : index
+  %acc = tile.alloc_fragment : !tile.buffer<128x256xf32, fragment, #tile.wgmma<warpgroups = [2, 1]>>
+  // expected-error@+1 {{'tile.stream_k_fixup' op expected to be in a stream_k kernel (its workspace holds the split tiles' chunks)}}
+  %f = tile.stream_k_fixup %acc, %c0, %c0, %c0 max_chunks(2) : !tile.buffer<128x256xf32, fragment, #tile.wgmma<warpgroups = [2, 1]>>
+}
+
+// -----
+
+tile.kernel @fixup_not_wgmma() grid(%bx) = [4] threads(384) warp_specialized persistent attributes {stream_k} {
+  %c0 = arith.constant 0 : index
+  %acc = tile.alloc_fragment : !tile.buffer<128x256xf16, fragment, #tile.wgmma<warpgroups = [2, 1]>>
+  // expected-error@+1 {{'tile.stream_k_fixup' op expected an f32 fragment in the #tile.wgmma layout, but got '!tile.buffer<128x256xf16, fragment, #tile.wgmma<warpgroups = [2, 1]>>'}}
+  %f = tile.stream_k_fixup %acc, %c0, %c0, %c0 max_chunks(2) : !tile.buffer<128x256xf16, fragment, #tile.wgmma<warpgroups = [2, 1]>>
+}
+
+// -----
+
+tile.kernel @fixup_in_producer() grid(%bx) = [4] threads(384) warp_specialized persistent attributes {stream_k} {
+  %c0 = arith.constant 0 : index
+  %acc = tile.alloc_fragment : !tile.buffer<128x256xf32, fragment, #tile.wgmma<warpgroups = [2, 1]>>
+  tile.warp_specialize producer {
+    // expected-error@+1 {{'tile.stream_k_fixup' op expected to be outside the producer role (its one thread does not share the compute role's shared tiles)}}
+    %f = tile.stream_k_fixup %acc, %c0, %c0, %c0 max_chunks(2) : !tile.buffer<128x256xf32, fragment, #tile.wgmma<warpgroups = [2, 1]>>
+  } compute {
+  }
+}
+
+// -----
+
+tile.kernel @fixup_one_chunk() grid(%bx) = [4] threads(384) warp_specialized persistent attributes {stream_k} {
+  %c0 = arith.constant 0 : index
+  %acc = tile.alloc_fragment : !tile.buffer<128x256xf32, fragment, #tile.wgmma<warpgroups = [2, 1]>>
+  // expected-error@+1 {{'tile.stream_k_fixup' op attribute 'max_chunks' failed to satisfy constraint: 64-bit signless integer attribute whose minimum value is 2}}
+  %f = tile.stream_k_fixup %acc, %c0, %c0, %c0 max_chunks(1) : !tile.buffer<128x256xf32, fragment, #tile.wgmma<warpgroups = [2, 1]>>
+}

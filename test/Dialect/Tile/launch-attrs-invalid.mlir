@@ -240,7 +240,7 @@ func.func private @shared_past_227_kib() attributes {launch = #tile.launch<name 
 
 // -----
 
-// expected-error@+1 {{expected params[0] to be a #tile.buffer_param, #tile.scalar_param, #tile.dim_param or #tile.tensor_map_param, but got 5 : i64}}
+// expected-error@+1 {{expected params[0] to be a #tile.buffer_param, #tile.scalar_param, #tile.dim_param, #tile.tensor_map_param or #tile.workspace_param, but got 5 : i64}}
 func.func private @param_not_a_param() attributes {launch = #tile.launch<name = "k", block = [32, 1, 1], grid = [#tile.grid_rule<1>], dynamic_shared_memory = 0, params = [5]>}
 
 // -----
@@ -347,3 +347,8 @@ func.func private @launch_cluster_extent() attributes {launch = #tile.launch<nam
 
 // expected-error@+1 {{expected at most 8 blocks per cluster, but got 16}}
 func.func private @launch_cluster_blocks() attributes {launch = #tile.launch<name = "k", block = [32, 1, 1], grid = [#tile.grid_rule<1>, #tile.grid_rule<2>], dynamic_shared_memory = 0, persistent = 1, cluster = [4, 4]>}
+
+// -----
+
+// expected-error@+1 {{expected bytes_per_block from 1 to 2^32, but got 0}}
+func.func private @workspace_empty() attributes {launch = #tile.workspace_param<name = "workspace", bytes_per_block = 0>}

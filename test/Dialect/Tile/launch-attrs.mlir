@@ -128,3 +128,18 @@ module attributes {gpu.container_module} {
                  persistent = 1>]} {
   }
 }
+
+// -----
+
+// A stream-K kernel's workspace: the last parameter, bytes per block.
+// CHECK-LABEL: gpu.module @stream_k
+// CHECK-SAME: #tile.workspace_param<name = "workspace", bytes_per_block = 131080>
+gpu.module @stream_k attributes {tile.kernels = [
+  #tile.launch<name = "k", block = [384, 1, 1],
+               grid = [#tile.grid_rule<4>], dynamic_shared_memory = 0,
+               params = [#tile.workspace_param<name = "workspace", bytes_per_block = 131080>],
+               persistent = 1>]} {
+  gpu.func @k(%workspace: !llvm.ptr<1>) kernel {
+    gpu.return
+  }
+}

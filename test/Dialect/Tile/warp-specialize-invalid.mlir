@@ -518,3 +518,25 @@ tile.kernel @row_major_fragment(%A: !tile.buffer<?x?xf16, global>, %B: !tile.buf
   tile.copy %acc to %C[%c0, %c0] : !tile.buffer<64x64xf32, fragment> to !tile.buffer<?x?xf32, global>
   tile.copy %other to %C[%c0, %c0] : !tile.buffer<64x64xf32, fragment> to !tile.buffer<?x?xf32, global>
 }
+
+// -----
+
+// Stream-K deals out K iterations across tiles: each tile must have as many.
+tile.kernel @stream_k_tile_dependent_k(%A: !tile.buffer<?x?xf16, global>, %B: !tile.buffer<?x?xf16, global>, %C: !tile.buffer<?x?xf32, global>)
+    grid(%bx, %by) = [ceildiv(%B[1], 256), ceildiv(%A[0], 128)] threads(384) warp_specialized persistent attributes {stream_k} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %row = arith.muli %by, %c64 : index
+  %a = tile.alloc_shared : !tile.buffer<128x64xf16, shared>
+  %b = tile.alloc_shared : !tile.buffer<64x256xf16, shared>
+  %acc = tile.alloc_fragment : !tile.buffer<128x256xf32, fragment>
+  %n = arith.ceildivui %row, %c64 : index
+  // expected-error@+1 {{'scf.for' op expected the bounds of the pipelined loop of a stream_k kernel not to depend on the block indices (its K iterations are dealt out across tiles)}}
+  scf.for %i = %c0 to %n step %c1 {
+    %k0 = arith.muli %i, %c64 : index
+    tile.copy %A[%c0, %k0] to %a : !tile.buffer<?x?xf16, global> to !tile.buffer<128x64xf16, shared>
+    tile.copy %B[%k0, %c0] to %b : !tile.buffer<?x?xf16, global> to !tile.buffer<64x256xf16, shared>
+    tile.gemm %a, %b, %acc : !tile.buffer<128x64xf16, shared>, !tile.buffer<64x256xf16, shared>, !tile.buffer<128x256xf32, fragment>
+  } {tile.num_stages = 4 : i64}
+}

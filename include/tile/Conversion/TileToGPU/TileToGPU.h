@@ -39,6 +39,9 @@ void populateTileGemmToGPUPatterns(lowering::KernelLowering &lowering,
 /// tile.gemm_wait (wgmma), tile.warp_specialize (setmaxnreg roles).
 void populateTileHopperToGPUPatterns(lowering::KernelLowering &lowering,
                                      RewritePatternSet &patterns);
+/// tile.stream_k_fixup: the split tiles of a stream_k kernel.
+void populateTileStreamKToGPUPatterns(lowering::KernelLowering &lowering,
+                                      RewritePatternSet &patterns);
 /// tile.print: gpu.printf from the chosen block and thread or warp.
 void populateTilePrintToGPUPatterns(lowering::KernelLowering &lowering,
                                     RewritePatternSet &patterns);

@@ -101,6 +101,20 @@ LogicalResult GemmWaitOp::verify() {
   return success();
 }
 
+LogicalResult StreamKFixupOp::verify() {
+  BufferType acc = getAcc().getType();
+  if (!acc.isFragment() || !isa_and_nonnull<WgmmaLayoutAttr>(acc.getLayout()) ||
+      !acc.getElementType().isF32())
+    return emitOpError("expected an f32 fragment in the #tile.wgmma layout, "
+                       "but got ")
+           << acc;
+  auto kernel = (*this)->getParentOfType<KernelOp>();
+  if (kernel && !kernel.getStreamK())
+    return emitOpError("expected to be in a stream_k kernel (its workspace "
+                       "holds the split tiles' chunks)");
+  return detail::verifyNotInProducerRole(*this);
+}
+
 LogicalResult TmaStoreWaitOp::verify() {
   BufferType tile = getTile().getType();
   if (!tile.isShared() || !isa_and_nonnull<NvmmaLayoutAttr>(tile.getLayout()))

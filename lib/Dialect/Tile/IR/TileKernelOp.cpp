@@ -426,6 +426,15 @@ LogicalResult KernelOp::verify() {
              << ", to be at most 1024";
   }
 
+  // Stream-K: two neighbouring blocks of the persistent grid share a tile.
+  if (getStreamK() &&
+      (!getPersistent() || getConsumerCount() > 1 || getCluster()))
+    return emitOpError("expected stream_k in a persistent kernel with one set "
+                       "of compute threads and no cluster, but got it")
+           << (getPersistent() ? "" : " in a kernel that is not persistent")
+           << (getConsumerCount() > 1 ? " with consumers" : "")
+           << (getCluster() ? " with a cluster" : "");
+
   // Clusters: the tile loop keeps a cluster's blocks on neighbouring tiles.
   if (std::optional<ArrayRef<int64_t>> cluster = getCluster()) {
     if (!getPersistent())

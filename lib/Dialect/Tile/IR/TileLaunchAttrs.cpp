@@ -173,6 +173,19 @@ LogicalResult DimParamAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 }
 
 LogicalResult
+WorkspaceParamAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                           StringRef name, int64_t bytesPerBlock) {
+  if (failed(verifyName(emitError, "a parameter name", name)))
+    return failure();
+  // The runtime allocates bytes per block x blocks; a block's share is a
+  // few accumulators, far below this bound.
+  if (bytesPerBlock < 1 || bytesPerBlock > (int64_t(1) << 32))
+    return emitError() << "expected bytes_per_block from 1 to 2^32, but got "
+                       << bytesPerBlock;
+  return success();
+}
+
+LogicalResult
 TensorMapParamAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                            StringRef name, StringRef buffer,
                            ArrayRef<int64_t> box, int64_t swizzle) {
@@ -356,11 +369,13 @@ LaunchAttr::verify(function_ref<InFlightDiagnostic()> emitError, StringRef name,
       paramName = dim.getName();
     else if (auto map = dyn_cast<TensorMapParamAttr>(param))
       paramName = map.getName();
+    else if (auto workspace = dyn_cast<WorkspaceParamAttr>(param))
+      paramName = workspace.getName();
     else
       return emitError() << "expected params[" << i
                          << "] to be a #tile.buffer_param, #tile.scalar_param, "
-                            "#tile.dim_param or #tile.tensor_map_param, but "
-                            "got "
+                            "#tile.dim_param, #tile.tensor_map_param or "
+                            "#tile.workspace_param, but got "
                          << param;
     auto [it, inserted] = indices.try_emplace(paramName, i);
     if (!inserted)

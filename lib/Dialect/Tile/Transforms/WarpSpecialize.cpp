@@ -45,10 +45,21 @@ namespace {
 /// (its loop needs no more): each compute set holds a whole tile's
 /// accumulator, and the bias + GELU epilogue spilled at 232.
 constexpr int64_t kProducerRegisters = 40;
+/// stream_k: the most K chunks a tile of the partial round is split into
+/// (each chunk has a slot of the tile's accumulator in the workspace).
+/// Four already gets within a fifth of a tile of the even split when the
+/// partial round holds half the blocks' tiles (8192^3 in 128x256 tiles on
+/// 132 blocks: 68 tiles, 3 chunks each, two rounds of a third of a tile).
+constexpr int64_t kStreamKMaxChunks = 4;
 constexpr int64_t kPingPongProducerRegisters = 24;
+/// A stream_k producer walks chunks as well as tiles: its loop keeps more
+/// indices than 40 registers hold (ptxas spilled 8 bytes), and the compute
+/// role's 224 hold its accumulator and the fixup without spilling.
+constexpr int64_t kStreamKProducerRegisters = 56;
 int64_t producerRegisters(KernelOp kernel) {
-  return kernel.getConsumerCount() > 1 ? kPingPongProducerRegisters
-                                       : kProducerRegisters;
+  if (kernel.getConsumerCount() > 1)
+    return kPingPongProducerRegisters;
+  return kernel.getStreamK() ? kStreamKProducerRegisters : kProducerRegisters;
 }
 std::optional<int64_t> computeRegisters(KernelOp kernel) {
   int64_t fit = (kernel.getBlockRegisters() -
@@ -111,6 +122,10 @@ private:
   /// tile's work given its trip count and first pipeline iteration.
   scf::ForOp emitTileLoop(IRMapping &tile,
                           function_ref<void(Value trips, Value base)> body);
+  /// emitTileLoop of a stream_k kernel: the block's whole tiles, then its
+  /// share of the last rounds' K iterations, tile by tile.
+  scf::ForOp emitStreamKLoop(IRMapping &tile, TileRangeOp range,
+                             function_ref<void(Value trips, Value base)> body);
 
   KernelOp kernel;
   scf::ForOp loop;
@@ -132,6 +147,20 @@ private:
   /// The ops before the loop computed from the block indices (a persistent
   /// kernel recomputes them per tile), in program order.
   SmallVector<Operation *> perTileOps;
+  /// stream_k: the trip count of a whole tile (the same for every tile),
+  /// made before the roles split; and, while a role's tile loop body is
+  /// emitted, the first trip of the chunk it runs (the original loop runs
+  /// from there) and what the chunk's fixup recomputes after the main loop
+  /// (so that the compute role keeps no more registers through it): the
+  /// work item, the block's whole tiles, the block, the blocks, the shared
+  /// tiles and the number of chunks (0 shared tiles: none split).
+  Value tileTrips, firstTrip;
+  Value workItem, ownWholeTiles, workFirst, workBlocks, sharedTiles, chunks;
+  /// Whether the work item is a chunk of a split tile, and which shared
+  /// tile and chunk it is, at the builder's insertion point (stream_k,
+  /// while emitStreamKLoop has set the values above).
+  Value emitIsChunk();
+  std::pair<Value, Value> emitChunkOfWorkItem();
   /// With `consumers`: the mbarriers that pass the turn to run a main loop
   /// from one compute set to the next (set c waits on turn c).
   Value turns;
@@ -232,6 +261,15 @@ LogicalResult WarpSpecializer::analyze() {
       perTile.insert(op.result_begin(), op.result_end());
     }
   }
+  // Stream-K deals out K iterations of tiles: every tile must have as many.
+  if (kernel.getStreamK())
+    for (Value bound : {loop.getLowerBound(), loop.getUpperBound()})
+      if (Operation *def = bound.getDefiningOp();
+          def && llvm::is_contained(perTileOps, def))
+        return loop.emitOpError("expected the bounds of the pipelined loop "
+                                "of a stream_k kernel not to depend on the "
+                                "block indices (its K iterations are dealt "
+                                "out across tiles)");
   // With a cluster, the copies that every block of it makes alike: their
   // offsets do not read the clustered block index (B's, for a cluster of
   // tiles one above the other).
@@ -374,6 +412,8 @@ LogicalResult WarpSpecializer::run() {
   c1 = index(1);
   IRMapping noTile;
   Value trips = persistent ? Value() : tripCount(noTile);
+  if (kernel.getStreamK())
+    tileTrips = tripCount(noTile);
 
   // setmaxnreg for both roles or neither.
   std::optional<int64_t> computeBudget = computeRegisters(kernel);
@@ -410,23 +450,46 @@ LogicalResult WarpSpecializer::run() {
       }
     }
     scf::IfOp mine;
-    scf::ForOp tileLoop =
-        emitTileLoop(computeTile, [&](Value tileTrips, Value base) {
-          if (!set) {
-            emitCompute(computeTile, tileTrips, base);
-            return;
-          }
-          // The tile's position in the block's walk: (t - first) / step.
-          auto tiles = cast<scf::ForOp>(builder.getBlock()->getParentOp());
-          Value position = arith::DivUIOp::create(
-              builder, loc,
-              arith::SubIOp::create(builder, loc, tiles.getInductionVar(),
-                                    tiles.getLowerBound()),
-              tiles.getStep());
-          mine = scf::IfOp::create(builder, loc, runsTile(set, position));
-          builder.setInsertionPointToStart(mine.thenBlock());
-          emitCompute(computeTile, tileTrips, base, position);
-        });
+    scf::ForOp tileLoop = emitTileLoop(computeTile, [&](Value tileTrips,
+                                                        Value base) {
+      if (workItem) {
+        // Stream-K: of the blocks that ran a split tile's chunks, the
+        // one that finishes it runs the epilogue.
+        emitCompute(computeTile, tileTrips, base);
+        auto fixup =
+            scf::IfOp::create(builder, loc, builder.getI1Type(), emitIsChunk(),
+                              /*withElseRegion=*/true);
+        builder.setInsertionPointToStart(fixup.thenBlock());
+        auto [sharedTile, chunk] = emitChunkOfWorkItem();
+        scf::YieldOp::create(builder, loc,
+                             StreamKFixupOp::create(
+                                 builder, loc, builder.getI1Type(), gemm.getC(),
+                                 sharedTile, chunk, chunks, kStreamKMaxChunks)
+                                 .getFinishes());
+        builder.setInsertionPointToStart(fixup.elseBlock());
+        scf::YieldOp::create(
+            builder, loc,
+            ValueRange{arith::ConstantIntOp::create(builder, loc, 1, 1)});
+        builder.setInsertionPointAfter(fixup);
+        mine = scf::IfOp::create(builder, loc, fixup.getResult(0));
+        builder.setInsertionPointToStart(mine.thenBlock());
+        return;
+      }
+      if (!set) {
+        emitCompute(computeTile, tileTrips, base);
+        return;
+      }
+      // The tile's position in the block's walk: (t - first) / step.
+      auto tiles = cast<scf::ForOp>(builder.getBlock()->getParentOp());
+      Value position = arith::DivUIOp::create(
+          builder, loc,
+          arith::SubIOp::create(builder, loc, tiles.getInductionVar(),
+                                tiles.getLowerBound()),
+          tiles.getStep());
+      mine = scf::IfOp::create(builder, loc, runsTile(set, position));
+      builder.setInsertionPointToStart(mine.thenBlock());
+      emitCompute(computeTile, tileTrips, base, position);
+    });
     epilogue = mine ? mine.thenBlock() : tileLoop.getBody();
     epilogueAt = epilogue->getTerminator()->getIterator();
   } else {
@@ -557,6 +620,8 @@ Value WarpSpecializer::tripCount(IRMapping &tile) {
 }
 
 Value WarpSpecializer::loopIndex(IRMapping &tile, Value i) {
+  if (firstTrip)
+    i = arith::AddIOp::create(builder, loop.getLoc(), firstTrip, i);
   if (getConstantIntValue(loop.getLowerBound()) == 0)
     return i;
   return arith::AddIOp::create(builder, loop.getLoc(),
@@ -573,6 +638,8 @@ scf::ForOp WarpSpecializer::emitTileLoop(
   Type indexType = builder.getIndexType();
   auto range =
       TileRangeOp::create(builder, loc, indexType, indexType, indexType);
+  if (kernel.getStreamK())
+    return emitStreamKLoop(tile, range, body);
   auto tiles =
       scf::ForOp::create(builder, loc, range.getFirst(), range.getCount(),
                          range.getStep(), ValueRange{c0});
@@ -593,6 +660,135 @@ scf::ForOp WarpSpecializer::emitTileLoop(
       ValueRange{arith::AddIOp::create(builder, loc, base, trips)});
   builder.setInsertionPointAfter(tiles);
   return tiles;
+}
+
+scf::ForOp WarpSpecializer::emitStreamKLoop(
+    IRMapping &tile, TileRangeOp range,
+    function_ref<void(Value trips, Value base)> body) {
+  // The tiles of whole rounds of the grid run as they are. The S tiles of
+  // a partial round are split into p chunks of K iterations, the p from 1
+  // to kStreamKMaxChunks (and at most the trip count) with the fewest
+  // rounds of chunks per chunk size, ceil(S p / blocks) / p; p = 1 runs
+  // them whole. Chunk c of shared tile t is unit c S + t, and each block
+  // takes every blocks-th unit from its index, as it takes whole tiles: a
+  // round's blocks run at most two chunks of K at once, so their operands
+  // meet in L2 as a whole round's do.
+  Location loc = loop.getLoc();
+  auto add = [&](Value a, Value b) -> Value {
+    return arith::AddIOp::create(builder, loc, a, b);
+  };
+  auto sub = [&](Value a, Value b) -> Value {
+    return arith::SubIOp::create(builder, loc, a, b);
+  };
+  auto mul = [&](Value a, Value b) -> Value {
+    return arith::MulIOp::create(builder, loc, a, b);
+  };
+  auto div = [&](Value a, Value b) -> Value {
+    return arith::DivUIOp::create(builder, loc, a, b);
+  };
+  auto ceilDiv = [&](Value a, Value b) -> Value {
+    return arith::CeilDivUIOp::create(builder, loc, a, b);
+  };
+  auto cmp = [&](arith::CmpIPredicate predicate, Value a, Value b) -> Value {
+    return arith::CmpIOp::create(builder, loc, predicate, a, b);
+  };
+  auto select = [&](Value condition, Value a, Value b) -> Value {
+    return arith::SelectOp::create(builder, loc, condition, a, b);
+  };
+  using Pred = arith::CmpIPredicate;
+  Value first = range.getFirst(), blocks = range.getStep(),
+        tiles = range.getCount(), k = tileTrips;
+  Value partial = arith::RemUIOp::create(builder, loc, tiles, blocks);
+  // The best split: p beats the best so far when its rounds per chunk
+  // size are fewer, rounds(p) / p < best rounds / best p.
+  Value bestChunks = c1, bestRounds = ceilDiv(partial, blocks);
+  for (int64_t p = 2; p <= kStreamKMaxChunks; ++p) {
+    Value rounds = ceilDiv(mul(partial, index(p)), blocks);
+    Value better = arith::AndIOp::create(
+        builder, loc,
+        cmp(Pred::ult, mul(rounds, bestChunks), mul(bestRounds, index(p))),
+        cmp(Pred::uge, k, index(p)));
+    bestChunks = select(better, index(p), bestChunks);
+    bestRounds = select(better, rounds, bestRounds);
+  }
+  chunks = bestChunks;
+  Value split = cmp(Pred::ugt, chunks, c1);
+  Value shared = select(split, partial, c0);
+  Value wholeTiles = sub(tiles, shared);
+  Value units = mul(shared, chunks);
+  Value ownWhole = select(cmp(Pred::ult, first, wholeTiles),
+                          ceilDiv(sub(wholeTiles, first), blocks), c0);
+  Value ownUnits = select(cmp(Pred::ult, first, units),
+                          ceilDiv(sub(units, first), blocks), c0);
+  auto work = scf::ForOp::create(builder, loc, c0, add(ownWhole, ownUnits), c1,
+                                 ValueRange{c0});
+  builder.setInsertionPointToStart(work.getBody());
+  Value w = work.getInductionVar();
+  workItem = w;
+  ownWholeTiles = ownWhole;
+  workFirst = first;
+  workBlocks = blocks;
+  sharedTiles = shared;
+  Value whole = cmp(Pred::ult, w, ownWhole);
+  // A whole tile's place; a chunk's, with its divisions, only for chunks
+  // (the whole tiles are most of the work).
+  Type indexType = builder.getIndexType();
+  auto place = scf::IfOp::create(builder, loc,
+                                 TypeRange{indexType, indexType, indexType},
+                                 whole, /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(place.thenBlock());
+    scf::YieldOp::create(builder, loc,
+                         ValueRange{add(first, mul(w, blocks)), c0, k});
+    builder.setInsertionPointToStart(place.elseBlock());
+    auto [t, c] = emitChunkOfWorkItem();
+    scf::YieldOp::create(builder, loc,
+                         ValueRange{add(wholeTiles, t), div(mul(c, k), chunks),
+                                    div(mul(add(c, c1), k), chunks)});
+  }
+  Value linear = place.getResult(0);
+  firstTrip = place.getResult(1);
+  Value lastTrip = place.getResult(2);
+  SmallVector<Type> indexTypes(kernel.getGridRank(), builder.getIndexType());
+  auto coords = TileCoordsOp::create(builder, loc, indexTypes, linear);
+  for (unsigned d = 0; d < kernel.getGridRank(); ++d)
+    tile.map(kernel.getBlockIndex(d), coords.getResult(d));
+  for (Operation *op : perTileOps)
+    builder.clone(*op, tile);
+  Value trips = sub(lastTrip, firstTrip);
+  Value base = work.getRegionIterArg(0);
+  body(trips, base);
+  builder.setInsertionPointToEnd(work.getBody());
+  scf::YieldOp::create(builder, loc, ValueRange{add(base, trips)});
+  builder.setInsertionPointAfter(work);
+  firstTrip = workItem = ownWholeTiles = workFirst = workBlocks = sharedTiles =
+      chunks = Value();
+  return work;
+}
+
+Value WarpSpecializer::emitIsChunk() {
+  Location loc = loop.getLoc();
+  return arith::AndIOp::create(
+      builder, loc,
+      arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ne, sharedTiles,
+                            c0),
+      arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::uge, workItem,
+                            ownWholeTiles));
+}
+
+std::pair<Value, Value> WarpSpecializer::emitChunkOfWorkItem() {
+  // Unit u = first + (w - whole tiles) x blocks: chunk u / S of shared
+  // tile u mod S.
+  Location loc = loop.getLoc();
+  Value unit = arith::AddIOp::create(
+      builder, loc, workFirst,
+      arith::MulIOp::create(
+          builder, loc,
+          arith::SubIOp::create(builder, loc, workItem, ownWholeTiles),
+          workBlocks));
+  return {arith::RemUIOp::create(builder, loc, unit, sharedTiles),
+          arith::DivUIOp::create(builder, loc, unit, sharedTiles)};
 }
 
 void WarpSpecializer::emitProducer(IRMapping &tile, Value trips, Value base) {

@@ -312,6 +312,12 @@ inline constexpr BoolKey swapAB{
     "few rows for a C "
     "of few rows, without the products of a 64-row tile's zero rows; C "
     "leaves transposed through shared memory; with --warp-specialized"};
+inline constexpr BoolKey streamK{
+    "stream_k", false, "stream-k",
+    "sm_90a: when the C tiles do not fill whole rounds of the blocks, deal "
+    "the last full round and the partial one out as equal shares of K "
+    "iterations; a tile split between two blocks is summed through a "
+    "workspace the runtime allocates; with --persistent"};
 inline constexpr IntKey splitK{
     "split_k", 1, "split-k",
     "blocks per C tile, each summing one slice of the K loop into C with "

@@ -141,6 +141,13 @@ struct PackedLaunch {
   std::optional<PersistentGrid> persistent;
   /// Zeroed on the launch's stream before the kernel, in parameter order.
   std::vector<ZeroFill> zeroFills;
+  /// A kernel with a workspace parameter: its index in `params` (whose
+  /// value the launch fills in) and the bytes per launched block.
+  struct Workspace {
+    std::size_t param = 0;
+    uint64_t bytesPerBlock = 0;
+  };
+  std::optional<Workspace> workspace;
 
   /// True if a grid extent is 0 (empty tensors): nothing to launch.
   bool empty() const { return grid.x == 0 || grid.y == 0 || grid.z == 0; }

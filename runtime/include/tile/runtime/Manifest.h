@@ -57,7 +57,9 @@ struct Dim3 {
   unsigned x = 1, y = 1, z = 1;
 };
 
-enum class ParamKind { Buffer, Dim, Scalar, TensorMap };
+/// Workspace: global memory the runtime allocates for the kernel (a stream-K
+/// kernel's split tiles), passed as a pointer; not an argument of a launch.
+enum class ParamKind { Buffer, Dim, Scalar, TensorMap, Workspace };
 
 /// What a kernel does with a buffer parameter. A launch may not pass a buffer
 /// the kernel writes (Write, ReadWrite or Accumulate) overlapping any other
@@ -100,6 +102,11 @@ struct ParamInfo {
   /// none, 32, 64 or 128: CU_TENSOR_MAP_SWIZZLE_*); a box row (the last
   /// extent) spans at most that many bytes when it is not 0.
   int swizzle = 0;
+  /// Workspace only: bytes per launched block. The runtime passes at least
+  /// that many times the blocks of the launch, zero-filled when first
+  /// allocated; the kernel leaves its flags zero again, so one workspace
+  /// serves the launches of one stream in turn.
+  int64_t bytesPerBlock = 0;
 };
 
 /// One dimension of a buffer parameter: `param`[`dim`].

@@ -127,6 +127,41 @@ def Tile_GemmWaitOp : Tile_Op<"gemm_wait",
   let hasVerifier = 1;
 }
 
+def Tile_StreamKFixupOp : Tile_Op<"stream_k_fixup",
+    [MemoryEffects<[MemRead<DefaultResource>, MemWrite<DefaultResource>]>]> {
+  let summary = "sum a split tile's K chunks across the blocks that ran them";
+  let description = [{
+    In the compute role of a `stream_k` kernel, after the main loop over
+    chunk `%chunk` of the `%chunks` K chunks of shared tile `%tile` (the
+    tiles of the partial round, numbered from 0): `%acc` (a #tile.wgmma
+    f32 fragment) holds the sum over this chunk's iterations. Every block
+    that ran a chunk of the tile stores its accumulator to the tile's slot
+    for that chunk in the kernel's workspace (fragment order, coalesced)
+    and counts itself in (an acq_rel atomic add). The last to count resets
+    the count for the next launch, sums the `%chunks` stored accumulators
+    in chunk order into `%acc` and returns true: it runs the tile's
+    epilogue; the others return false. Nothing waits for another block, so
+    no launch order or residency can deadlock it, and the sum's order does
+    not depend on which block came last. `max_chunks` (at least 2) bounds
+    `%chunks`: each tile has that many slots.
+
+    Example:
+
+    ```mlir
+    %finishes = tile.stream_k_fixup %acc, %tile, %chunk, %chunks max_chunks(4) : !tile.buffer<128x256xf32, fragment, #tile.wgmma<warpgroups = [2, 1]>>
+    ```
+  }];
+  let arguments = (ins Arg<Tile_Buffer, "", [MemRead, MemWrite]>:$acc,
+                       Index:$tile, Index:$chunk, Index:$chunks,
+                       ConfinedAttr<I64Attr, [IntMinValue<2>]>:$max_chunks);
+  let results = (outs I1:$finishes);
+  let assemblyFormat = [{
+    $acc `,` $tile `,` $chunk `,` $chunks `max_chunks` `(` $max_chunks `)`
+    attr-dict `:` qualified(type($acc))
+  }];
+  let hasVerifier = 1;
+}
+
 def Tile_TmaStoreWaitOp : Tile_Op<"tma_store_wait",
     [MemoryEffects<[MemRead<DefaultResource>, MemWrite<DefaultResource>]>]> {
   let summary = "wait until the TMA stores of a shared tile have read it";

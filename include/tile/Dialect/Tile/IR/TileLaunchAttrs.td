@@ -146,6 +146,33 @@ def Tile_TensorMapParamAttr : Tile_Attr<"TensorMapParam", "tensor_map_param"> {
   let genVerifyDecl = 1;
 }
 
+def Tile_WorkspaceParamAttr : Tile_Attr<"WorkspaceParam", "workspace_param"> {
+  let summary = "a scratch-memory parameter the runtime provides";
+  let description = [{
+    Global memory the kernel needs besides its buffers, which the runtime
+    allocates and passes as a pointer after the tensor maps: at least
+    `bytes_per_block` times the blocks launched, zero-filled when the
+    runtime first allocates it; the kernel leaves the flags it uses zero
+    again, so that one workspace serves the launches of a stream one
+    after the other. A `stream_k` kernel keeps the accumulators of its
+    split tiles there. The conversion names it `workspace`.
+
+    Example:
+
+    ```mlir
+    #tile.workspace_param<name = "workspace", bytes_per_block = 131080>
+    ```
+
+    In the manifest: `{"name": "workspace", "kind": "workspace",
+    "bytes_per_block": 131080}`.
+  }];
+  let parameters = (ins StringRefParameter<"the parameter's name">:$name,
+                        AttrParameter<"int64_t", "bytes per launched "
+                                      "block">:$bytes_per_block);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Grid and launch contract
 //===----------------------------------------------------------------------===//
@@ -244,7 +271,8 @@ def Tile_LaunchAttr : Tile_Attr<"Launch", "launch"> {
     the kernel function's arguments (`#tile.buffer_param` and
     `#tile.scalar_param` in the kernel's order, then one
     `#tile.dim_param` per dynamic size, then the `#tile.tensor_map_param`s
-    of a TMA kernel) and the launch `contract`
+    of a TMA kernel, then a stream-K kernel's `#tile.workspace_param`) and
+    the launch `contract`
     (`#tile.size_relation`s, the manifest's `"requires"`; not printed when
     empty). A `persistent` kernel (`persistent = 1`: blocks per
     multiprocessor; not printed for other kernels) walks the tiles of its
@@ -293,7 +321,8 @@ def Tile_LaunchAttr : Tile_Attr<"Launch", "launch"> {
                         AttrParameter<"int64_t", "bytes">:$dynamic_shared_memory,
                         Tile_ListParameter<"::mlir::Attribute",
                           "#tile.buffer_param, #tile.scalar_param, "
-                          "#tile.dim_param or #tile.tensor_map_param">:$params,
+                          "#tile.dim_param, #tile.tensor_map_param or "
+                          "#tile.workspace_param">:$params,
                         Tile_ListParameter<"SizeRelationAttr", "the launch "
                           "contract">:$contract,
                         DefaultValuedParameter<"int64_t", "0", "blocks per "

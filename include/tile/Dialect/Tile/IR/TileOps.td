@@ -106,6 +106,15 @@ def Tile_KernelOp : Tile_Op<"kernel", [
     `threads` stays one set's view of the block: the block launches
     `threads + (consumers - 1) x (threads - 128)` threads.
 
+    `stream_k` (with `persistent`, one set of compute threads, no
+    `cluster`) balances the last round of tiles: when the tiles do not
+    fill whole rounds of the launched blocks, the tiles of the partial
+    round are split into K chunks, as many as fill the blocks' rounds
+    best, which the blocks take in turn, chunk after chunk
+    (`tile-warp-specialize`); the blocks that ran a tile's chunks sum them
+    through a workspace the runtime provides (`tile.stream_k_fixup`, the
+    manifest's `workspace` parameter).
+
     The kernel name must be a PTX identifier that LLVM's NVPTX back end can
     print: a letter followed by letters, digits, `_` and `$`, or `_` or `$`
     followed by at least one of those; `WARP_SZ` (PTX), `vprintf` and names
@@ -150,6 +159,7 @@ def Tile_KernelOp : Tile_Op<"kernel", [
                        UnitAttr:$warp_specialized,
                        UnitAttr:$persistent,
                        OptionalAttr<I64Attr>:$consumers,
+                       UnitAttr:$stream_k,
                        OptionalAttr<I64Attr>:$raster_panel,
                        OptionalAttr<DenseI64ArrayAttr>:$cluster,
                        OptionalAttr<TypedArrayAttrBase<Tile_DivisibilityAttr,

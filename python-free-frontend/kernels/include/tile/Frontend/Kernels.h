@@ -179,10 +179,17 @@ struct GemmConfig {
   /// N / block_n blocks share the reads of B. C leaves transposed through
   /// shared memory.
   bool swapAB = config::gemm::swapAB.defaultValue;
+  /// With persistent (`_streamk`): when the C tiles do not fill whole
+  /// rounds of the launched blocks, the last full round and the partial one
+  /// are dealt out as equal shares of K iterations, so that no block idles
+  /// through the last round; a tile split between two neighbouring blocks
+  /// is summed through a workspace the runtime allocates
+  /// (tile.stream_k_fixup).
+  bool streamK = config::gemm::streamK.defaultValue;
 
   /// e.g. gemm_f16_f32_128x128x32_t128_s3 (input, output, tile, threads,
   /// stages[, raster panel][, _nt][, _<epilogue>][, _div8][, _ws][, _tma
-  /// [columns]][, _skN][, _persistent][, _cmN][, _pingpong]).
+  /// [columns]][, _skN][, _persistent][, _cmN][, _pingpong][, _streamk]).
   std::string kernelName() const;
   /// The shared memory its tiles need at least (the pipeline's stages of
   /// the A and B tiles, or the staged accumulator, and the bias), in
@@ -231,6 +238,7 @@ struct GemmConfig {
     visit(config::gemm::tmaStore, c.tmaStore);
     visit(config::gemm::tmaStoreColumns, c.tmaStoreColumns);
     visit(config::gemm::swapAB, c.swapAB);
+    visit(config::gemm::streamK, c.streamK);
   }
 };
 
