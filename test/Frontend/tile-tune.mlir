@@ -118,6 +118,16 @@
 // here (the whole 128x256 tile does not fit beside 4 stages).
 // RUN: tile-tune --dry-run --warp-specialized --tma-store --tma-store-columns=32,64 --out-dtype=f16 --block-m=128 --block-n=256 --block-k=64 --stages=4 --num-threads=256 --raster-panel=8 | FileCheck %s --check-prefix=BANDS
 // BANDS: gemm: 4 configurations, 0 pruned before compiling, 4 to compile
+// --stream-k adds the stream-K form of each persistent candidate (one
+// compute set, no cluster): the persistent 128x256 one, beside the mma.sync
+// and the non-persistent wgmma ones (the mma.sync one at 384 threads is
+// pruned).
+// RUN: tile-tune --dry-run --warp-specialized --persistent --block-m=128 --block-n=256 --block-k=64 --stages=4 --num-threads=384 --raster-panel=8 | FileCheck %s --check-prefix=NOSTREAMK
+// NOSTREAMK: gemm: 3 configurations, 1 pruned before compiling, 2 to compile
+// RUN: tile-tune --dry-run --warp-specialized --persistent --stream-k --block-m=128 --block-n=256 --block-k=64 --stages=4 --num-threads=384 --raster-panel=8 | FileCheck %s --check-prefix=STREAMK
+// STREAMK: gemm: 4 configurations, 1 pruned before compiling, 3 to compile
+// STREAMK-NOT: _streamk
+
 // The swap_ab form (--swap-ab) of each warp-specialized NN candidate that
 // is not persistent: 2 mma.sync + 2 + 2 persistent + 2 swapped here, the
 // 16-row tile only swapped (a compute warpgroup per 64 of block_n).

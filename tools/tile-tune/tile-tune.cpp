@@ -137,6 +137,12 @@ static cl::opt<bool> swapAB(
              "warp-specialized NN candidate without split-K, persistence or "
              "TMA store"),
     cl::init(false), cl::cat(category));
+static cl::opt<bool> streamK(
+    flag(key::streamK),
+    cl::desc("gemm: with --persistent, also the stream-K form (the partial "
+             "round of tiles in K chunks) of each persistent candidate with "
+             "one set of compute threads and no cluster"),
+    cl::init(false), cl::cat(category));
 static cl::opt<bool> tmaStore(
     flag(key::tmaStore),
     cl::desc("gemm: with --warp-specialized, also the TMA-store epilogue of "
@@ -301,6 +307,8 @@ int main(int argc, char **argv) {
     axes.tmaStore = {false, true};
   if (swapAB)
     axes.swapAB = {false, true};
+  if (streamK)
+    axes.streamK = {false, true};
   restrict(axes.tmaStoreColumns, tmaStoreColumns);
   restrict(axes.clusterM, clusterMs);
   restrict(axes.consumers, consumerCounts);

@@ -239,6 +239,16 @@ TuneSpace gemmTuneSpace(const std::string &inDtype, const std::string &outDtype,
           c.threads = GemmConfig::warpSpecializedThreads(c.blockN);
       });
 
+  // Stream-K: the partial round of a persistent tile walk in K chunks.
+  expand<bool>(
+      configs,
+      [&](const GemmConfig &c) {
+        return c.persistent && c.clusterM == 1 && c.consumers == 1
+                   ? axes.streamK
+                   : std::vector<bool>{false};
+      },
+      [](GemmConfig &c, bool v) { c.streamK = v; });
+
   TuneSpace space;
   space.generator = "gemm";
   for (const GemmConfig &c : configs) {

@@ -83,6 +83,9 @@ struct GemmSpaceAxes {
   /// without split-K, persistence or TMA store too (its threads follow
   /// from block_n).
   std::vector<bool> swapAB = {false};
+  /// With true, the stream-K form of each persistent candidate with one
+  /// set of compute threads and no cluster too.
+  std::vector<bool> streamK = {false};
   /// The problem's operand layout, the same for every candidate: A stored
   /// K x M, B stored N x K.
   bool transposeA = false, transposeB = false;

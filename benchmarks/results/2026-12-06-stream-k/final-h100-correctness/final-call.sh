@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Stop 40's final run (issue 18, stream-K in the library): on the bundle of
+# Stop 40's final run (issue 18, stream-K in the library); copy it into
+# gpu-bundle/ and run it there. On the bundle of
 # `scripts/gpu/run-gpu.sh prepare` (slimmed: no .mlir/.ptx, no
 # walkthrough), from gpu-bundle/:
 #   1. GemmGpu on the six `_streamk` kernels: the stream-K chunks test,
