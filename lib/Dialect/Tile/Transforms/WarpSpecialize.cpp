@@ -45,11 +45,10 @@ namespace {
 /// (its loop needs no more): each compute set holds a whole tile's
 /// accumulator, and the bias + GELU epilogue spilled at 232.
 constexpr int64_t kProducerRegisters = 40;
-/// stream_k: the most K chunks a tile of the partial round is split into
-/// (each chunk has a slot of the tile's accumulator in the workspace).
-/// Four already gets within a fifth of a tile of the even split when the
-/// partial round holds half the blocks' tiles (8192^3 in 128x256 tiles on
-/// 132 blocks: 68 tiles, 3 chunks each, two rounds of a third of a tile).
+/// stream_k: the most K chunks a tile of the partial round is split into.
+/// Each chunk takes a 128 KiB slot per block of the workspace. At 8192^3 in
+/// 128x256 tiles on 132 blocks (68 tiles in the partial round) three
+/// chunks give two rounds of a third of a tile instead of one whole one.
 constexpr int64_t kStreamKMaxChunks = 4;
 constexpr int64_t kPingPongProducerRegisters = 24;
 /// A stream_k producer walks chunks as well as tiles: its loop keeps more
@@ -122,8 +121,8 @@ private:
   /// tile's work given its trip count and first pipeline iteration.
   scf::ForOp emitTileLoop(IRMapping &tile,
                           function_ref<void(Value trips, Value base)> body);
-  /// emitTileLoop of a stream_k kernel: the block's whole tiles, then its
-  /// share of the last rounds' K iterations, tile by tile.
+  /// emitTileLoop of a stream_k kernel: the block's whole tiles, then
+  /// every blocks-th K chunk of the partial round's tiles.
   scf::ForOp emitStreamKLoop(IRMapping &tile, TileRangeOp range,
                              function_ref<void(Value trips, Value base)> body);
 
@@ -154,7 +153,7 @@ private:
   /// (so that the compute role keeps no more registers through it): the
   /// work item, the block's whole tiles, the block, the blocks, the shared
   /// tiles and the number of chunks (0 shared tiles: none split).
-  Value tileTrips, firstTrip;
+  Value wholeTileTrips, firstTrip;
   Value workItem, ownWholeTiles, workFirst, workBlocks, sharedTiles, chunks;
   /// Whether the work item is a chunk of a split tile, and which shared
   /// tile and chunk it is, at the builder's insertion point (stream_k,
@@ -413,7 +412,7 @@ LogicalResult WarpSpecializer::run() {
   IRMapping noTile;
   Value trips = persistent ? Value() : tripCount(noTile);
   if (kernel.getStreamK())
-    tileTrips = tripCount(noTile);
+    wholeTileTrips = tripCount(noTile);
 
   // setmaxnreg for both roles or neither.
   std::optional<int64_t> computeBudget = computeRegisters(kernel);
@@ -697,7 +696,7 @@ scf::ForOp WarpSpecializer::emitStreamKLoop(
   };
   using Pred = arith::CmpIPredicate;
   Value first = range.getFirst(), blocks = range.getStep(),
-        tiles = range.getCount(), k = tileTrips;
+        tiles = range.getCount(), k = wholeTileTrips;
   Value partial = arith::RemUIOp::create(builder, loc, tiles, blocks);
   // The best split: p beats the best so far when its rounds per chunk
   // size are fewer, rounds(p) / p < best rounds / best p.
