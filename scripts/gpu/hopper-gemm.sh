@@ -5,8 +5,8 @@
 # TMA-store epilogue (`_tma`, in bands `_tma<columns>`), their GemmGpu tests against float64,
 # the runtime's choice of variant over the whole library (choice.log),
 # compute-sanitizer memcheck / racecheck / synccheck on the split-K,
-# fused-epilogue, f16 TN, f16 persistent, f16 TMA-store and f16 cluster
-# (`_cm2`) ones,
+# fused-epilogue, f16 TN, f16 persistent (stream-K too), f16 TMA-store and
+# f16 cluster (`_cm2`) ones,
 # and tile-bench-gemm against cuBLAS in the same process; the summary table
 # (best variant per problem, ratio to cuBLAS; the fused bias + GELU ones
 # against cuBLASLt's GELU_BIAS epilogue) last, with its charts beside it
@@ -39,8 +39,8 @@ run() {
   mkdir -p "$out"
   export LD_LIBRARY_PATH="$bundle/lib:${LD_LIBRARY_PATH:-}"
   local hopper=/tmp/tile-hopper-kernels splitk=/tmp/tile-splitk-kernels
-  subset "$hopper" '^gemm_.*_ws(_tma[0-9]*)?(_sk[0-9]+|_persistent(_cm[0-9]+)?)?$|^gemm_f16_f32_128x256x64_t256_s3_r8_div8$'
-  subset "$splitk" '^gemm_.*(_sk[0-9]+|_bias_gelu.*_ws)$|^gemm_f16_f32_.*_tn_div8_ws$|^gemm_f16_f(16|32)_.*_persistent$|^gemm_f16_.*_tma[0-9]*(_persistent)?$|^gemm_f16_.*_cm[0-9]+$'
+  subset "$hopper" '^gemm_.*_ws(_tma[0-9]*)?(_sk[0-9]+|_persistent(_cm[0-9]+|_streamk)?)?$|^gemm_f16_f32_128x256x64_t256_s3_r8_div8$'
+  subset "$splitk" '^gemm_.*(_sk[0-9]+|_bias_gelu.*_ws)$|^gemm_f16_f32_.*_tn_div8_ws$|^gemm_f16_f(16|32)_.*_persistent(_streamk)?$|^gemm_f16_.*_tma[0-9]*(_persistent)?$|^gemm_f16_.*_cm[0-9]+$'
   TILE_KERNEL_DIR=$hopper "$bundle/bin/tile-gpu-tests" --gtest_filter='GemmGpu.*' \
     --gtest_output=json:"$out/gemm-tests.json" > /tmp/gemm-tests.log 2>&1 ||
     status=1
