@@ -25,13 +25,13 @@
 #include <cublas_v2.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <iostream>
 #include <map>
 #include <memory>
 #include <optional>
 #include <random>
 #include <set>
+#include <sstream>
 
 using namespace tile;
 
@@ -51,26 +51,20 @@ struct Problem {
 /// for a malformed list.
 std::optional<std::vector<Problem>> parseShapes(const std::string &list) {
   std::vector<Problem> problems;
-  size_t start = 0;
-  while (start <= list.size()) {
-    size_t end = list.find(',', start);
-    std::string item = list.substr(
-        start, end == std::string::npos ? std::string::npos : end - start);
-    Problem p{};
-    char x1 = 0, x2 = 0;
-    int used = 0;
-    if (std::sscanf(item.c_str(), "%ld%c%ld%c%ld%n", &p.m, &x1, &p.n, &x2, &p.k,
-                    &used) != 5 ||
-        x1 != 'x' || x2 != 'x' || used != static_cast<int>(item.size()) ||
-        p.m < 1 || p.n < 1 || p.k < 1) {
+  std::stringstream in(list);
+  for (std::string item; std::getline(in, item, ',');) {
+    std::vector<int64_t> dims = bench::parseDims(item);
+    if (dims.size() != 3 || dims[0] < 1 || dims[1] < 1 || dims[2] < 1) {
       std::cerr << "--shapes: expected MxNxK with positive sizes, but got '"
                 << item << "'\n";
       return std::nullopt;
     }
-    problems.push_back(p);
-    if (end == std::string::npos)
-      break;
-    start = end + 1;
+    problems.push_back({dims[0], dims[1], dims[2]});
+  }
+  if (problems.empty() || list.back() == ',') {
+    std::cerr << "--shapes: expected MxNxK[,MxNxK...], but got '" << list
+              << "'\n";
+    return std::nullopt;
   }
   return problems;
 }

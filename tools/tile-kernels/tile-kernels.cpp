@@ -270,9 +270,11 @@ std::vector<Variant> defaultVariants() {
     };
     // Stream-K (`_streamk`) first: the tiles of a partial round split into
     // K chunks that all blocks take in turn. Where the tiles make whole
-    // rounds they run as their twins below do; on an H100, paired with
-    // cuBLAS / cuBLASLt, 1.5-2% faster at 8192x8192x28672 and up to 1.5%
-    // at 8192^3 (benchmarks/results/2026-12-06-stream-k). Not the erf
+    // rounds they run as their twins below do. On an H100, paired with
+    // cuBLAS / cuBLASLt in one call with their twins: 1.044-1.054x against
+    // 1.026-1.034x at 8192x8192x28672, the tanh GELU at 8192^3
+    // 1.002-1.013x against 0.997-0.999x
+    // (benchmarks/results/2026-12-06-stream-k, call 6). Not the erf
     // GELU: its epilogue and the fixup spill at the compute role's 224
     // registers (a stream-K producer keeps 56).
     for (auto [out, columns, epilogue] :

@@ -92,19 +92,6 @@ std::optional<Options> parseOptions(int argc, char **argv) {
   return o;
 }
 
-/// "4096x4096x64" -> {4096, 4096, 64}; empty on a malformed shape.
-std::vector<int64_t> parseShape(const std::string &text) {
-  std::vector<int64_t> dims;
-  std::stringstream in(text);
-  for (std::string part; std::getline(in, part, 'x');) {
-    if (part.empty() ||
-        part.find_first_not_of("0123456789") != std::string::npos)
-      return {};
-    dims.push_back(std::stoll(part));
-  }
-  return dims;
-}
-
 /// The buffers' shapes, the f32 scalars, the FLOPs and the minimal DRAM
 /// bytes of one launch.
 struct Workload {
@@ -348,7 +335,7 @@ int main(int argc, char **argv) {
   std::optional<Options> options = parseOptions(argc, argv);
   if (!options)
     return 2;
-  std::vector<int64_t> shape = parseShape(options->shape);
+  std::vector<int64_t> shape = bench::parseDims(options->shape);
   if (shape.empty()) {
     std::cerr << "tile-profile: malformed --shape '" << options->shape
               << "' (expected numbers joined by 'x', e.g. 4096x4096x4096)\n";

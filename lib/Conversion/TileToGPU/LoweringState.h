@@ -352,10 +352,11 @@ public:
   static std::pair<SmallVector<int64_t>, int64_t> getTmaBox(CopyOp copy);
 
   /// A stream_k kernel's workspace (a global pointer, its last parameter;
-  /// null in other kernels) and the bytes each launched block needs of it
-  /// (the split tiles' accumulators, tile.stream_k_fixup, and two flags).
+  /// null in other kernels) and the bytes each launched block needs of it:
+  /// a shared tile's arrival count, and the accumulator slots of its chunks
+  /// that tile.stream_k_fixup adds (StreamKToGPU.cpp has the layout).
   Value workspace;
-  int64_t workspaceBytesPerBlock = 8;
+  int64_t workspaceBytesPerBlock = 4;
   LogicalResult lowerStreamKFixup(StreamKFixupOp op);
 
   /// Copies of a fragment to global memory that the tile.parallel computing

@@ -426,7 +426,7 @@ LogicalResult KernelOp::verify() {
              << ", to be at most 1024";
   }
 
-  // Stream-K: two neighbouring blocks of the persistent grid share a tile.
+  // Stream-K: the blocks of the persistent grid share the partial round.
   if (getStreamK() &&
       (!getPersistent() || getConsumerCount() > 1 || getCluster()))
     return emitOpError("expected stream_k in a persistent kernel with one set "

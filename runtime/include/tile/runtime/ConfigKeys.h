@@ -314,10 +314,10 @@ inline constexpr BoolKey swapAB{
     "leaves transposed through shared memory; with --warp-specialized"};
 inline constexpr BoolKey streamK{
     "stream_k", false, "stream-k",
-    "sm_90a: when the C tiles do not fill whole rounds of the blocks, deal "
-    "the last full round and the partial one out as equal shares of K "
-    "iterations; a tile split between two blocks is summed through a "
-    "workspace the runtime allocates; with --persistent"};
+    "sm_90a: when the C tiles do not fill whole rounds of the blocks, split "
+    "the partial round's tiles into 2 to 4 K chunks that the blocks take in "
+    "turn, summed through a workspace the runtime allocates; with "
+    "--persistent"};
 inline constexpr IntKey splitK{
     "split_k", 1, "split-k",
     "blocks per C tile, each summing one slice of the K loop into C with "

@@ -185,6 +185,17 @@ def TileWarpSpecialize : Pass<"tile-warp-specialize", "ModuleOp"> {
     most one ahead. The producer keeps 24 registers (setmaxnreg), the
     compute sets the rest.
 
+    In a persistent `stream_k` kernel whose tiles leave a partial round of
+    the blocks, the partial round's tiles are split into K chunks: 2 to 4,
+    picked at run time as the fewest rounds of chunks per chunk size (1
+    runs them whole), and never more than the loop's trips, whose bounds
+    must not read a block index. Each role walks the block's whole tiles,
+    then every blocks-th chunk (chunk c of shared tile t is unit c S + t
+    for S shared tiles), its loop running from the chunk's first trip;
+    the producer keeps 56 registers. After a chunk's final wait the
+    compute role runs `tile.stream_k_fixup`, and the epilogue only where
+    that finishes the tile.
+
     In the epilogue, a copy of a `#tile.nvmma` shared tile (an accumulator
     staged there; `tile-assign-layouts` swizzles it) to a kernel parameter
     of the same element type becomes a TMA store (`tile.copy async`). Each

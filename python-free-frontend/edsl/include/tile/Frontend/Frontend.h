@@ -348,11 +348,10 @@ public:
   /// `consumers`, ping-pong; with persistent, no cluster); call before
   /// `body`.
   void consumers(int64_t count, SourceLoc loc = {});
-  /// Deals out the last rounds of tiles as equal shares of K iterations, a
-  /// tile split between two neighbouring blocks adding their accumulators
-  /// through a workspace the runtime provides (the kernel's `stream_k`;
-  /// with persistent, one set of compute threads, no cluster); call before
-  /// `body`.
+  /// Splits the tiles of a partial last round into K chunks that the
+  /// blocks take in turn, summed through a workspace the runtime provides
+  /// (the kernel's `stream_k`; with persistent, one set of compute threads,
+  /// no cluster); call before `body`.
   void streamK(SourceLoc loc = {});
   /// Promises that dimension `dim` of tensor parameter `tensor` is a
   /// multiple of `divisor` at every launch (the kernel's `divisible`; the

@@ -180,11 +180,10 @@ struct GemmConfig {
   /// shared memory.
   bool swapAB = config::gemm::swapAB.defaultValue;
   /// With persistent (`_streamk`): when the C tiles do not fill whole
-  /// rounds of the launched blocks, the last full round and the partial one
-  /// are dealt out as equal shares of K iterations, so that no block idles
-  /// through the last round; a tile split between two neighbouring blocks
-  /// is summed through a workspace the runtime allocates
-  /// (tile.stream_k_fixup).
+  /// rounds of the launched blocks, the partial round's tiles are split into
+  /// 2 to 4 K chunks that the blocks take in turn, so that fewer blocks idle
+  /// through the last round; the blocks that ran a tile's chunks sum them
+  /// through a workspace the runtime allocates (tile.stream_k_fixup).
   bool streamK = config::gemm::streamK.defaultValue;
 
   /// e.g. gemm_f16_f32_128x128x32_t128_s3 (input, output, tile, threads,
