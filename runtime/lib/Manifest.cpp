@@ -423,6 +423,12 @@ void KernelInfo::validate() const {
         throw Error(prefix("param '" + param.name + "'") +
                     "bytes_per_block must be in [1, 2^32], but got " +
                     std::to_string(param.bytesPerBlock));
+      // Bytes per block of the launched grid: bounded only where the grid
+      // is (a persistent grid has at most blocks_per_sm per SM).
+      if (!persistent)
+        throw Error(prefix("param '" + param.name + "'") +
+                    "a workspace is sized per block of a persistent grid: "
+                    "expected a 'persistent' kernel, but got none");
       if (std::count_if(params.begin(), params.end(), [](const ParamInfo &p) {
             return p.kind == ParamKind::Workspace;
           }) > 1)

@@ -186,6 +186,7 @@ TEST(Pack, WorkspaceIsNoArgumentAndLeftToTheLaunch) {
   // placeholder whose index and bytes per block the launch reads (it
   // allocates bytes per block x the blocks it launches).
   KernelInfo kernel = vectorAdd();
+  kernel.persistent = PersistentGrid{};
   ParamInfo workspace;
   workspace.name = "workspace";
   workspace.kind = ParamKind::Workspace;
@@ -207,6 +208,12 @@ TEST(Pack, WorkspaceIsNoArgumentAndLeftToTheLaunch) {
   kernel.params.back().bytesPerBlock = 0;
   EXPECT_TILE_ERROR(checkAndPack(kernel, vectorAddArgs(1000)),
                     "bytes_per_block must be in [1, 2^32], but got 0");
+  // Sized per block: only a persistent grid bounds the blocks (a grid of
+  // 2^31 x 65535 x 65535 blocks would overflow the size).
+  kernel.params.back().bytesPerBlock = 8;
+  kernel.persistent.reset();
+  EXPECT_TILE_ERROR(checkAndPack(kernel, vectorAddArgs(1000)),
+                    "expected a 'persistent' kernel, but got none");
 }
 
 TEST(Pack, HiddenDimsAnywhereAndIntegerScalars) {

@@ -882,7 +882,18 @@ def manifest_seeds(cfg):
                  ["--kernel=softmax", "--block-m=4", "--block-n=1024",
                   "--num-threads=128"],
                  ["--kernel=attention", "--block-m=64", "--block-n=64",
-                  "--num-threads=128", "--dtype=f16", "--lse"]):
+                  "--num-threads=128", "--dtype=f16", "--lse"],
+                 # sm_90a: tensor maps, a persistent grid and a stream-K
+                 # workspace; clusters.
+                 ["--kernel=gemm", "--chip=sm_90a", "--block-m=128",
+                  "--block-n=256", "--block-k=64", "--num-threads=384",
+                  "--stages=4", "--divisibility=8", "--warp-specialized",
+                  "--persistent", "--stream-k", "--tma-store",
+                  "--tma-store-columns=64", "--out-dtype=f16"],
+                 ["--kernel=gemm", "--chip=sm_90a", "--block-m=128",
+                  "--block-n=256", "--block-k=64", "--num-threads=384",
+                  "--stages=4", "--divisibility=8", "--warp-specialized",
+                  "--persistent", "--cluster-m=2"]):
         proc = generate(cfg, args + ["--emit=manifest"])
         if proc.returncode == 0:
             seeds.append(("tile-kernels " + " ".join(args), proc.stdout))
