@@ -171,11 +171,13 @@ tile::rt::gemmCandidates(const std::vector<KernelVariant> &library,
     // Few rows: row tiles, then split-K, then the rest. Few tiles alone:
     // row tiles first, split-K last. Neither: both last.
     int rows = rowTile ? (fewTiles ? 0 : 3) : splitK ? (fewRows ? 1 : 3) : 2;
-    // Among row tiles: the fewest rows that hold C's, else the most.
-    std::pair<int, int64_t> fit{0, 0};
+    // Among row tiles: the fewest rows that hold C's, else the most; of
+    // those, where C has few rows, the narrowest (more blocks read B,
+    // which is nearly all the bytes).
+    std::tuple<int, int64_t, int64_t> fit{0, 0, 0};
     if (rowTile)
-      fit = blockM >= rowsOfC ? std::pair<int, int64_t>{0, blockM}
-                              : std::pair<int, int64_t>{1, -blockM};
+      fit = {blockM >= rowsOfC ? 0 : 1, blockM >= rowsOfC ? blockM : -blockM,
+             fewRows ? v.config.getOrDefault(key::blockN) : 0};
     return std::tuple{isArchSpecificFor(v.chip, deviceChip) ? 0 : 1, rows, fit,
                       cluster == ragged ? 0 : 1};
   };

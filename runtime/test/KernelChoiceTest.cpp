@@ -201,6 +201,26 @@ TEST_F(KernelChoiceTest, RowTilesThatHoldCsRowsFirstThenTheTallest) {
                                       "gemm_ws_sk2", "gemm_any", "gemm_div8"}));
 }
 
+TEST_F(KernelChoiceTest, NarrowerRowTilesFirstOnlyWhenCHasFewRows) {
+  // Listed wide first, as the library lists 64x128 before 64x64.
+  add("gemm_ws_64x128", "sm_90a", 8, 1).config.set("block_m", int64_t(64));
+  library.back().config.set("block_n", int64_t(128));
+  add("gemm_ws_64x64", "sm_90a", 8, 1).config.set("block_m", int64_t(64));
+  library.back().config.set("block_n", int64_t(64));
+  // 33-64 rows: both hold them; the narrower has twice the blocks.
+  for (int64_t m : {33, 64})
+    EXPECT_EQ(order(m, 8192, 8192),
+              (std::vector<std::string>{"gemm_ws_64x64", "gemm_ws_64x128",
+                                        "gemm_ws_sk2", "gemm_ws", "gemm_any",
+                                        "gemm_div8"}))
+        << m;
+  // Few tiles of many rows (1024^3): the library's order.
+  EXPECT_EQ(order(1024, 1024, 1024),
+            (std::vector<std::string>{"gemm_ws_64x128", "gemm_ws_64x64",
+                                      "gemm_ws", "gemm_ws_sk2", "gemm_any",
+                                      "gemm_div8"}));
+}
+
 TEST_F(KernelChoiceTest, ClusterVariantsFirstWhenTheTilesDoNotFitMAndN) {
   add("gemm_ws_cm2", "sm_90a", 8, 1).config.set("cluster_m", int64_t(2));
   // 4096 x 4096: multiples of 256, the library's order.

@@ -347,12 +347,20 @@ std::vector<Variant> defaultVariants() {
     // 16 and 64 x 8192 x 8192 they led 64x64 and 64x256 tiles, with or
     // without split-K (which adds a zero fill and atomics), and cuBLAS on
     // an H100 (2026-12-05; benchmarks/results/2026-12-05-small-m).
-    for (const std::string &out : {std::string("f32"), std::string(in)}) {
-      GemmConfig c{64, 128, 64, 256, out, 6, 0, false, in};
-      c.divisibility = 8;
-      c.warpSpecialized = true;
-      variants.push_back(gemmVariant(c));
-    }
+    // And 64x64 tiles, 8 stages: twice the blocks to read B. On the H200
+    // at 64x8192x8192 the 64x128 tile's 64 blocks ran at 0.82-0.87x of
+    // cuBLAS, whose memory bandwidth there needs more SMs reading
+    // (benchmarks/results/2026-12-06-h200-closing); rt::chooseGemm takes
+    // the narrower tile first when C has at most 64 rows, the 64x128 one
+    // where C has few tiles of more rows.
+    for (auto [blockN, stages] :
+         {std::pair<int64_t, int64_t>{128, 6}, {64, 8}})
+      for (const std::string &out : {std::string("f32"), std::string(in)}) {
+        GemmConfig c{64, blockN, 64, 256, out, stages, 0, false, in};
+        c.divisibility = 8;
+        c.warpSpecialized = true;
+        variants.push_back(gemmVariant(c));
+      }
     // C of at most 16 or 32 rows: C^T = B^T A^T in 64 x 16 / 64 x 32
     // tiles (swap_ab: 64 columns of C as the wgmma's M), 8 stages. A
     // 64-row tile would run three or two products of zero rows for each

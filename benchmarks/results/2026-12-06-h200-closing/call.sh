@@ -15,6 +15,12 @@
 #        (tests-f16.txt).
 #   benchmarks/results/2026-12-06-h200-closing/call.sh bf16
 #     5. the large sampled shapes on the bf16 sm_90a kernels (tests-bf16.txt).
+#   benchmarks/results/2026-12-06-h200-closing/call.sh final
+#     after the first call showed 64x8192x8192 below the bar: the library
+#     with the 64x64 tiles; 1-2 again, GemmGpu and the sanitizers on the new
+#     kernels, the 64-row tiles tile-tune compiled (gpu-bundle/cand64)
+#     paired with cuBLAS at 48 and 64 rows (sweep.json, sweep.md), then 5
+#     (tests.txt).
 #
 # Each call first checks the card and stops (exit 3) on anything but an
 # H200: this run is the one the issue asks for on that card.
@@ -29,12 +35,71 @@ subset() { python3 scripts/gpu/kernel-subset.py "$1" "$b/kernels" "$2" > /dev/nu
 # The per-kernel lines, the verdicts and every failure of a GemmGpu log.
 digest() { grep -E '^\[ +(OK|FAILED|SKIPPED|PASSED) |Failure|Expected|Which is|relative error|^gemm_' "$1"; }
 
+if [ "$part" = final ]; then
+  # After the first call: the library with the 64x64 tiles for C of at most
+  # 64 rows. 1. the library's choice paired with its peers, three rounds;
+  t=$out/tests.txt
+  OUT=$out timeout 240 scripts/gpu/hopper-gemm.sh library 3 > /tmp/lib.log 2>&1
+  echo "library rc=$?"; grep -E "^\| (64|16)x8192x8192" "$out/summary-library.md" | head -8
+  # 2. the choice over the whole library (the chosen kernels' lines);
+  TILE_KERNEL_DIR=$b/kernels timeout 60 "$b/bin/tile-gpu-tests" \
+    --gtest_filter='GemmGpu.LibraryChoiceFallsBackWithTheReason' > /tmp/c.log 2>&1
+  echo "== choice over the whole library rc=$?" | tee "$t"
+  grep -E "chose|^\[ +(OK|FAILED|PASSED) |Failure" /tmp/c.log >> "$t"
+  # 3. GemmGpu on the four new kernels, every test; sanitizers on the f16
+  # ones;
+  subset /tmp/new '_64x64x64_t256_s8_div8_ws$'
+  TILE_KERNEL_DIR=/tmp/new timeout 150 "$b/bin/tile-gpu-tests" \
+    --gtest_filter='GemmGpu.*:-GemmGpu.LibraryChoice*' > /tmp/t.log 2>&1
+  echo "== the 64x64 s8 kernels, GemmGpu rc=$? kernels=$(grep -c '"name"' /tmp/new/index.json)" | tee -a "$t"
+  digest /tmp/t.log >> "$t"
+  subset /tmp/new16 '^gemm_f16_.*_64x64x64_t256_s8_div8_ws$'
+  for tool in memcheck racecheck synccheck; do
+    TILE_KERNEL_DIR=/tmp/new16 timeout 100 compute-sanitizer --tool $tool "$b/bin/tile-gpu-tests" \
+      --gtest_filter='GemmGpu.SmallAndOddShapesAreExactToRounding' > /tmp/s.log 2>&1
+    echo "$tool 64x64 f16 rc=$?: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|\[  PASSED|\[  FAILED|SKIPPED' /tmp/s.log | tr '\n' ' ')" | tee -a "$t"
+  done
+  # 4. the 64-row tiles searched (gpu-bundle/cand64, tile-tune), each
+  # alone as the library's choice, paired with cuBLAS;
+  for cand in $(python3 -c "import json; print(' '.join(sorted({e['name'].split('_', 3)[3] for e in json.load(open('$b/cand64/index.json'))['kernels']})))"); do
+    python3 scripts/gpu/kernel-subset.py /tmp/cand "$b/cand64" "_$cand\$" > /dev/null
+    TILE_KERNEL_DIR=/tmp/cand timeout 60 "$b/bin/tile-bench-gemm" \
+      --shapes=48x8192x8192,64x8192x8192,64x4096x8192,64x28672x8192 \
+      --benchmark_filter='^(library_|control_)' \
+      --benchmark_out=/tmp/sweep-$cand.json --benchmark_out_format=json > /tmp/sw.log 2>&1 || echo "$cand rc=$?"
+  done
+  python3 - "$out" <<'PY'
+import glob, json, sys
+rows = []
+for f in sorted(glob.glob("/tmp/sweep-*.json")):
+    cand = f[len("/tmp/sweep-"):-len(".json")]
+    for b in json.load(open(f))["benchmarks"]:
+        if b.get("aggregate_name") == "median" and "over_peer" in b:
+            rows.append({"candidate": cand, "benchmark": b["name"].split("/")[0],
+                         "shape": b["name"].split("/")[1], "ratio": 1 / b["over_peer"],
+                         "peer_us": b["peer_us"], "us": b["real_time"],
+                         "kernel": b.get("label", "")})
+json.dump(rows, open(sys.argv[1] + "/sweep.json", "w"), indent=1)
+shapes = sorted({r["shape"] for r in rows})
+with open(sys.argv[1] + "/sweep.md", "w") as md:
+    md.write("| candidate | types | " + " | ".join(shapes) + " |\n|" + "---|" * (2 + len(shapes)) + "\n")
+    for key in sorted({(r["candidate"], r["benchmark"]) for r in rows}):
+        cells = [f'{r["ratio"]:.3f}x ({r["us"]:.1f} us)' for s in shapes for r in rows
+                 if (r["candidate"], r["benchmark"], r["shape"]) == (*key, s)]
+        md.write(f"| {key[0]} | {key[1]} | " + " | ".join(cells) + " |\n")
+print(open(sys.argv[1] + "/sweep.md").read())
+PY
+  # 5. the large sampled shapes on the bf16 sm_90a kernels.
+  part=bf16; t=$out/tests.txt
+fi
+
 if [ "$part" = bf16 ]; then
   subset /tmp/ws-bf16 '^gemm_bf16_.*_ws'
-  TILE_KERNEL_DIR=/tmp/ws-bf16 timeout 540 "$b/bin/tile-gpu-tests" \
+  TILE_KERNEL_DIR=/tmp/ws-bf16 timeout $((590 - SECONDS)) "$b/bin/tile-gpu-tests" \
     --gtest_filter='GemmGpu.LargeShapesSampled' > /tmp/t.log 2>&1
-  echo "bf16 large rc=$? kernels=$(grep -c '"name"' /tmp/ws-bf16/index.json)" | tee "$out/tests-bf16.txt"
-  digest /tmp/t.log >> "$out/tests-bf16.txt"
+  rc=$?; t=${t:-$out/tests-bf16.txt}
+  echo "== bf16 large rc=$rc kernels=$(grep -c '"name"' /tmp/ws-bf16/index.json)" | tee -a "$t"
+  digest /tmp/t.log >> "$t"
   grep -E '^\[  (PASSED|FAILED)' /tmp/t.log
   exit 0
 fi

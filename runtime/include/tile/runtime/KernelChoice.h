@@ -119,7 +119,10 @@ struct GemmRequest {
 ///      at 2048^3 (128 tiles) the leaders were 1.6-1.9x faster (docs/Gemm.md).
 ///      Both last otherwise. Among those row tiles, the fewest rows that
 ///      hold C's (a 16-row swap_ab tile for 16 rows: no products of zero
-///      rows), or the most when none does;
+///      rows), or the most when none does; of those, when C has at most
+///      kFewRows rows, the narrowest (64x64 before 64x128: twice the
+///      blocks read B, which the H200's bandwidth needs at 64x8192x8192);
+///      with more rows, the library's order;
 ///   3. thread-block cluster variants (`cluster_m` > 1, B multicast to a
 ///      pair of tiles) first when M or N is not a multiple of
 ///      kClusterFirstUnless, last otherwise: on the H100 (2026-12-05) the
