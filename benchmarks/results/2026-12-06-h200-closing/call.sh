@@ -18,9 +18,9 @@
 #   benchmarks/results/2026-12-06-h200-closing/call.sh final
 #     after the first call showed 64x8192x8192 below the bar: the library
 #     with the 64x64 tiles; 1-2 again, GemmGpu and the sanitizers on the new
-#     kernels, the 64-row tiles tile-tune compiled (gpu-bundle/cand64)
-#     paired with cuBLAS at 48 and 64 rows (sweep.json, sweep.md), then 5
-#     (tests.txt).
+#     kernels, 5 (tests.txt), then the 64-row tiles tile-tune compiled
+#     (gpu-bundle/cand64) paired with cuBLAS at 48 and 64 rows, while time
+#     is left (sweep.json, sweep.md).
 #
 # Each call first checks the card and stops (exit 3) on anything but an
 # H200: this run is the one the issue asks for on that card.
@@ -62,9 +62,19 @@ if [ "$part" = final ] || [ "$part" = check ]; then
       --gtest_filter='GemmGpu.SmallAndOddShapesAreExactToRounding' > /tmp/s.log 2>&1
     echo "$tool 64x64 f16 rc=$?: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|\[  PASSED|\[  FAILED|SKIPPED' /tmp/s.log | tr '\n' ' ')" | tee -a "$t"
   done
-  # 4. the 64-row tiles searched (gpu-bundle/cand64, tile-tune), each
+  # 4. the large sampled shapes on the bf16 sm_90a kernels (final only);
+  if [ "$part" = final ]; then
+    subset /tmp/ws-bf16 '^gemm_bf16_.*_ws'
+    TILE_KERNEL_DIR=/tmp/ws-bf16 timeout $((480 - SECONDS)) "$b/bin/tile-gpu-tests" \
+      --gtest_filter='GemmGpu.LargeShapesSampled' > /tmp/t.log 2>&1
+    echo "== bf16 large rc=$? kernels=$(grep -c '"name"' /tmp/ws-bf16/index.json)" | tee -a "$t"
+    digest /tmp/t.log >> "$t"
+    grep -E '^\[  (PASSED|FAILED)' /tmp/t.log
+  fi
+  # 5. the 64-row tiles searched (gpu-bundle/cand64, tile-tune), each
   # alone as the library's choice, paired with cuBLAS;
   for cand in $(python3 -c "import json; print(' '.join(sorted({e['name'].split('_', 3)[3] for e in json.load(open('$b/cand64/index.json'))['kernels']})))"); do
+    [ $SECONDS -gt ${SWEEP_UNTIL:-560} ] && { echo "sweep stopped before $cand"; break; }
     python3 scripts/gpu/kernel-subset.py /tmp/cand "$b/cand64" "_$cand\$" > /dev/null
     TILE_KERNEL_DIR=/tmp/cand timeout 60 "$b/bin/tile-bench-gemm" \
       --shapes=48x8192x8192,64x8192x8192,64x4096x8192,64x28672x8192 \
@@ -92,9 +102,7 @@ with open(sys.argv[1] + "/sweep.md", "w") as md:
         md.write(f"| {key[0]} | {key[1]} | " + " | ".join(cells) + " |\n")
 print(open(sys.argv[1] + "/sweep.md").read())
 PY
-  # 5. the large sampled shapes on the bf16 sm_90a kernels.
-  [ "$part" = check ] && exit 0
-  part=bf16; t=$out/tests.txt
+  exit 0
 fi
 
 if [ "$part" = bf16 ]; then
