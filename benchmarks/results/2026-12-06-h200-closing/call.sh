@@ -65,7 +65,7 @@ if [ "$part" = final ] || [ "$part" = check ]; then
   # 4. the large sampled shapes on the bf16 sm_90a kernels (final only);
   if [ "$part" = final ]; then
     subset /tmp/ws-bf16 '^gemm_bf16_.*_ws'
-    TILE_KERNEL_DIR=/tmp/ws-bf16 timeout $((480 - SECONDS)) "$b/bin/tile-gpu-tests" \
+    TILE_KERNEL_DIR=/tmp/ws-bf16 timeout $((${LARGE_UNTIL:-480} - SECONDS)) "$b/bin/tile-gpu-tests" \
       --gtest_filter='GemmGpu.LargeShapesSampled' > /tmp/t.log 2>&1
     echo "== bf16 large rc=$? kernels=$(grep -c '"name"' /tmp/ws-bf16/index.json)" | tee -a "$t"
     digest /tmp/t.log >> "$t"
