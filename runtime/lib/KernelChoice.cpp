@@ -175,9 +175,11 @@ tile::rt::gemmCandidates(const std::vector<KernelVariant> &library,
     // those, where C has few rows, the narrowest (more blocks read B,
     // which is nearly all the bytes).
     std::tuple<int, int64_t, int64_t> fit{0, 0, 0};
-    if (rowTile)
-      fit = {blockM >= rowsOfC ? 0 : 1, blockM >= rowsOfC ? blockM : -blockM,
+    if (rowTile) {
+      bool holdsC = blockM >= rowsOfC;
+      fit = {holdsC ? 0 : 1, holdsC ? blockM : -blockM,
              fewRows ? v.config.getOrDefault(key::blockN) : 0};
+    }
     return std::tuple{isArchSpecificFor(v.chip, deviceChip) ? 0 : 1, rows, fit,
                       cluster == ragged ? 0 : 1};
   };
