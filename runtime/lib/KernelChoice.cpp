@@ -172,13 +172,17 @@ tile::rt::gemmCandidates(const std::vector<KernelVariant> &library,
     // row tiles first, split-K last. Neither: both last.
     int rows = rowTile ? (fewTiles ? 0 : 3) : splitK ? (fewRows ? 1 : 3) : 2;
     // Among row tiles: the fewest rows that hold C's, else the most; of
-    // those, where C has few rows, the narrowest (more blocks read B,
-    // which is nearly all the bytes).
-    std::tuple<int, int64_t, int64_t> fit{0, 0, 0};
+    // those, where C has few rows, the widest whose tiles fill a wave, else
+    // the narrowest (more blocks read B, which is nearly all the bytes).
+    std::tuple<int, int64_t, int, int64_t> fit{0, 0, 0, 0};
     if (rowTile) {
       bool holdsC = blockM >= rowsOfC;
+      int64_t blockN = v.config.getOrDefault(key::blockN);
+      bool fillsAWave = shapeOfC.size() == 2 &&
+                        ceilDiv(shapeOfC[1], blockN) >= kWaveOfRowTiles;
       fit = {holdsC ? 0 : 1, holdsC ? blockM : -blockM,
-             fewRows ? v.config.getOrDefault(key::blockN) : 0};
+             fewRows && !fillsAWave ? 1 : 0,
+             fewRows ? (fillsAWave ? -blockN : blockN) : 0};
     }
     return std::tuple{isArchSpecificFor(v.chip, deviceChip) ? 0 : 1, rows, fit,
                       cluster == ragged ? 0 : 1};

@@ -201,24 +201,33 @@ TEST_F(KernelChoiceTest, RowTilesThatHoldCsRowsFirstThenTheTallest) {
                                       "gemm_ws_sk2", "gemm_any", "gemm_div8"}));
 }
 
-TEST_F(KernelChoiceTest, NarrowerRowTilesFirstOnlyWhenCHasFewRows) {
+TEST_F(KernelChoiceTest, RowTilesThatFillAWaveWidestFirstWhenCHasFewRows) {
   // Listed wide first, as the library lists 64x128 before 64x64.
   add("gemm_ws_64x128", "sm_90a", 8, 1).config.set("block_m", int64_t(64));
   library.back().config.set("block_n", int64_t(128));
   add("gemm_ws_64x64", "sm_90a", 8, 1).config.set("block_m", int64_t(64));
   library.back().config.set("block_n", int64_t(64));
-  // 33-64 rows: both hold them; the narrower has twice the blocks.
-  for (int64_t m : {33, 64})
-    EXPECT_EQ(order(m, 8192, 8192),
-              (std::vector<std::string>{"gemm_ws_64x64", "gemm_ws_64x128",
+  // 33-64 rows: both hold them; at N = 8192 only the narrower fills a wave
+  // (128 tiles), at N = 4096 neither does (the narrower first), at N =
+  // 28672 both do (the wider first).
+  for (int64_t m : {33, 64}) {
+    for (int64_t n : {4096, 8192})
+      EXPECT_EQ(order(m, n, 8192),
+                (std::vector<std::string>{"gemm_ws_64x64", "gemm_ws_64x128",
+                                          "gemm_ws_sk2", "gemm_ws", "gemm_any",
+                                          "gemm_div8"}))
+          << m << "x" << n;
+    EXPECT_EQ(order(m, 28672, 8192),
+              (std::vector<std::string>{"gemm_ws_64x128", "gemm_ws_64x64",
                                         "gemm_ws_sk2", "gemm_ws", "gemm_any",
                                         "gemm_div8"}))
         << m;
+  }
   // Few tiles of many rows (1024^3): the library's order.
-  EXPECT_EQ(order(1024, 1024, 1024),
-            (std::vector<std::string>{"gemm_ws_64x128", "gemm_ws_64x64",
-                                      "gemm_ws", "gemm_ws_sk2", "gemm_any",
-                                      "gemm_div8"}));
+  EXPECT_EQ(
+      order(1024, 1024, 1024),
+      (std::vector<std::string>{"gemm_ws_64x128", "gemm_ws_64x64", "gemm_ws",
+                                "gemm_ws_sk2", "gemm_any", "gemm_div8"}));
 }
 
 TEST_F(KernelChoiceTest, ClusterVariantsFirstWhenTheTilesDoNotFitMAndN) {

@@ -350,9 +350,9 @@ std::vector<Variant> defaultVariants() {
     // And 64x64 tiles, 8 stages: twice the blocks to read B. On the H200
     // at 64x8192x8192 the 64x128 tile's 64 blocks ran at 0.82-0.87x of
     // cuBLAS, whose memory bandwidth there needs more SMs reading
-    // (benchmarks/results/2026-12-06-h200-closing); rt::chooseGemm takes
-    // the narrower tile first when C has at most 64 rows, the 64x128 one
-    // where C has few tiles of more rows.
+    // (benchmarks/results/2026-12-06-h200-closing); when C has at most 64
+    // rows, rt::chooseGemm takes the 64x128 tile only where its tiles
+    // across N fill a wave, the narrower one otherwise.
     for (auto [blockN, stages] :
          {std::pair<int64_t, int64_t>{128, 6}, {64, 8}})
       for (const std::string &out : {std::string("f32"), std::string(in)}) {

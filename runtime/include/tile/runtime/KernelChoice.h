@@ -120,9 +120,12 @@ struct GemmRequest {
 ///      Both last otherwise. Among those row tiles, the fewest rows that
 ///      hold C's (a 16-row swap_ab tile for 16 rows: no products of zero
 ///      rows), or the most when none does; of those, when C has at most
-///      kFewRows rows, the narrowest (64x64 before 64x128: twice the
-///      blocks read B, which the H200's bandwidth needs at 64x8192x8192);
-///      with more rows, the library's order;
+///      kFewRows rows, the widest whose tiles across N number at least
+///      kWaveOfRowTiles, else the narrowest. At 64x8192x8192 that is
+///      64x64 (128 tiles; 64x128 gives 64, too few blocks to read B at the
+///      H200's bandwidth), at 64x28672x8192 64x128 (224 tiles; on the
+///      H100 0.98x of cuBLAS against 0.93x for 64x64). With more rows, the
+///      library's order;
 ///   3. thread-block cluster variants (`cluster_m` > 1, B multicast to a
 ///      pair of tiles) first when M or N is not a multiple of
 ///      kClusterFirstUnless, last otherwise: on the H100 (2026-12-05) the
@@ -133,6 +136,8 @@ struct GemmRequest {
 ///      first).
 inline constexpr int64_t kFewRows = 64;
 inline constexpr int64_t kFewTiles = 64;
+/// About one wave of blocks on the H100 and H200 (132 multiprocessors).
+inline constexpr int64_t kWaveOfRowTiles = 128;
 /// The tile whose count kFewTiles bounds: the library's leading shape.
 inline constexpr int64_t kLeadingTileRows = 128, kLeadingTileCols = 256;
 inline constexpr int64_t kClusterFirstUnless = 256;
