@@ -177,12 +177,14 @@ tile::rt::gemmCandidates(const std::vector<KernelVariant> &library,
     std::tuple<int, int64_t, int, int64_t> fit{0, 0, 0, 0};
     if (rowTile) {
       bool holdsC = blockM >= rowsOfC;
-      int64_t blockN = v.config.getOrDefault(key::blockN);
-      bool fillsAWave = shapeOfC.size() == 2 &&
-                        ceilDiv(shapeOfC[1], blockN) >= kWaveOfRowTiles;
-      fit = {holdsC ? 0 : 1, holdsC ? blockM : -blockM,
-             fewRows && !fillsAWave ? 1 : 0,
-             fewRows ? (fillsAWave ? -blockN : blockN) : 0};
+      std::get<0>(fit) = holdsC ? 0 : 1;
+      std::get<1>(fit) = holdsC ? blockM : -blockM;
+      if (fewRows && shapeOfC.size() == 2) {
+        int64_t blockN = v.config.getOrDefault(key::blockN);
+        bool fillsAWave = ceilDiv(shapeOfC[1], blockN) >= kWaveOfRowTiles;
+        std::get<2>(fit) = fillsAWave ? 0 : 1;
+        std::get<3>(fit) = fillsAWave ? -blockN : blockN;
+      }
     }
     return std::tuple{isArchSpecificFor(v.chip, deviceChip) ? 0 : 1, rows, fit,
                       cluster == ragged ? 0 : 1};

@@ -136,7 +136,8 @@ struct GemmRequest {
 ///      first).
 inline constexpr int64_t kFewRows = 64;
 inline constexpr int64_t kFewTiles = 64;
-/// About one wave of blocks on the H100 and H200 (132 multiprocessors).
+/// About one wave of blocks on the H100 and H200 (132 multiprocessors);
+/// N = 8192 in 64-column tiles (128) counts as one.
 inline constexpr int64_t kWaveOfRowTiles = 128;
 /// The tile whose count kFewTiles bounds: the library's leading shape.
 inline constexpr int64_t kLeadingTileRows = 128, kLeadingTileCols = 256;
