@@ -20,7 +20,8 @@
 #     with the 64x64 tiles; 1-2 again, GemmGpu and the sanitizers on the new
 #     kernels, 5 (tests.txt), then the 64-row tiles tile-tune compiled
 #     (gpu-bundle/cand64) paired with cuBLAS at 48 and 64 rows, while time
-#     is left (sweep.json, sweep.md).
+#     is left (sweep.json, sweep.md). LARGE_UNTIL (480) and SWEEP_UNTIL
+#     (560), seconds into the call, end those two parts; 0 skips them.
 #
 # Each call first checks the card and stops (exit 3) on anything but an
 # H200: this run is the one the issue asks for on that card.
@@ -48,7 +49,7 @@ if [ "$part" = final ] || [ "$part" = check ]; then
   TILE_KERNEL_DIR=$b/kernels timeout 60 "$b/bin/tile-gpu-tests" \
     --gtest_filter='GemmGpu.LibraryChoiceFallsBackWithTheReason' > /tmp/c.log 2>&1
   echo "== choice over the whole library rc=$?" | tee -a "$t"
-  grep -E "chose|^\[ +(OK|FAILED|PASSED) |Failure" /tmp/c.log >> "$t"
+  grep -E "chose|^\[ +(OK|FAILED|PASSED|SKIPPED) |Failure" /tmp/c.log >> "$t"
   # 3. GemmGpu on the four new kernels, every test; sanitizers on the f16
   # ones;
   subset /tmp/new '_64x64x64_t256_s8_div8_ws$'
@@ -62,25 +63,31 @@ if [ "$part" = final ] || [ "$part" = check ]; then
       --gtest_filter='GemmGpu.SmallAndOddShapesAreExactToRounding' > /tmp/s.log 2>&1
     echo "$tool 64x64 f16 rc=$?: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|\[  PASSED|\[  FAILED|SKIPPED' /tmp/s.log | tr '\n' ' ')" | tee -a "$t"
   done
-  # 4. the large sampled shapes on the bf16 sm_90a kernels (final only);
-  if [ "$part" = final ]; then
+  # 4. the large sampled shapes on the bf16 sm_90a kernels (final only),
+  # until LARGE_UNTIL seconds into the call;
+  left=$((${LARGE_UNTIL:-480} - SECONDS))
+  if [ "$part" = final ] && [ $left -le 0 ]; then
+    echo "== bf16 large not run: LARGE_UNTIL=${LARGE_UNTIL:-480} s reached" | tee -a "$t"
+  elif [ "$part" = final ]; then
     subset /tmp/ws-bf16 '^gemm_bf16_.*_ws'
-    TILE_KERNEL_DIR=/tmp/ws-bf16 timeout $((${LARGE_UNTIL:-480} - SECONDS)) "$b/bin/tile-gpu-tests" \
+    TILE_KERNEL_DIR=/tmp/ws-bf16 timeout $left "$b/bin/tile-gpu-tests" \
       --gtest_filter='GemmGpu.LargeShapesSampled' > /tmp/t.log 2>&1
     echo "== bf16 large rc=$? kernels=$(grep -c '"name"' /tmp/ws-bf16/index.json)" | tee -a "$t"
     digest /tmp/t.log >> "$t"
     grep -E '^\[  (PASSED|FAILED)' /tmp/t.log
   fi
   # 5. the 64-row tiles searched (gpu-bundle/cand64, tile-tune), each
-  # alone as the library's choice, paired with cuBLAS;
+  # alone as the library's choice, paired with cuBLAS, until SWEEP_UNTIL
+  # seconds into the call (no sweep files where none ran);
   for cand in $(python3 -c "import json; print(' '.join(sorted({e['name'].split('_', 3)[3] for e in json.load(open('$b/cand64/index.json'))['kernels']})))"); do
-    [ $SECONDS -gt ${SWEEP_UNTIL:-560} ] && { echo "sweep stopped before $cand"; break; }
+    [ $SECONDS -ge ${SWEEP_UNTIL:-560} ] && { echo "sweep stopped before $cand"; break; }
     python3 scripts/gpu/kernel-subset.py /tmp/cand "$b/cand64" "_$cand\$" > /dev/null
     TILE_KERNEL_DIR=/tmp/cand timeout 60 "$b/bin/tile-bench-gemm" \
       --shapes=48x8192x8192,64x8192x8192,64x4096x8192,64x28672x8192 \
       --benchmark_filter='^(library_|control_)' \
       --benchmark_out=/tmp/sweep-$cand.json --benchmark_out_format=json > /tmp/sw.log 2>&1 || echo "$cand rc=$?"
   done
+  ls /tmp/sweep-*.json > /dev/null 2>&1 || exit 0
   python3 - "$out" <<'PY'
 import glob, json, sys
 rows = []
