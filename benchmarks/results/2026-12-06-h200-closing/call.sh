@@ -36,6 +36,17 @@ case "$gpu" in *H200*) ;; *) [ "$part" = check ] || { echo "not an H200: nothing
 subset() { python3 scripts/gpu/kernel-subset.py "$1" "$b/kernels" "$2" > /dev/null; }
 # The per-kernel lines, the verdicts and every failure of a GemmGpu log.
 digest() { grep -E '^\[ +(OK|FAILED|SKIPPED|PASSED) |Failure|Expected|Which is|relative error|^gemm_' "$1"; }
+# The large sampled shapes on the bf16 sm_90a kernels, for at most $1
+# seconds; the verdict and the digest go to file $2.
+large_bf16() {
+  subset /tmp/ws-bf16 '^gemm_bf16_.*_ws'
+  TILE_KERNEL_DIR=/tmp/ws-bf16 timeout "$1" "$b/bin/tile-gpu-tests" \
+    --gtest_filter='GemmGpu.LargeShapesSampled' > /tmp/t.log 2>&1
+  local rc=$?
+  echo "== bf16 large rc=$rc kernels=$(grep -c '"name"' /tmp/ws-bf16/index.json)" | tee -a "$2"
+  digest /tmp/t.log >> "$2"
+  grep -E '^\[  (PASSED|FAILED)' /tmp/t.log
+}
 
 if [ "$part" = final ] || [ "$part" = check ]; then
   # After the first call: the library with the 64x64 tiles for C of at most
@@ -65,16 +76,14 @@ if [ "$part" = final ] || [ "$part" = check ]; then
   done
   # 4. the large sampled shapes on the bf16 sm_90a kernels (final only),
   # until LARGE_UNTIL seconds into the call;
-  left=$((${LARGE_UNTIL:-480} - SECONDS))
-  if [ "$part" = final ] && [ $left -le 0 ]; then
-    echo "== bf16 large not run: LARGE_UNTIL=${LARGE_UNTIL:-480} s reached" | tee -a "$t"
-  elif [ "$part" = final ]; then
-    subset /tmp/ws-bf16 '^gemm_bf16_.*_ws'
-    TILE_KERNEL_DIR=/tmp/ws-bf16 timeout $left "$b/bin/tile-gpu-tests" \
-      --gtest_filter='GemmGpu.LargeShapesSampled' > /tmp/t.log 2>&1
-    echo "== bf16 large rc=$? kernels=$(grep -c '"name"' /tmp/ws-bf16/index.json)" | tee -a "$t"
-    digest /tmp/t.log >> "$t"
-    grep -E '^\[  (PASSED|FAILED)' /tmp/t.log
+  if [ "$part" = final ]; then
+    # (the time left is read once: `timeout 0` would mean no limit.)
+    large_until=${LARGE_UNTIL:-480}; left=$((large_until - SECONDS))
+    if [ $left -le 0 ]; then
+      echo "== bf16 large not run: LARGE_UNTIL=$large_until s reached" | tee -a "$t"
+    else
+      large_bf16 $left "$t"
+    fi
   fi
   # 5. the 64-row tiles searched (gpu-bundle/cand64, tile-tune), each
   # alone as the library's choice, paired with cuBLAS, until SWEEP_UNTIL
@@ -113,13 +122,7 @@ PY
 fi
 
 if [ "$part" = bf16 ]; then
-  subset /tmp/ws-bf16 '^gemm_bf16_.*_ws'
-  TILE_KERNEL_DIR=/tmp/ws-bf16 timeout $((590 - SECONDS)) "$b/bin/tile-gpu-tests" \
-    --gtest_filter='GemmGpu.LargeShapesSampled' > /tmp/t.log 2>&1
-  rc=$?; t=${t:-$out/tests-bf16.txt}
-  echo "== bf16 large rc=$rc kernels=$(grep -c '"name"' /tmp/ws-bf16/index.json)" | tee -a "$t"
-  digest /tmp/t.log >> "$t"
-  grep -E '^\[  (PASSED|FAILED)' /tmp/t.log
+  large_bf16 $((590 - SECONDS)) "$out/tests-bf16.txt"
   exit 0
 fi
 
