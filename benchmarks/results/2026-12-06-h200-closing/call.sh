@@ -28,7 +28,9 @@
 set -u
 root=$PWD; b=$root/gpu-bundle; out=${OUT:-/tmp/out}; mkdir -p "$out"
 export LD_LIBRARY_PATH=$b/lib:${LD_LIBRARY_PATH:-}
-part=${1:?speed or bf16}
+part=${1:-}
+case "$part" in speed|bf16|final|check) ;;
+  *) echo "usage: $0 speed|bf16|final|check" >&2; exit 2 ;; esac
 gpu=$(nvidia-smi --query-gpu=name,driver_version,power.limit,clocks.max.sm --format=csv,noheader)
 { echo "$gpu"; echo "bundle commit $(cat "$b/COMMIT")"; date -u; } | tee "$out/gpu-$part.txt"
 # (check: the new kernels' tests and the 64-row search, on any card.)
