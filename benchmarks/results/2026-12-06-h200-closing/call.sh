@@ -24,7 +24,9 @@
 #     (560), seconds into the call, end those two parts; 0 skips them.
 #
 # Each call first checks the card and stops (exit 3) on anything but an
-# H200: this run is the one the issue asks for on that card.
+# H200: this run is the one the issue asks for on that card. ANY_HOPPER=1
+# lets `final` run on an H100 too (its files then say which card ran them;
+# its ratios are the H100's, not the H200's).
 set -u
 root=$PWD; b=$root/gpu-bundle; out=${OUT:-/tmp/out}; mkdir -p "$out"
 export LD_LIBRARY_PATH=$b/lib:${LD_LIBRARY_PATH:-}
@@ -34,7 +36,12 @@ case "$part" in speed|bf16|final|check) ;;
 gpu=$(nvidia-smi --query-gpu=name,driver_version,power.limit,clocks.max.sm --format=csv,noheader)
 { echo "$gpu"; echo "bundle commit $(cat "$b/COMMIT")"; date -u; } | tee "$out/gpu-$part.txt"
 # (check: the new kernels' tests and the 64-row search, on any card.)
-case "$gpu" in *H200*) ;; *) [ "$part" = check ] || { echo "not an H200: nothing run"; exit 3; } ;; esac
+case "$gpu" in
+  *H200*) ;;
+  *H100*) [ "$part" = check ] || { [ "$part" = final ] && [ "${ANY_HOPPER:-0}" = 1 ]; } ||
+            { echo "not an H200: nothing run"; exit 3; } ;;
+  *) [ "$part" = check ] || { echo "not an H200: nothing run"; exit 3; } ;;
+esac
 subset() { python3 scripts/gpu/kernel-subset.py "$1" "$b/kernels" "$2" > /dev/null; }
 # The per-kernel lines, the verdicts and every failure of a GemmGpu log.
 digest() { grep -E '^\[ +(OK|FAILED|SKIPPED|PASSED) |Failure|Expected|Which is|relative error|^gemm_' "$1"; }
