@@ -26,7 +26,9 @@
 # Each call first checks the card and stops (exit 3) on anything but an
 # H200: this run is the one the issue asks for on that card. ANY_HOPPER=1
 # lets `final` run on an H100 too (its files then say which card ran them;
-# its ratios are the H100's, not the H200's).
+# its ratios are the H100's, not the H200's); there the search is skipped
+# (an H100 ran it, h100-check/) and the bf16 large shapes get until 560 s,
+# unless SWEEP_UNTIL / LARGE_UNTIL say otherwise.
 set -u
 root=$PWD; b=$root/gpu-bundle; out=${OUT:-/tmp/out}; mkdir -p "$out"
 export LD_LIBRARY_PATH=$b/lib:${LD_LIBRARY_PATH:-}
@@ -36,12 +38,11 @@ case "$part" in speed|bf16|final|check) ;;
 gpu=$(nvidia-smi --query-gpu=name,driver_version,power.limit,clocks.max.sm --format=csv,noheader)
 { echo "$gpu"; echo "bundle commit $(cat "$b/COMMIT")"; date -u; } | tee "$out/gpu-$part.txt"
 # (check: the new kernels' tests and the 64-row search, on any card.)
-case "$gpu" in
-  *H200*) ;;
-  *H100*) [ "$part" = check ] || { [ "$part" = final ] && [ "${ANY_HOPPER:-0}" = 1 ]; } ||
-            { echo "not an H200: nothing run"; exit 3; } ;;
-  *) [ "$part" = check ] || { echo "not an H200: nothing run"; exit 3; } ;;
-esac
+if [ "$part" = final ] && [ "${ANY_HOPPER:-0}" = 1 ] && [[ $gpu == *H100* ]]; then
+  : "${SWEEP_UNTIL:=0}" "${LARGE_UNTIL:=560}"
+elif [ "$part" != check ] && [[ $gpu != *H200* ]]; then
+  echo "not an H200: nothing run"; exit 3
+fi
 subset() { python3 scripts/gpu/kernel-subset.py "$1" "$b/kernels" "$2" > /dev/null; }
 # The per-kernel lines, the verdicts and every failure of a GemmGpu log.
 digest() { grep -E '^\[ +(OK|FAILED|SKIPPED|PASSED) |Failure|Expected|Which is|relative error|^gemm_' "$1"; }
