@@ -23,7 +23,8 @@ shapes = [s for s in order if s in present] + sorted(present - set(order))
 def f(v):
     if not v:
         return "-"
-    return f"{min(v):.3f}-{max(v):.3f}x" if len(set(v)) > 1 else f"{v[0]:.3f}x"
+    lo, hi = f"{min(v):.3f}", f"{max(v):.3f}"
+    return f"{lo}x" if lo == hi else f"{lo}-{hi}x"
 print("| M x N x K | f16->f32 | f16->f16 | bf16->f32 | bf16->bf16 | control |")
 print("|---|---|---|---|---|---|")
 for s in shapes:
