@@ -9,9 +9,45 @@
 #
 #   benchmarks/results/2026-12-06-h200-closing/ncu-rows.sh
 #
-# Writes ncu-<case>.csv and gpu-ncu.txt under $OUT, and prints per kernel
-# its duration, DRAM and SM throughput and grid size.
+# Writes ncu-<case>.csv and gpu-ncu.txt under $OUT and prints, per case and
+# kernel, the range over its launches of duration, DRAM and SM throughput,
+# with its grid and registers. `ncu-rows.sh summarize DIR` prints that
+# table again from the CSV files in DIR (h100-ncu/ here), on any machine.
 set -u
+summarize() {
+  python3 - "$@" <<'PY'
+import collections, csv, glob, sys
+want = {"Duration": "us", "DRAM Throughput": "%", "Compute (SM) Throughput": "%"}
+print("| case | kernel | blocks | registers | duration | DRAM throughput | SM throughput |")
+print("|---|---|---|---|---|---|---|")
+for path in sorted(glob.glob(sys.argv[1] + "/ncu-*.csv")):
+    rows = [r for r in csv.reader(open(path)) if len(r) > 10]
+    if not rows:
+        print(f"| {path} | no ncu rows | | | | | |")
+        continue
+    col = {name: i for i, name in enumerate(rows[0])}
+    per = collections.defaultdict(lambda: collections.defaultdict(list))
+    for r in rows[1:]:
+        value = r[col["Metric Value"]].replace(",", "")
+        if r[col["Metric Name"]] == "Duration":  # in us, whatever ncu chose
+            scale = {"ns": 1e-3, "us": 1, "usecond": 1, "msecond": 1e3,
+                     "ms": 1e3, "nsecond": 1e-3}[r[col["Metric Unit"]]]
+            value = float(value) * scale
+        per[r[col["Kernel Name"]]][r[col["Metric Name"]]].append(value)
+    case = path.rsplit("/ncu-", 1)[1][:-len(".csv")]
+    for kernel, m in per.items():
+        def span(metric):
+            v = [float(x) for x in m[metric]]
+            if not v:
+                return "-"
+            return f"{min(v):.1f}-{max(v):.1f} {want[metric]} ({len(v)})"
+        first = lambda metric: (m[metric] or ["-"])[0]
+        print(f"| {case} | `{kernel[:60]}` | {first('Grid Size')} | "
+              f"{first('Registers Per Thread')} | "
+              + " | ".join(span(k) for k in want) + " |")
+PY
+}
+if [ "${1:-}" = summarize ]; then summarize "${2:?usage: $0 summarize DIR}"; exit; fi
 root=$PWD; b=$root/gpu-bundle; out=${OUT:-/tmp/out}; mkdir -p "$out"
 export LD_LIBRARY_PATH=$b/lib:${LD_LIBRARY_PATH:-}
 { nvidia-smi --query-gpu=name,driver_version,power.limit --format=csv,noheader
@@ -19,8 +55,8 @@ export LD_LIBRARY_PATH=$b/lib:${LD_LIBRARY_PATH:-}
 python3 scripts/gpu/kernel-subset.py /tmp/old64 "$b/kernels" \
   '^gemm_f16_f32_64x128x64_t256_s6_div8_ws$' > /dev/null
 profile() { # case kernel-dir shape
-  # Past the warm-ups: 8 launches of the paired repetitions (peer, ours,
-  # ours, peer).
+  # Past the warm-ups (5 paired repetitions) and the first timed one: 8
+  # launches of peer, ours, ours, peer.
   TILE_KERNEL_DIR=$2 timeout 150 ncu --clock-control none --launch-skip 24 \
     --launch-count 8 --section SpeedOfLight --section LaunchStats --csv \
     "$b/bin/tile-bench-gemm" --shapes="$3" \
@@ -28,23 +64,8 @@ profile() { # case kernel-dir shape
   local rc=$?
   echo "== $1 ($3) rc=$rc"
   [ $rc = 0 ] || tail -3 /tmp/ncu.err
-  python3 - "$out/ncu-$1.csv" <<'PY'
-import collections, csv, sys
-rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 10]
-head, rows = rows[0], rows[1:]
-col = {name: i for i, name in enumerate(head)}
-want = ["Duration", "DRAM Throughput", "Compute (SM) Throughput",
-        "SM Frequency", "Grid Size", "Registers Per Thread"]
-per = collections.OrderedDict()
-for r in rows:
-    key = (r[col["ID"]], r[col["Kernel Name"]][:60])
-    if r[col["Metric Name"]] in want:
-        per.setdefault(key, {})[r[col["Metric Name"]]] = (
-            r[col["Metric Value"]] + " " + r[col["Metric Unit"]])
-for (i, name), m in per.items():
-    print(i, name, "; ".join(f"{k} {m.get(k, '-')}" for k in want))
-PY
 }
 profile choice64 "$b/kernels" 64x8192x8192
 profile choice16 "$b/kernels" 16x8192x8192
 profile old64 /tmp/old64 64x8192x8192
+summarize "$out"
